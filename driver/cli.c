@@ -1,0 +1,180 @@
+/*
+ * cli.c: helpers shared by the commands.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <string.h>
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "gdlc %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(see 'gdlc help %s')\n", cmd);
+    va_end(ap);
+    return CLI_USAGE;
+}
+
+bool cli_opt_flag(CliArgs *a, const char *name)
+{
+    if (a->i < a->argc && strcmp(a->argv[a->i], name) == 0) {
+        a->i++;
+        return true;
+    }
+    return false;
+}
+
+bool cli_opt_value(CliArgs *a, const char *name, const char **value, bool *bad)
+{
+    if (a->i >= a->argc)
+        return false;
+    const char *arg = a->argv[a->i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return false;
+    if (arg[n] == '=') {
+        *value = arg + n + 1;
+        a->i++;
+        return true;
+    }
+    if (arg[n] != 0)
+        return false;
+    if (a->i + 1 >= a->argc) {
+        cli_usage_error(a->cmd, "%s needs a value", name);
+        *bad = true;
+        a->i++;
+        return true;
+    }
+    *value = a->argv[a->i + 1];
+    a->i += 2;
+    return true;
+}
+
+bool cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!*s || *s == '-') {
+        cli_usage_error(cmd, "%s takes a whole number, not '%s'", opt, s);
+        return false;
+    }
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end) {
+        cli_usage_error(cmd, "%s takes a whole number, not '%s'", opt, s);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool cli_parse_double(const char *cmd, const char *opt, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !*s || !(v >= 0) || v > 1e9) {
+        cli_usage_error(cmd, "%s takes a non-negative number, not '%s'", opt, s);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+int cli_load_game(const char *path, Front *f, bool show_warnings)
+{
+    char *err = NULL;
+    bool ok = front_run_file(f, path, &err);
+    if (err) {
+        fprintf(stderr, "gdlc: %s\n", err);
+        free(err);
+        return CLI_USAGE;
+    }
+    diag_print(stderr, &f->diags, show_warnings);
+    return ok ? CLI_OK : CLI_FAULT;
+}
+
+/* ---- gdlc check ------------------------------------------------------ */
+
+static int check_run(CliArgs *a)
+{
+    const char *dump = NULL;
+    bool warnings = true, quiet = false, bad = false;
+    U32Vec files = {0};
+    while (a->i < a->argc) {
+        const char *arg = a->argv[a->i];
+        if (cli_opt_value(a, "--dump", &dump, &bad)) {
+            if (bad)
+                return CLI_USAGE;
+            if (strcmp(dump, "ast") != 0 && strcmp(dump, "ir") != 0)
+                return cli_usage_error(a->cmd, "--dump takes 'ast' or 'ir', not '%s'", dump);
+        } else if (cli_opt_flag(a, "-w") || cli_opt_flag(a, "--no-warnings")) {
+            warnings = false;
+        } else if (cli_opt_flag(a, "-q") || cli_opt_flag(a, "--quiet")) {
+            quiet = true;
+        } else if (arg[0] == '-' && arg[1]) {
+            vec_free(files);
+            return cli_usage_error(a->cmd, "unknown option '%s'", arg);
+        } else {
+            vec_push(files, (uint32_t)a->i);
+            a->i++;
+        }
+    }
+    if (!files.n)
+        return cli_usage_error(a->cmd, "no game file given");
+    int status = CLI_OK;
+    for (uint32_t k = 0; k < files.n; k++) {
+        const char *path = a->argv[files.v[k]];
+        Front f;
+        int st = cli_load_game(path, &f, warnings);
+        if (st == CLI_USAGE) {
+            status = CLI_USAGE;
+            continue;
+        }
+        if (dump && strcmp(dump, "ast") == 0 && f.stage >= FRONT_AST)
+            ast_dump(stdout, &f.ast, f.src);
+        if (dump && strcmp(dump, "ir") == 0 && f.stage >= FRONT_IR)
+            ir_dump(stdout, &f.ir);
+        if (st == CLI_OK) {
+            uint32_t nrec = 0;
+            for (uint32_t s = 0; s < f.ir.sccs.n; s++)
+                nrec += f.ir.sccs.v[s].recursive;
+            if (!quiet)
+                printf("%s: ok: %u role%s, %u relations, %u rules, %u strat%s, %u recursive component%s, "
+                       "%u warning%s\n",
+                       path, f.ir.roles.n, f.ir.roles.n == 1 ? "" : "s", f.ir.rels.n, f.ir.rules.n, f.ir.nstrata,
+                       f.ir.nstrata == 1 ? "um" : "a", nrec, nrec == 1 ? "" : "s", f.diags.nwarnings,
+                       f.diags.nwarnings == 1 ? "" : "s");
+        } else {
+            printf("%s: rejected: %u error%s\n", path, f.diags.nerrors, f.diags.nerrors == 1 ? "" : "s");
+            if (status == CLI_OK)
+                status = CLI_FAULT;
+        }
+        front_free(&f);
+    }
+    vec_free(files);
+    return status;
+}
+
+const CliCommand cli_check = {
+    "check",
+    "parse and validate games, print diagnostics and a summary",
+    "usage: gdlc check [options] GAME.kif...\n"
+    "\n"
+    "Reads each game, validates it and prints its diagnostics (FILE:LINE:COL:\n"
+    "error|warning: message, with the source line and a caret) to stderr, then\n"
+    "one summary line per game to stdout: roles, relations, rules, strata and\n"
+    "recursive components.\n"
+    "\n"
+    "options:\n"
+    "  --dump=ast        print the abstract syntax tree of each accepted stage\n"
+    "  --dump=ir         print the intermediate representation: relations,\n"
+    "                    rules after `or` expansion, components and strata\n"
+    "  -w, --no-warnings do not print warnings\n"
+    "  -q, --quiet       no summary line for accepted games\n"
+    "\n"
+    "exit status: 0 all games accepted, 1 a game rejected, 2 usage error or\n"
+    "unreadable file.\n",
+    check_run,
+};

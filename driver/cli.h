@@ -1,0 +1,44 @@
+/*
+ * cli.h: what the gdlc commands share: exit codes, option parsing, loading
+ * a game with its diagnostics printed.
+ */
+#ifndef GDLC_CLI_H
+#define GDLC_CLI_H
+
+#include "../frontend/front.h"
+
+enum {
+    CLI_OK = 0,      /* success */
+    CLI_FAULT = 1,   /* the input is at fault or a check failed */
+    CLI_USAGE = 2,   /* a usage error, or a file that cannot be read */
+};
+
+typedef struct CliArgs {
+    int argc;
+    char **argv;
+    int i;           /* next argument */
+    const char *cmd; /* command name, for messages */
+} CliArgs;
+
+/* Option matching: on "--name=value" or "--name value" stores the value and
+ * returns true; reports a missing value and sets *bad. */
+bool cli_opt_value(CliArgs *a, const char *name, const char **value, bool *bad);
+bool cli_opt_flag(CliArgs *a, const char *name);
+bool cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t *out);
+bool cli_parse_double(const char *cmd, const char *opt, const char *s, double *out);
+int cli_usage_error(const char *cmd, const char *fmt, ...) BASE_PRINTF(2, 3);
+
+/* Loads and checks a game, printing its diagnostics to stderr. Returns
+ * CLI_OK, CLI_FAULT (rejected) or CLI_USAGE (unreadable). */
+int cli_load_game(const char *path, Front *f, bool show_warnings);
+
+typedef struct CliCommand {
+    const char *name;
+    const char *summary; /* one line for `gdlc --help` */
+    const char *help;    /* the full text for `gdlc help NAME` */
+    int (*run)(CliArgs *a);
+} CliCommand;
+
+extern const CliCommand cli_check;
+
+#endif

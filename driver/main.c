@@ -1,0 +1,75 @@
+/*
+ * main.c: the gdlc command line. Each command lives in its own file and is
+ * listed here once; `gdlc help NAME` prints its full help.
+ */
+#include <string.h>
+
+#include "../include/gdl.h"
+#include "cli.h"
+
+static const CliCommand *const commands[] = {
+    &cli_check,
+};
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gdlc COMMAND [options] ...\n\n"
+               "gdlc compiles General Game Playing rules (GDL in KIF) into fast state machines.\n\n"
+               "commands:\n");
+    for (int i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-12s %s\n", commands[i]->name, commands[i]->summary);
+    fprintf(f, "  %-12s %s\n", "help", "describe a command: gdlc help COMMAND");
+    fprintf(f, "\n  --version    print the version\n  --help       this text\n"
+               "\nexit status: 0 success, 1 the input is at fault or a check failed, 2 usage error or unreadable file\n");
+}
+
+static const CliCommand *find(const char *name)
+{
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i]->name, name) == 0)
+            return commands[i];
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("gdlc %s\n", gdl_version());
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "help") == 0) {
+        if (argc < 3) {
+            usage(stdout);
+            return CLI_OK;
+        }
+        const CliCommand *c = find(argv[2]);
+        if (!c) {
+            fprintf(stderr, "gdlc: no command '%s'\n", argv[2]);
+            return CLI_USAGE;
+        }
+        fputs(c->help, stdout);
+        return CLI_OK;
+    }
+    const CliCommand *c = find(cmd);
+    if (!c) {
+        fprintf(stderr, "gdlc: no command '%s' (see 'gdlc --help')\n", cmd);
+        return CLI_USAGE;
+    }
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(c->help, stdout);
+            return CLI_OK;
+        }
+    CliArgs a = {argc, argv, 2, c->name};
+    return c->run(&a);
+}

@@ -1,0 +1,167 @@
+/*
+ * base.h: the foundation every stage stands on.
+ *
+ *  - Memory: base_xmalloc and friends are the only calls to the C allocator in
+ *    the project. Exhausting memory is not an input error (inputs are bounded
+ *    by documented limits long before that), so they abort with a message.
+ *    Arena gives bump allocation freed in one call.
+ *  - VEC(T): a growable array of 32-bit length, for the flat tables of every
+ *    stage (nodes, terms, rules are arrays indexed by uint32_t ids).
+ *  - Symtab: string interning. Ids are dense and stable; the strings live in
+ *    the table's arena.
+ *  - Source and DiagList: diagnostics are data. A diagnostic stores a byte
+ *    offset; its line and column are computed from the source's line index
+ *    when it is made, so a printer needs nothing but the list and the source.
+ *    Library code never prints on its own and never exits.
+ */
+#ifndef GDLC_BASE_H
+#define GDLC_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define BASE_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define BASE_NORETURN __attribute__((noreturn))
+#else
+#define BASE_PRINTF(f, a)
+#define BASE_NORETURN
+#endif
+
+#define BASE_NONE UINT32_MAX /* "no id": the null value of every uint32_t index */
+
+/* ---- memory ---------------------------------------------------------- */
+
+void *base_xmalloc(size_t n);
+void *base_xcalloc(size_t n, size_t size);
+void *base_xrealloc(void *p, size_t n);
+char *base_xstrdup(const char *s);
+char *base_xstrndup(const char *s, size_t n);
+BASE_NORETURN void base_fatal(const char *what);
+/* malloc-ed string made by a printf format. */
+char *base_vsprintf(const char *fmt, va_list ap) BASE_PRINTF(1, 0);
+char *base_sprintf(const char *fmt, ...) BASE_PRINTF(1, 2);
+
+typedef struct ArenaChunk ArenaChunk;
+typedef struct Arena {
+    ArenaChunk *head; /* newest chunk; older chunks hang off it */
+    size_t bytes;     /* bytes handed out so far, for memory accounting */
+} Arena;
+
+void *arena_alloc(Arena *a, size_t n); /* zeroed, 16-byte aligned */
+char *arena_strndup(Arena *a, const char *s, size_t n);
+void arena_free(Arena *a);
+
+/* ---- growable arrays ------------------------------------------------- */
+
+#define VEC(T)         \
+    struct {           \
+        T *v;          \
+        uint32_t n;    \
+        uint32_t cap;  \
+    }
+
+void vec_grow_(void **v, uint32_t *cap, uint32_t need, size_t elem);
+#define vec_reserve(a, need) \
+    ((need) > (a).cap ? vec_grow_((void **)&(a).v, &(a).cap, (need), sizeof *(a).v) : (void)0)
+#define vec_push(a, x) (vec_reserve((a), (a).n + 1), (a).v[(a).n++] = (x))
+#define vec_free(a) (free((a).v), (a).v = NULL, (a).n = (a).cap = 0)
+
+typedef VEC(uint32_t) U32Vec;
+
+/* ---- hashing --------------------------------------------------------- */
+
+/* 64-bit FNV-1a followed by a final mix: deterministic across processes. */
+uint64_t base_hash_bytes(const void *p, size_t n, uint64_t seed);
+static inline uint64_t base_mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+/* ---- symbols --------------------------------------------------------- */
+
+typedef struct Symtab {
+    Arena arena;      /* the strings */
+    const char **str; /* id -> NUL-terminated text */
+    uint32_t *len;    /* id -> length */
+    uint32_t n, cap;  /* ids in use, capacity of str/len */
+    uint32_t *slots;  /* open-addressing table of id+1 (0 = empty) */
+    uint32_t nslots;  /* power of two */
+} Symtab;
+
+void sym_init(Symtab *t);
+void sym_free(Symtab *t);
+uint32_t sym_intern(Symtab *t, const char *s, size_t len);
+/* BASE_NONE when the string was never interned. */
+uint32_t sym_find(const Symtab *t, const char *s, size_t len);
+static inline const char *sym_str(const Symtab *t, uint32_t id) { return t->str[id]; }
+
+/* ---- sources and diagnostics ----------------------------------------- */
+
+typedef struct Source {
+    char *name;           /* path as the user gave it */
+    char *text;           /* the bytes, NUL-terminated (NULs inside are kept) */
+    size_t len;           /* length of text */
+    uint32_t *line_start; /* offset of the first byte of each line */
+    uint32_t nlines;
+} Source;
+
+/* Takes ownership of text (malloc-ed, len bytes plus a NUL). */
+Source *source_new(const char *name, char *text, size_t len);
+void source_free(Source *s);
+void source_linecol(const Source *s, uint32_t off, uint32_t *line, uint32_t *col);
+
+typedef enum DiagSeverity {
+    DIAG_ERROR,   /* the input is rejected */
+    DIAG_WARNING, /* accepted, but probably not what the author meant */
+    DIAG_NOTE,    /* more about the diagnostic before it */
+} DiagSeverity;
+
+typedef struct Diag {
+    DiagSeverity sev;
+    uint32_t off;       /* byte offset in the source */
+    uint32_t line, col; /* 1-based; col counts bytes */
+    char *msg;          /* malloc-ed */
+} Diag;
+
+enum { DIAG_MAX_ERRORS = 50 /* after this many errors a stage gives up */ };
+
+typedef struct DiagList {
+    const Source *src; /* where offsets point */
+    VEC(Diag) items;   /* in the order they were made */
+    uint32_t nerrors, nwarnings;
+} DiagList;
+
+void diag_init(DiagList *d, const Source *src);
+void diag_free(DiagList *d);
+void diag_add(DiagList *d, DiagSeverity sev, uint32_t off, const char *fmt, ...) BASE_PRINTF(4, 5);
+void diag_vadd(DiagList *d, DiagSeverity sev, uint32_t off, const char *fmt, va_list ap) BASE_PRINTF(4, 0);
+#define diag_error(d, off, ...) diag_add((d), DIAG_ERROR, (off), __VA_ARGS__)
+#define diag_warning(d, off, ...) diag_add((d), DIAG_WARNING, (off), __VA_ARGS__)
+#define diag_note(d, off, ...) diag_add((d), DIAG_NOTE, (off), __VA_ARGS__)
+static inline bool diag_too_many(const DiagList *d) { return d->nerrors >= DIAG_MAX_ERRORS; }
+/* Sorts by position, keeping each note after the diagnostic it belongs to. */
+void diag_sort(DiagList *d);
+/* FILE:LINE:COL: severity: message, then the source line and a caret. */
+void diag_print(FILE *f, const DiagList *d, bool show_warnings);
+void diag_print_one(FILE *f, const Source *src, const Diag *x);
+
+/* ---- files ----------------------------------------------------------- */
+
+enum { BASE_MAX_FILE_BYTES = 128u << 20 /* larger inputs are refused */ };
+
+/* Reads a whole file. NULL with *err set (malloc-ed) when it cannot; then
+ * *too_large tells whether the file exists but exceeds BASE_MAX_FILE_BYTES
+ * (an input fault) rather than being unreadable. */
+char *base_read_file(const char *path, size_t *len, char **err, bool *too_large);
+
+#endif

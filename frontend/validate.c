@@ -1,0 +1,196 @@
+/*
+ * validate.c: the checks on the AST that need no dependency graph.
+ *
+ * One walk over every rule visits each literal and term with its context
+ * (head or body, under a negation or not). Per symbol it remembers the first
+ * arity it was used with, separately for relations and for functions (the
+ * arguments of true, init, next, base, legal, does, input and goal are terms,
+ * so the fluents of a state are functions here), and reports every later use
+ * with another arity, pointing back at the first. See ast.h for the list of
+ * checks and ir.h for those made later on the IR.
+ */
+#include "ast.h"
+
+#include <string.h>
+
+typedef struct Use {
+    uint32_t arity; /* BASE_NONE: not seen yet */
+    uint32_t off;   /* first use */
+    bool reported;  /* a mismatch was reported for this symbol */
+} Use;
+
+typedef struct Checker {
+    const Ast *ast;
+    DiagList *diags;
+    Use *rel, *fn;  /* per symbol id */
+    uint32_t nsyms;
+    bool defined[KW_COUNT]; /* a keyword relation has a fact or rule */
+} Checker;
+
+static const char *S(const Checker *c, uint32_t sym) { return sym_str(c->ast->syms, sym); }
+
+static void check_arity(Checker *c, Use *table, const char *what, uint32_t sym, uint32_t arity, uint32_t off)
+{
+    Use *u = &table[sym];
+    if (u->arity == BASE_NONE) {
+        u->arity = arity;
+        u->off = off;
+        return;
+    }
+    if (u->arity == arity || u->reported)
+        return;
+    u->reported = true;
+    uint32_t line, col;
+    source_linecol(c->diags->src, u->off, &line, &col);
+    diag_error(c->diags, off, "%s '%s' is used with %u argument%s here but with %u at %u:%u", what, S(c, sym), arity,
+               arity == 1 ? "" : "s", u->arity, line, col);
+    diag_note(c->diags, u->off, "first use of '%s', with %u argument%s", S(c, sym), u->arity,
+              u->arity == 1 ? "" : "s");
+}
+
+static void check_term(Checker *c, uint32_t id)
+{
+    const AstTerm *t = &c->ast->terms.v[id];
+    if (t->kind == AST_VAR)
+        return;
+    if (t->kind == AST_FN) {
+        GdlKeyword kw = ast_keyword(c->ast, t->sym);
+        if (kw != KW_NONE) {
+            diag_error(c->diags, t->off, "the keyword '%s' cannot be used as a function", S(c, t->sym));
+            return;
+        }
+        if (t->nargs == 0)
+            diag_warning(c->diags, t->off, "'(%s)' has no arguments; it is read as the constant '%s'",
+                         S(c, t->sym), S(c, t->sym));
+        for (uint32_t i = 0; i < t->nargs; i++)
+            check_term(c, c->ast->kids.v[t->args + i]);
+    }
+    /* A constant may share its name with a function (a move 'noop' beside
+     * (move ...)); only compound uses must agree. */
+    if (t->kind == AST_FN && t->nargs > 0)
+        check_arity(c, c->fn, "function", t->sym, t->nargs, t->off);
+}
+
+/* The first variable in a term, or BASE_NONE. */
+static uint32_t first_var(const Ast *ast, uint32_t id)
+{
+    const AstTerm *t = &ast->terms.v[id];
+    if (t->kind == AST_VAR)
+        return id;
+    for (uint32_t i = 0; t->kind == AST_FN && i < t->nargs; i++) {
+        uint32_t v = first_var(ast, ast->kids.v[t->args + i]);
+        if (v != BASE_NONE)
+            return v;
+    }
+    return BASE_NONE;
+}
+
+typedef enum Place { IN_HEAD, IN_BODY } Place;
+
+static void check_lit(Checker *c, uint32_t id, Place place, bool negated)
+{
+    const Ast *ast = c->ast;
+    const AstLit *l = &ast->lits.v[id];
+    switch (l->kind) {
+    case AST_NOT: {
+        const AstLit *in = &ast->lits.v[ast->kids.v[l->args]];
+        if (in->kind == AST_NOT || in->kind == AST_OR) {
+            diag_error(c->diags, in->off,
+                       "only a single sentence or 'distinct' can be negated, not %s",
+                       in->kind == AST_NOT ? "a negation" : "a disjunction");
+            return;
+        }
+        if (in->kind == AST_DISTINCT)
+            diag_warning(c->diags, l->off, "'(not (distinct ...))' is read as equality of the two terms");
+        check_lit(c, ast->kids.v[l->args], place, true);
+        return;
+    }
+    case AST_OR:
+        for (uint32_t i = 0; i < l->nargs; i++)
+            check_lit(c, ast->kids.v[l->args + i], place, negated);
+        return;
+    case AST_DISTINCT:
+        for (uint32_t i = 0; i < l->nargs; i++)
+            check_term(c, ast->kids.v[l->args + i]);
+        return;
+    case AST_ATOM:
+        break;
+    }
+    GdlKeyword kw = ast_keyword(ast, l->sym);
+    if (kw == KW_SEES) {
+        diag_error(c->diags, l->off, "GDL-II is not supported: 'sees' belongs to games with imperfect information");
+        return;
+    }
+    if (kw != KW_NONE && gdl_keyword_arity[kw] >= 0 && l->nargs != (uint32_t)gdl_keyword_arity[kw]) {
+        diag_error(c->diags, l->off, "'%s' takes %d argument%s, not %u", S(c, l->sym), gdl_keyword_arity[kw],
+                   gdl_keyword_arity[kw] == 1 ? "" : "s", l->nargs);
+        return;
+    }
+    if (place == IN_BODY && (kw == KW_INIT || kw == KW_NEXT || kw == KW_BASE || kw == KW_INPUT))
+        diag_error(c->diags, l->off, "'%s' cannot be used in a rule body", S(c, l->sym));
+    if (place == IN_HEAD && (kw == KW_TRUE || kw == KW_DOES))
+        diag_error(c->diags, l->off, "'%s' cannot be defined by a rule or fact: %s", S(c, l->sym),
+                   kw == KW_TRUE ? "the current state gives it" : "the players' moves give it");
+    if (l->nargs == 0 && l->parens)
+        diag_warning(c->diags, l->off, "'(%s)' is written with parentheses; a relation without arguments is just '%s'",
+                     S(c, l->sym), S(c, l->sym));
+    if (kw == KW_NONE)
+        check_arity(c, c->rel, "relation", l->sym, l->nargs, l->off);
+    (void)negated;
+    for (uint32_t i = 0; i < l->nargs; i++)
+        check_term(c, ast->kids.v[l->args + i]);
+}
+
+bool ast_validate(const Ast *ast, DiagList *diags)
+{
+    uint32_t before = diags->nerrors;
+    Checker c = {.ast = ast, .diags = diags, .nsyms = ast->syms->n};
+    c.rel = base_xmalloc(c.nsyms * sizeof *c.rel);
+    c.fn = base_xmalloc(c.nsyms * sizeof *c.fn);
+    for (uint32_t i = 0; i < c.nsyms; i++)
+        c.rel[i] = c.fn[i] = (Use){.arity = BASE_NONE};
+    uint32_t first_role = BASE_NONE;
+    for (uint32_t i = 0; i < ast->rules.n && !diag_too_many(diags); i++) {
+        const AstRule *r = &ast->rules.v[i];
+        const AstLit *head = &ast->lits.v[r->head];
+        GdlKeyword kw = ast_keyword(ast, head->sym);
+        c.defined[kw] = true;
+        check_lit(&c, r->head, IN_HEAD, false);
+        for (uint32_t j = 0; j < r->nbody; j++)
+            check_lit(&c, ast->kids.v[r->body + j], IN_BODY, false);
+        if (r->nbody == 0) {
+            if (r->is_rule)
+                diag_warning(diags, r->off, "a rule with an empty body is a fact");
+            for (uint32_t j = 0; j < head->nargs; j++) {
+                uint32_t v = first_var(ast, ast->kids.v[head->args + j]);
+                if (v != BASE_NONE) {
+                    diag_error(diags, ast->terms.v[v].off, "a fact cannot contain a variable ('%s')",
+                               S(&c, ast->terms.v[v].sym));
+                    break;
+                }
+            }
+        }
+        if (kw == KW_ROLE) {
+            if (r->nbody > 0)
+                diag_error(diags, head->off, "'role' must be given by ground facts, not by a rule");
+            else if (head->nargs == 1) {
+                const AstTerm *t = &ast->terms.v[ast->kids.v[head->args]];
+                if (t->kind == AST_CONST && strcmp(S(&c, t->sym), "random") == 0)
+                    diag_error(diags, t->off, "GDL-II is not supported: a role named 'random' is the random player of GDL-II");
+                if (first_role == BASE_NONE)
+                    first_role = i;
+            }
+        }
+    }
+    if (!diag_too_many(diags)) {
+        if (first_role == BASE_NONE)
+            diag_error(diags, 0, "the game has no role: declare each player with a fact (role NAME)");
+        static const GdlKeyword needed[] = {KW_TERMINAL, KW_LEGAL, KW_GOAL};
+        for (size_t k = 0; k < sizeof needed / sizeof needed[0]; k++)
+            if (!c.defined[needed[k]])
+                diag_error(diags, 0, "no rule or fact defines '%s'", gdl_keyword_text[needed[k]]);
+    }
+    free(c.rel);
+    free(c.fn);
+    return diags->nerrors == before;
+}

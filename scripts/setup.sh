@@ -1,0 +1,24 @@
+#!/bin/sh
+# setup.sh: installs what gdlc needs from Debian's packages when run as root;
+# otherwise says what to install. Safe to run again: it installs only what
+# is missing.
+set -eu
+PACKAGES="gcc make cmake pkg-config flex bison tcc libtcc-dev libcmocka-dev clang libclang-rt-14-dev gnuplot-nox"
+missing=""
+for p in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+    exit 0
+fi
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "setup: installing$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null
+else
+    echo "setup: missing Debian packages:$missing" >&2
+    echo "setup: install them with: sudo apt-get install$missing" >&2
+    exit 1
+fi

@@ -1,0 +1,23 @@
+#!/bin/sh
+# test.sh: the README's second command, and what CI runs. Sets up, builds
+# and runs the whole test suite three ways: an optimised build with -Werror,
+# a build under AddressSanitizer and UndefinedBehaviorSanitizer, and a short
+# libFuzzer run of the front end. Stays well under 15 minutes on 2 cores.
+# FUZZ_SECONDS (default 60) sets the length of the fuzzing run.
+set -eu
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+jobs=$(nproc)
+
+echo "== build (Release, -Werror) and test"
+scripts/build.sh build -DCMAKE_BUILD_TYPE=Release -DGDLC_WERROR=ON
+(cd build && ctest -j "$jobs" --output-on-failure)
+
+echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer and test"
+CC=clang scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DGDLC_SANITIZE=ON -DGDLC_WERROR=ON
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest -j "$jobs" --output-on-failure)
+
+echo "== fuzz the front end (libFuzzer, ${FUZZ_SECONDS:-60} s)"
+CC=clang scripts/build.sh build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGDLC_FUZZ=ON -DGDLC_SANITIZE=ON
+scripts/fuzz.sh build-fuzz "${FUZZ_SECONDS:-60}"
+echo "== all tests passed"

@@ -1,0 +1,40 @@
+#!/bin/sh
+# cli.sh GDLC SRC: the command-line conventions every command keeps:
+# exit 0 on success, 1 when the input is at fault, 2 for usage errors and
+# unreadable files; --version; help for every command.
+set -u
+gdlc=$1 src=$2
+fail=0 pass=0
+expect() { # expect STATUS DESCRIPTION COMMAND...
+    want=$1 what=$2
+    shift 2
+    "$@" >/tmp/gdlc-cli.$$ 2>&1
+    got=$?
+    if [ $got -ne $want ]; then
+        echo "FAIL: $what: exit $got, expected $want: $*"
+        sed 's/^/    /' /tmp/gdlc-cli.$$ | head -n 5
+        fail=$((fail + 1))
+    else
+        pass=$((pass + 1))
+    fi
+}
+expect 0 "version" "$gdlc" --version
+"$gdlc" --version | grep -Eq '^gdlc [0-9]+\.[0-9]+\.[0-9]+$' || { echo "FAIL: --version format"; fail=$((fail + 1)); }
+expect 0 "--help" "$gdlc" --help
+expect 2 "no command" "$gdlc"
+expect 2 "unknown command" "$gdlc" frobnicate
+expect 0 "help check" "$gdlc" help check
+expect 0 "check --help" "$gdlc" check --help
+expect 2 "help of an unknown command" "$gdlc" help frobnicate
+expect 2 "check without a file" "$gdlc" check
+expect 2 "check with an unknown option" "$gdlc" check --frob "$src/games/tictactoe.kif"
+expect 2 "check --dump with a bad stage" "$gdlc" check --dump=c "$src/games/tictactoe.kif"
+expect 2 "missing file" "$gdlc" check /nonexistent/game.kif
+expect 2 "a directory" "$gdlc" check "$src/games"
+expect 0 "a valid game" "$gdlc" check "$src/games/tictactoe.kif"
+expect 0 "dump ast" "$gdlc" check --dump=ast "$src/games/tictactoe.kif"
+expect 0 "dump ir" "$gdlc" check --dump ir "$src/games/tictactoe.kif"
+expect 1 "an invalid game" "$gdlc" check "$src/tests/diag/unsafe_head.kif"
+rm -f /tmp/gdlc-cli.$$
+echo "cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]

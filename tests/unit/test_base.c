@@ -1,0 +1,108 @@
+/* test_base.c: symbols, line and column arithmetic, diagnostic order. */
+#include "helpers.h"
+
+static void symbols_intern_once(void **state)
+{
+    (void)state;
+    Symtab t;
+    sym_init(&t);
+    uint32_t a = sym_intern(&t, "cell", 4);
+    uint32_t b = sym_intern(&t, "mark", 4);
+    assert_int_not_equal(a, b);
+    assert_int_equal(sym_intern(&t, "cell", 4), a);
+    assert_int_equal(sym_find(&t, "mark", 4), b);
+    assert_int_equal(sym_find(&t, "none", 4), BASE_NONE);
+    /* Growth keeps every id. */
+    char buf[32];
+    for (int i = 0; i < 5000; i++) {
+        int n = snprintf(buf, sizeof buf, "s%d", i);
+        assert_int_equal(sym_intern(&t, buf, (size_t)n), (uint32_t)i + 2);
+    }
+    assert_string_equal(sym_str(&t, 4002), "s4000");
+    assert_int_equal(sym_intern(&t, "cell", 4), a);
+    sym_free(&t);
+}
+
+static void line_and_column(void **state)
+{
+    (void)state;
+    const char *text = "ab\ncd\r\nef\rg";
+    Source *s = source_new("x", base_xstrdup(text), strlen(text));
+    uint32_t line, col;
+    source_linecol(s, 0, &line, &col);
+    assert_true(line == 1 && col == 1);
+    source_linecol(s, 4, &line, &col);
+    assert_true(line == 2 && col == 2);
+    source_linecol(s, 7, &line, &col); /* after \r\n */
+    assert_true(line == 3 && col == 1);
+    source_linecol(s, 10, &line, &col); /* after a lone \r */
+    assert_true(line == 4 && col == 1);
+    source_free(s);
+}
+
+static void diagnostics_sort_keeps_notes(void **state)
+{
+    (void)state;
+    const char *text = "one\ntwo\nthree\n";
+    Source *s = source_new("x", base_xstrdup(text), strlen(text));
+    DiagList d;
+    diag_init(&d, s);
+    diag_error(&d, 8, "third");
+    diag_note(&d, 0, "note of third");
+    diag_warning(&d, 4, "second");
+    diag_error(&d, 0, "first");
+    diag_sort(&d);
+    assert_string_equal(d.items.v[0].msg, "first");
+    assert_string_equal(d.items.v[1].msg, "second");
+    assert_string_equal(d.items.v[2].msg, "third");
+    assert_string_equal(d.items.v[3].msg, "note of third");
+    assert_int_equal(d.nerrors, 2);
+    assert_int_equal(d.nwarnings, 1);
+    diag_free(&d);
+    source_free(s);
+}
+
+static void diagnostic_printing_shows_caret(void **state)
+{
+    (void)state;
+    const char *text = "(role a)\n\t(bad x)\n";
+    Source *s = source_new("g.kif", base_xstrdup(text), strlen(text));
+    DiagList d;
+    diag_init(&d, s);
+    diag_error(&d, 11, "oops");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    diag_print(f, &d, true);
+    fclose(f);
+    assert_string_equal(buf, "g.kif:2:3: error: oops\n \t(bad x)\n \t ^\n");
+    free(buf);
+    diag_free(&d);
+    source_free(s);
+}
+
+static void arena_is_zeroed_and_aligned(void **state)
+{
+    (void)state;
+    Arena a = {0};
+    for (int i = 1; i < 3000; i++) {
+        unsigned char *p = arena_alloc(&a, (size_t)i);
+        assert_int_equal((uintptr_t)p % 16, 0);
+        for (int k = 0; k < i; k++)
+            assert_int_equal(p[k], 0);
+        memset(p, 0xab, (size_t)i);
+    }
+    arena_free(&a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(symbols_intern_once),
+        cmocka_unit_test(line_and_column),
+        cmocka_unit_test(diagnostics_sort_keeps_notes),
+        cmocka_unit_test(diagnostic_printing_shows_caret),
+        cmocka_unit_test(arena_is_zeroed_and_aligned),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
