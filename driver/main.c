@@ -9,6 +9,10 @@
 
 static const CliCommand *const commands[] = {
     &cli_check,
+    &cli_play,
+    &cli_replay,
+    &cli_bench,
+    &cli_perf_test,
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

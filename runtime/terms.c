@@ -1,0 +1,240 @@
+/*
+ * terms.c: the hash-consed store of ground terms. See terms.h.
+ */
+#include "terms.h"
+
+#include <string.h>
+
+void gt_init(GtStore *s, Symtab *syms)
+{
+    memset(s, 0, sizeof *s);
+    s->syms = syms;
+    s->nslots = 1024;
+    s->slots = base_xcalloc(s->nslots, sizeof *s->slots);
+}
+
+void gt_free(GtStore *s)
+{
+    for (uint32_t i = 0; i < s->text.n; i++)
+        free(s->text.v[i]);
+    vec_free(s->fn);
+    vec_free(s->arity);
+    vec_free(s->args_at);
+    vec_free(s->args);
+    vec_free(s->hash);
+    vec_free(s->depth);
+    vec_free(s->text);
+    vec_free(s->symhash);
+    free(s->slots);
+    memset(s, 0, sizeof *s);
+}
+
+static uint64_t sym_hash(GtStore *s, uint32_t sym)
+{
+    while (s->symhash.n <= sym) {
+        uint32_t i = s->symhash.n;
+        uint64_t h = i < s->syms->n ? base_hash_bytes(s->syms->str[i], s->syms->len[i], 0x9e37) : 0;
+        vec_push(s->symhash, h);
+    }
+    return s->symhash.v[sym];
+}
+
+static uint64_t key_hash(GtStore *s, uint32_t fn, uint32_t arity, const Gt *args)
+{
+    uint64_t h = sym_hash(s, fn) ^ (arity * 0x9e3779b97f4a7c15ULL);
+    for (uint32_t i = 0; i < arity; i++)
+        h = base_mix64(h + s->hash.v[args[i]] + i);
+    return h;
+}
+
+static bool same_key(const GtStore *s, Gt t, uint32_t fn, uint32_t arity, const Gt *args)
+{
+    if (s->fn.v[t] != fn || s->arity.v[t] != arity)
+        return false;
+    const Gt *a = &s->args.v[s->args_at.v[t]];
+    for (uint32_t i = 0; i < arity; i++)
+        if (a[i] != args[i])
+            return false;
+    return true;
+}
+
+Gt gt_find(const GtStore *s, uint32_t fn, uint32_t arity, const Gt *args)
+{
+    if (fn >= s->symhash.n && fn >= s->syms->n)
+        return BASE_NONE;
+    uint64_t h = key_hash((GtStore *)s, fn, arity, args);
+    uint32_t mask = s->nslots - 1;
+    for (uint32_t i = (uint32_t)h & mask;; i = (i + 1) & mask) {
+        uint32_t id = s->slots[i];
+        if (!id)
+            return BASE_NONE;
+        if (s->hash.v[id - 1] == h && same_key(s, id - 1, fn, arity, args))
+            return id - 1;
+    }
+}
+
+Gt gt_intern(GtStore *s, uint32_t fn, uint32_t arity, const Gt *args)
+{
+    Gt found = gt_find(s, fn, arity, args);
+    if (found != BASE_NONE)
+        return found;
+    uint8_t depth = 1;
+    for (uint32_t i = 0; i < arity; i++)
+        if (s->depth.v[args[i]] + 1 > depth)
+            depth = (uint8_t)(s->depth.v[args[i]] + 1);
+    if (depth > GT_MAX_DEPTH)
+        return BASE_NONE;
+    if ((uint64_t)(s->fn.n + 1) * 2 > s->nslots) {
+        uint32_t n = s->nslots * 2;
+        free(s->slots);
+        s->slots = base_xcalloc(n, sizeof *s->slots);
+        s->nslots = n;
+        for (uint32_t t = 0; t < s->fn.n; t++) {
+            uint32_t i = (uint32_t)s->hash.v[t] & (n - 1);
+            while (s->slots[i])
+                i = (i + 1) & (n - 1);
+            s->slots[i] = t + 1;
+        }
+    }
+    uint64_t h = key_hash(s, fn, arity, args);
+    Gt t = s->fn.n;
+    vec_push(s->fn, fn);
+    vec_push(s->arity, arity);
+    vec_push(s->args_at, s->args.n);
+    for (uint32_t i = 0; i < arity; i++)
+        vec_push(s->args, args[i]);
+    vec_push(s->hash, h);
+    vec_push(s->depth, depth);
+    vec_push(s->text, NULL);
+    uint32_t mask = s->nslots - 1, i = (uint32_t)h & mask;
+    while (s->slots[i])
+        i = (i + 1) & mask;
+    s->slots[i] = t + 1;
+    return t;
+}
+
+static void text_build(GtStore *s, Gt t, char **buf, size_t *len, size_t *cap)
+{
+    const char *name = sym_str(s->syms, s->fn.v[t]);
+    size_t need = strlen(name) + 2;
+    if (*len + need + 1 > *cap) {
+        *cap = (*len + need + 1) * 2;
+        *buf = base_xrealloc(*buf, *cap);
+    }
+    uint32_t arity = s->arity.v[t];
+    if (arity)
+        (*buf)[(*len)++] = '(';
+    memcpy(*buf + *len, name, strlen(name));
+    *len += strlen(name);
+    for (uint32_t i = 0; i < arity; i++) {
+        (*buf)[(*len)++] = ' ';
+        const char *sub = gt_text(s, gt_arg(s, t, i));
+        size_t n = strlen(sub);
+        if (*len + n + 2 > *cap) {
+            *cap = (*len + n + 2) * 2;
+            *buf = base_xrealloc(*buf, *cap);
+        }
+        memcpy(*buf + *len, sub, n);
+        *len += n;
+    }
+    if (arity)
+        (*buf)[(*len)++] = ')';
+    (*buf)[*len] = 0;
+}
+
+const char *gt_text(GtStore *s, Gt t)
+{
+    if (!s->text.v[t]) {
+        size_t len = 0, cap = 32;
+        char *buf = base_xmalloc(cap);
+        text_build(s, t, &buf, &len, &cap);
+        s->text.v[t] = buf;
+    }
+    return s->text.v[t];
+}
+
+int gt_cmp(GtStore *s, Gt a, Gt b)
+{
+    if (a == b)
+        return 0;
+    return strcmp(gt_text(s, a), gt_text(s, b));
+}
+
+/* A merge sort by canonical text: stable, and needs no global context. */
+static void merge_sort(GtStore *s, Gt *v, Gt *tmp, uint32_t n)
+{
+    if (n < 2)
+        return;
+    uint32_t h = n / 2, i = 0, j = h, k = 0;
+    merge_sort(s, v, tmp, h);
+    merge_sort(s, v + h, tmp, n - h);
+    while (i < h && j < n)
+        tmp[k++] = strcmp(s->text.v[v[j]], s->text.v[v[i]]) < 0 ? v[j++] : v[i++];
+    while (i < h)
+        tmp[k++] = v[i++];
+    while (j < n)
+        tmp[k++] = v[j++];
+    memcpy(v, tmp, n * sizeof *v);
+}
+
+void gt_sort(GtStore *s, Gt *v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        gt_text(s, v[i]);
+    Gt *tmp = base_xmalloc((n + 1) * sizeof *tmp);
+    merge_sort(s, v, tmp, n);
+    free(tmp);
+}
+
+Gt gt_from_kif(GtStore *s, const KifDoc *doc, const Symtab *docsyms, uint32_t node)
+{
+    const KifNode *n = &doc->nodes.v[node];
+    if (n->kind == KIF_VAR)
+        return BASE_NONE;
+    if (n->kind == KIF_SYM) {
+        const char *text = sym_str(docsyms, n->sym);
+        uint32_t sym = sym_intern(s->syms, text, strlen(text));
+        return gt_intern(s, sym, 0, NULL);
+    }
+    if (n->sym == 0 || doc->nodes.v[n->first].kind != KIF_SYM)
+        return BASE_NONE;
+    const char *text = sym_str(docsyms, doc->nodes.v[n->first].sym);
+    uint32_t fn = sym_intern(s->syms, text, strlen(text));
+    uint32_t arity = n->sym - 1;
+    Gt *args = base_xmalloc((arity + 1) * sizeof *args);
+    uint32_t i = 0;
+    Gt result = BASE_NONE;
+    for (uint32_t c = doc->nodes.v[n->first].next; c != BASE_NONE; c = doc->nodes.v[c].next) {
+        args[i] = gt_from_kif(s, doc, docsyms, c);
+        if (args[i++] == BASE_NONE)
+            goto done;
+    }
+    result = gt_intern(s, fn, arity, args);
+done:
+    free(args);
+    return result;
+}
+
+Gt gt_parse(GtStore *s, const char *text, char **err)
+{
+    size_t len = strlen(text);
+    Source *src = source_new("<term>", base_xstrndup(text, len), len);
+    Symtab syms;
+    sym_init(&syms);
+    DiagList diags;
+    diag_init(&diags, src);
+    KifDoc doc = {0};
+    Gt t = BASE_NONE;
+    *err = NULL;
+    if (!kif_read(src, &syms, &diags, &doc))
+        *err = base_sprintf("'%s' is not KIF: %s", text, diags.items.v[0].msg);
+    else if (doc.tops.n != 1)
+        *err = base_sprintf("'%s' should be exactly one term", text);
+    else if ((t = gt_from_kif(s, &doc, &syms, doc.tops.v[0])) == BASE_NONE)
+        *err = base_sprintf("'%s' is not a ground term", text);
+    kif_doc_free(&doc);
+    diag_free(&diags);
+    sym_free(&syms);
+    source_free(src);
+    return t;
+}
