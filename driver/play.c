@@ -324,8 +324,10 @@ static bool same_set(Replay *r, uint64_t step, const char *what, U32Vec *want, c
     U32Vec g = {0};
     for (size_t i = 0; i < ngot; i++)
         vec_push(g, got[i]);
-    qsort(want->v, want->n, sizeof *want->v, cmp_u32);
-    qsort(g.v, g.n, sizeof *g.v, cmp_u32);
+    if (want->n > 1)
+        qsort(want->v, want->n, sizeof *want->v, cmp_u32);
+    if (g.n > 1)
+        qsort(g.v, g.n, sizeof *g.v, cmp_u32);
     U32Vec only_trace = {0}, only_engine = {0};
     uint32_t i = 0, j = 0;
     while (i < want->n || j < g.n) {
@@ -338,8 +340,7 @@ static bool same_set(Replay *r, uint64_t step, const char *what, U32Vec *want, c
     }
     bool same = !only_trace.n && !only_engine.n;
     if (!same) {
-        fprintf(stderr, "%s: step %llu: %s differ%s\n", r->trace_path, (unsigned long long)step, what,
-                what[strlen(what) - 1] == 's' ? "" : "s");
+        fprintf(stderr, "%s: step %llu: %s differ\n", r->trace_path, (unsigned long long)step, what);
         gt_sort(&r->m->store, only_trace.v, only_trace.n);
         gt_sort(&r->m->store, only_engine.v, only_engine.n);
         fprintf(stderr, "  only in the trace:");
@@ -623,8 +624,9 @@ static GdlStatus bench_loop(Session *s, const PlayOpts *o, BenchResult *b, uint6
     gdl_rng_seed(&rng, o->seed);
     memset(b, 0, sizeof *b);
     b->load_to_ready = s->t_ready - s->t_start;
+    /* Like gdl-perf: playouts start until the time is up, and the last one
+     * finishes (--max-steps bounds it). */
     double t0 = gdl_now(), end = t0 + o->seconds;
-    gdl_machine_set_deadline(s->m, end + 1.0);
     GdlStatus st = GDL_OK;
     do {
         PlayResult res;
@@ -636,10 +638,7 @@ static GdlStatus bench_loop(Session *s, const PlayOpts *o, BenchResult *b, uint6
         b->playouts++;
         b->capped += res.capped;
     } while (gdl_now() < end);
-    if (st == GDL_CANCELLED && b->playouts > 0)
-        st = GDL_OK; /* the last playout ran over the time: it is not counted */
     b->seconds = gdl_now() - t0;
-    gdl_machine_set_deadline(s->m, 0);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     b->peak_rss_kb = ru.ru_maxrss;

@@ -73,6 +73,10 @@ void vec_grow_(void **v, uint32_t *cap, uint32_t need, size_t elem);
 
 typedef VEC(uint32_t) U32Vec;
 
+/* &v->v[i], without arithmetic on a NULL array (an empty vector of tuples of
+ * arity 0 has none). */
+static inline uint32_t *u32_at(const U32Vec *v, size_t i) { return v->v ? v->v + i : NULL; }
+
 /* ---- hashing --------------------------------------------------------- */
 
 /* 64-bit FNV-1a followed by a final mix: deterministic across processes. */

@@ -235,7 +235,8 @@ static GdlState *state_make(const Gt *facts, uint32_t n)
 {
     GdlState *s = base_xmalloc(sizeof *s + (n + 1) * sizeof(Gt));
     gt_tuple_copy(s->facts, facts, n);
-    qsort(s->facts, n, sizeof(Gt), cmp_gt);
+    if (n > 1)
+        qsort(s->facts, n, sizeof(Gt), cmp_gt);
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++)
         if (k == 0 || s->facts[k - 1] != s->facts[i])

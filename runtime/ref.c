@@ -85,7 +85,7 @@ static uint64_t tuple_hash(const Gt *t, uint32_t arity)
     return h;
 }
 
-static const Gt *fact_at(const FactSet *s, uint32_t i) { return &s->tuples.v[(size_t)i * s->arity]; }
+static const Gt *fact_at(const FactSet *s, uint32_t i) { return u32_at(&s->tuples, (size_t)i * s->arity); }
 
 static uint32_t set_find(const FactSet *s, const Gt *t)
 {
@@ -347,7 +347,7 @@ static uint32_t table_get(Ref *r, uint32_t rel, const Gt *call, bool *created)
         uint32_t mask = L->nslots - 1;
         for (uint32_t i = (uint32_t)h & mask; L->slots[i]; i = (i + 1) & mask) {
             const Table *t = &L->t.v[L->slots[i] - 1];
-            if (t->rel == rel && gt_tuple_eq(&L->calls.v[t->call], call, arity))
+            if (t->rel == rel && gt_tuple_eq(u32_at(&L->calls, t->call), call, arity))
                 return lv << 28 | (L->slots[i] - 1);
         }
     }
@@ -358,7 +358,7 @@ static uint32_t table_get(Ref *r, uint32_t rel, const Gt *call, bool *created)
         L->nslots = n;
         for (uint32_t k = 0; k < L->t.n; k++) {
             const Table *t = &L->t.v[k];
-            uint32_t i = (uint32_t)call_hash(t->rel, &L->calls.v[t->call], r->ir->rels.v[t->rel].arity) & (n - 1);
+            uint32_t i = (uint32_t)call_hash(t->rel, u32_at(&L->calls, t->call), r->ir->rels.v[t->rel].arity) & (n - 1);
             while (L->slots[i])
                 i = (i + 1) & (n - 1);
             L->slots[i] = k + 1;
@@ -556,7 +556,7 @@ static void run_rules(Ref *r, uint32_t id)
     const IrRel *R = &r->ir->rels.v[rel];
     Gt call[R->arity + 1];
     Table *t = tab(r, id);
-    gt_tuple_copy(call, &r->levels[id >> 28].calls.v[t->call], R->arity);
+    gt_tuple_copy(call, u32_at(&r->levels[id >> 28].calls, t->call), R->arity);
     for (uint32_t k = 0; k < R->nrules && !stopping(r); k++) {
         const IrRule *rule = &r->ir->rules.v[r->ir->rule_index.v[R->rules + k]];
         uint32_t base = frame_push(r, rule->nvars), mark = r->trail.n;

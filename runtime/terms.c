@@ -51,7 +51,7 @@ static bool same_key(const GtStore *s, Gt t, uint32_t fn, uint32_t arity, const 
 {
     if (s->fn.v[t] != fn || s->arity.v[t] != arity)
         return false;
-    const Gt *a = &s->args.v[s->args_at.v[t]];
+    const Gt *a = u32_at(&s->args, s->args_at.v[t]);
     for (uint32_t i = 0; i < arity; i++)
         if (a[i] != args[i])
             return false;

@@ -35,6 +35,19 @@ expect 0 "a valid game" "$gdlc" check "$src/games/tictactoe.kif"
 expect 0 "dump ast" "$gdlc" check --dump=ast "$src/games/tictactoe.kif"
 expect 0 "dump ir" "$gdlc" check --dump ir "$src/games/tictactoe.kif"
 expect 1 "an invalid game" "$gdlc" check "$src/tests/diag/unsafe_head.kif"
+t="$src/games/tictactoe.kif"
+for cmd in play replay bench perf-test; do
+    expect 0 "help $cmd" "$gdlc" help $cmd
+done
+expect 2 "replay of a missing trace" "$gdlc" replay "$t" /nonexistent/x.trace
+expect 2 "replay without a trace" "$gdlc" replay "$t"
+expect 2 "play of a missing game" "$gdlc" play /nonexistent/game.kif
+expect 1 "play of an invalid game" "$gdlc" play "$src/tests/diag/unsafe_head.kif"
+expect 2 "play with an unknown engine" "$gdlc" play --engine nosuch "$t"
+expect 2 "play with a bad seed" "$gdlc" play --seed -3 "$t"
+expect 2 "bench with bad seconds" "$gdlc" bench --seconds abc "$t"
+expect 2 "perf-test with too few arguments" "$gdlc" perf-test "$t" /tmp/x
+expect 2 "perf-test into an unwritable file" "$gdlc" perf-test "$t" /nonexistent/dir/out 1
 rm -f /tmp/gdlc-cli.$$
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

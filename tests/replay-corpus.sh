@@ -1,8 +1,8 @@
 #!/bin/sh
 # replay-corpus.sh GDLC SHARED SECONDS [ENGINE]: replays every trace of
-# SHARED/traces on the engine (default ref); the traces listed in
-# replay-expected-divergences.tsv must diverge as listed there. It replays at most SECONDS per trace (0:
-# no cap), two at a time. Traces of games gdlc rejects are skipped (the
+# SHARED/traces on the engine (default ref), at most SECONDS per trace (0:
+# no cap), two at a time. The traces listed in replay-expected-divergences.tsv
+# must diverge exactly as listed there. Traces of games gdlc rejects are skipped (the
 # corpus test checks those rejections). Prints each failure and a summary;
 # fails on any divergence. Without the corpus: a visible skip (exit 77), or
 # a failure when CI=true.
