@@ -236,6 +236,7 @@ typedef struct Level {
     U32Vec calls;     /* call arguments of every table */
     uint32_t *slots;  /* open addressing: table index + 1 */
     uint32_t nslots;
+    uint32_t nanswers; /* answers in these tables */
 } Level;
 
 typedef struct Ref {
@@ -251,7 +252,6 @@ typedef struct Ref {
     uint32_t seq;        /* next table's seq */
     uint32_t low;        /* oldest in-progress table read during the current pass */
     uint64_t epoch;      /* counts new answers and new tables */
-    uint32_t nanswers;
     /* the state and move the tables of LEVEL_STATE and LEVEL_MOVE are for */
     bool have_state, have_move;
     U32Vec model_state;
@@ -387,6 +387,7 @@ static void level_clear(Ref *r, RefLevel lv)
         set_free(&L->t.v[k].ans);
     L->t.n = 0;
     L->calls.n = 0;
+    L->nanswers = 0;
     if (L->nslots)
         memset(L->slots, 0, L->nslots * sizeof *L->slots);
 }
@@ -541,12 +542,17 @@ static void scan_facts(Ref *r, FactSet *s, const Gt *call, AnswerFn fn, void *ct
 
 static void add_answer(Ref *r, void *ctx, const Gt *tuple)
 {
-    Table *t = tab(r, (uint32_t)(uintptr_t)ctx);
-    if (!set_add(&t->ans, tuple))
+    uint32_t id = (uint32_t)(uintptr_t)ctx;
+    if (!set_add(&tab(r, id)->ans, tuple))
         return;
     r->epoch++;
-    if (++r->nanswers > REF_MAX_ANSWERS && r->status == GDL_OK)
-        r->status = rt_fail(r->ctl, GDL_LIMIT, "more than %u answers were derived", (unsigned)REF_MAX_ANSWERS);
+    r->levels[id >> 28].nanswers++;
+    uint64_t total = 0;
+    for (int lv = 0; lv < LEVEL_COUNT; lv++)
+        total += r->levels[lv].nanswers;
+    if (total > REF_MAX_ANSWERS && r->status == GDL_OK)
+        r->status = rt_fail(r->ctl, GDL_LIMIT, "more than %u answers in the tables of one query",
+                            (unsigned)REF_MAX_ANSWERS);
 }
 
 /* One pass over the rules of a table. */
@@ -677,7 +683,6 @@ static GdlStatus finish(Ref *r)
         r->envs.n = 0;
         r->trail.n = 0;
         r->have_state = r->have_move = false;
-        r->nanswers = 0;
     }
     return r->status;
 }
