@@ -198,19 +198,26 @@ static GdlStatus playout(GdlMachine *m, const GdlGame *g, GdlRng *rng, uint64_t 
     return st;
 }
 
+/* For the commands that take one game: parses the options into o (which
+ * holds the defaults), and opens the game. */
+static int open_one_game(CliArgs *a, PlayOpts *o, Session *s, const char **path)
+{
+    int npos;
+    if (!parse_play_opts(a, o, path, 1, &npos))
+        return CLI_USAGE;
+    if (npos != 1)
+        return cli_usage_error(a->cmd, "give one game file");
+    return session_open(s, *path, o->engine);
+}
+
 /* ---- gdlc play -------------------------------------------------------- */
 
 static int play_run(CliArgs *a)
 {
     PlayOpts o = {.seed = 1, .max_steps = 10000};
     const char *pos[1];
-    int npos;
-    if (!parse_play_opts(a, &o, pos, 1, &npos))
-        return CLI_USAGE;
-    if (npos != 1)
-        return cli_usage_error(a->cmd, "give one game file");
     Session s;
-    int rc = session_open(&s, pos[0], o.engine);
+    int rc = open_one_game(a, &o, &s, pos);
     if (rc != CLI_OK)
         return rc;
     FILE *f = stdout;
@@ -665,13 +672,8 @@ static int bench_run(CliArgs *a)
 {
     PlayOpts o = {.seed = 1, .max_steps = 10000, .seconds = 10};
     const char *pos[1];
-    int npos;
-    if (!parse_play_opts(a, &o, pos, 1, &npos))
-        return CLI_USAGE;
-    if (npos != 1)
-        return cli_usage_error(a->cmd, "give one game file");
     Session s;
-    int rc = session_open(&s, pos[0], o.engine);
+    int rc = open_one_game(a, &o, &s, pos);
     if (rc != CLI_OK)
         return rc;
     BenchResult b;

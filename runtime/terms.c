@@ -214,27 +214,3 @@ done:
     free(args);
     return result;
 }
-
-Gt gt_parse(GtStore *s, const char *text, char **err)
-{
-    size_t len = strlen(text);
-    Source *src = source_new("<term>", base_xstrndup(text, len), len);
-    Symtab syms;
-    sym_init(&syms);
-    DiagList diags;
-    diag_init(&diags, src);
-    KifDoc doc = {0};
-    Gt t = BASE_NONE;
-    *err = NULL;
-    if (!kif_read(src, &syms, &diags, &doc))
-        *err = base_sprintf("'%s' is not KIF: %s", text, diags.items.v[0].msg);
-    else if (doc.tops.n != 1)
-        *err = base_sprintf("'%s' should be exactly one term", text);
-    else if ((t = gt_from_kif(s, &doc, &syms, doc.tops.v[0])) == BASE_NONE)
-        *err = base_sprintf("'%s' is not a ground term", text);
-    kif_doc_free(&doc);
-    diag_free(&diags);
-    sym_free(&syms);
-    source_free(src);
-    return t;
-}

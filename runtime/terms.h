@@ -63,8 +63,5 @@ void gt_sort(GtStore *s, Gt *v, uint32_t n);
  * a variable, an empty list, a list not starting with a symbol, or a term
  * too deep. */
 Gt gt_from_kif(GtStore *s, const KifDoc *doc, const Symtab *docsyms, uint32_t node);
-/* Parses one term from text. BASE_NONE with *err (malloc-ed) when it is not
- * exactly one ground term. */
-Gt gt_parse(GtStore *s, const char *text, char **err);
 
 #endif
