@@ -297,10 +297,10 @@ static const char *form_head(Replay *r, uint32_t node)
 {
     const KifNode *n = &r->doc.nodes.v[node];
     if (n->kind == KIF_SYM)
-        return sym_str(&r->syms, n->sym);
+        return symtab_str(&r->syms, n->sym);
     if (n->kind != KIF_LIST || n->sym == 0 || r->doc.nodes.v[n->first].kind != KIF_SYM)
         return "";
-    return sym_str(&r->syms, r->doc.nodes.v[n->first].sym);
+    return symtab_str(&r->syms, r->doc.nodes.v[n->first].sym);
 }
 
 /* The terms of a form after its head (and after `skip` more elements). */
@@ -380,7 +380,7 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
         return CLI_USAGE;
     }
     r.src = source_new(path, text, len);
-    sym_init(&r.syms);
+    symtab_init(&r.syms);
     diag_init(&r.diags, r.src);
     int rc = CLI_OK;
     unsigned nroles = gdl_game_role_count(g);
@@ -413,7 +413,7 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
                                  n->sym - 1, nroles);
             for (uint32_t k = 0; rc == CLI_OK && k < nroles; k++) {
                 uint32_t c = kif_elem(&r.doc, node, k + 1);
-                if (r.doc.nodes.v[c].kind != KIF_SYM || strcmp(sym_str(&r.syms, r.doc.nodes.v[c].sym),
+                if (r.doc.nodes.v[c].kind != KIF_SYM || strcmp(symtab_str(&r.syms, r.doc.nodes.v[c].sym),
                                                                  gdl_game_role_name(g, k)) != 0)
                     rc = trace_error(&r, c, "this trace is not for this game: role %u is '%s' in the game", k + 1,
                                      gdl_game_role_name(g, k));
@@ -422,7 +422,7 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
             uint32_t c = kif_elem(&r.doc, node, 1);
             char want[32];
             snprintf(want, sizeof want, "%llu", (unsigned long long)(in_step ? step + 1 : 0));
-            if (c == BASE_NONE || r.doc.nodes.v[c].kind != KIF_SYM || strcmp(sym_str(&r.syms, r.doc.nodes.v[c].sym), want))
+            if (c == BASE_NONE || r.doc.nodes.v[c].kind != KIF_SYM || strcmp(symtab_str(&r.syms, r.doc.nodes.v[c].sym), want))
                 rc = trace_error(&r, node, "malformed trace: expected (step %s)", want);
             if (in_step)
                 step++;
@@ -441,7 +441,7 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
             uint32_t c = kif_elem(&r.doc, node, 1);
             unsigned k = 0;
             while (c != BASE_NONE && k < nroles && r.doc.nodes.v[c].kind == KIF_SYM &&
-                   strcmp(sym_str(&r.syms, r.doc.nodes.v[c].sym), gdl_game_role_name(g, k)) != 0)
+                   strcmp(symtab_str(&r.syms, r.doc.nodes.v[c].sym), gdl_game_role_name(g, k)) != 0)
                 k++;
             if (c == BASE_NONE || k == nroles || !form_terms(&r, node, 1, &terms)) {
                 rc = trace_error(&r, node, "malformed trace: expected (legal ROLE MOVE...) for a role of the game");
@@ -510,7 +510,7 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
                 goto engine_failed;
             for (unsigned k = 0; k < nroles; k++) {
                 uint32_t c = kif_elem(&r.doc, node, k + 1);
-                const char *v = r.doc.nodes.v[c].kind == KIF_SYM ? sym_str(&r.syms, r.doc.nodes.v[c].sym) : "?";
+                const char *v = r.doc.nodes.v[c].kind == KIF_SYM ? symtab_str(&r.syms, r.doc.nodes.v[c].sym) : "?";
                 char got[16];
                 snprintf(got, sizeof got, "%d", goals[k]);
                 if (strcmp(v, got) != 0) {
@@ -556,7 +556,7 @@ out:
     vec_free(terms);
     kif_doc_free(&r.doc);
     diag_free(&r.diags);
-    sym_free(&r.syms);
+    symtab_free(&r.syms);
     source_free(r.src);
     return rc;
 }

@@ -219,7 +219,7 @@ bool ast_build(const KifDoc *doc, Symtab *syms, DiagList *diags, Ast *ast)
     memset(ast, 0, sizeof *ast);
     ast->syms = syms;
     for (int k = 1; k < KW_COUNT; k++)
-        ast->kw[k] = sym_intern(syms, gdl_keyword_text[k], strlen(gdl_keyword_text[k]));
+        ast->kw[k] = symtab_intern(syms, gdl_keyword_text[k], strlen(gdl_keyword_text[k]));
     uint32_t before = diags->nerrors;
     Builder b = {doc, ast, diags};
     if (doc->tops.n == 0) {
@@ -245,10 +245,10 @@ void ast_print_term(FILE *f, const Ast *ast, uint32_t id)
 {
     const AstTerm *t = &ast->terms.v[id];
     if (t->kind != AST_FN) {
-        fputs(sym_str(ast->syms, t->sym), f);
+        fputs(symtab_str(ast->syms, t->sym), f);
         return;
     }
-    fprintf(f, "(%s", sym_str(ast->syms, t->sym));
+    fprintf(f, "(%s", symtab_str(ast->syms, t->sym));
     for (uint32_t i = 0; i < t->nargs; i++) {
         fputc(' ', f);
         ast_print_term(f, ast, ast->kids.v[t->args + i]);
@@ -263,10 +263,10 @@ void ast_print_lit(FILE *f, const Ast *ast, uint32_t id)
     case AST_ATOM:
     case AST_DISTINCT:
         if (!l->parens) {
-            fputs(sym_str(ast->syms, l->sym), f);
+            fputs(symtab_str(ast->syms, l->sym), f);
             return;
         }
-        fprintf(f, "(%s", sym_str(ast->syms, l->sym));
+        fprintf(f, "(%s", symtab_str(ast->syms, l->sym));
         for (uint32_t i = 0; i < l->nargs; i++) {
             fputc(' ', f);
             ast_print_term(f, ast, ast->kids.v[l->args + i]);

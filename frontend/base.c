@@ -141,9 +141,9 @@ uint64_t base_hash_bytes(const void *p, size_t n, uint64_t seed)
 
 /* ---- symbols --------------------------------------------------------- */
 
-void sym_init(Symtab *t) { memset(t, 0, sizeof *t); }
+void symtab_init(Symtab *t) { memset(t, 0, sizeof *t); }
 
-void sym_free(Symtab *t)
+void symtab_free(Symtab *t)
 {
     arena_free(&t->arena);
     free(t->str);
@@ -152,7 +152,7 @@ void sym_free(Symtab *t)
     memset(t, 0, sizeof *t);
 }
 
-static uint32_t sym_slot(const Symtab *t, const char *s, size_t len, bool *found)
+static uint32_t symtab_slot(const Symtab *t, const char *s, size_t len, bool *found)
 {
     uint32_t mask = t->nslots - 1;
     uint32_t i = (uint32_t)base_hash_bytes(s, len, 0) & mask;
@@ -171,16 +171,16 @@ static uint32_t sym_slot(const Symtab *t, const char *s, size_t len, bool *found
     }
 }
 
-uint32_t sym_find(const Symtab *t, const char *s, size_t len)
+uint32_t symtab_find(const Symtab *t, const char *s, size_t len)
 {
     if (!t->nslots)
         return BASE_NONE;
     bool found;
-    uint32_t i = sym_slot(t, s, len, &found);
+    uint32_t i = symtab_slot(t, s, len, &found);
     return found ? t->slots[i] - 1 : BASE_NONE;
 }
 
-uint32_t sym_intern(Symtab *t, const char *s, size_t len)
+uint32_t symtab_intern(Symtab *t, const char *s, size_t len)
 {
     if ((uint64_t)(t->n + 1) * 2 > t->nslots) {
         uint32_t old = t->nslots;
@@ -191,12 +191,12 @@ uint32_t sym_intern(Symtab *t, const char *s, size_t len)
             if (olds[i]) {
                 bool found;
                 uint32_t id = olds[i] - 1;
-                t->slots[sym_slot(t, t->str[id], t->len[id], &found)] = olds[i];
+                t->slots[symtab_slot(t, t->str[id], t->len[id], &found)] = olds[i];
             }
         free(olds);
     }
     bool found;
-    uint32_t i = sym_slot(t, s, len, &found);
+    uint32_t i = symtab_slot(t, s, len, &found);
     if (found)
         return t->slots[i] - 1;
     if (t->n == t->cap) {

@@ -102,12 +102,12 @@ typedef struct Symtab {
     uint32_t nslots;  /* power of two */
 } Symtab;
 
-void sym_init(Symtab *t);
-void sym_free(Symtab *t);
-uint32_t sym_intern(Symtab *t, const char *s, size_t len);
+void symtab_init(Symtab *t);
+void symtab_free(Symtab *t);
+uint32_t symtab_intern(Symtab *t, const char *s, size_t len);
 /* BASE_NONE when the string was never interned. */
-uint32_t sym_find(const Symtab *t, const char *s, size_t len);
-static inline const char *sym_str(const Symtab *t, uint32_t id) { return t->str[id]; }
+uint32_t symtab_find(const Symtab *t, const char *s, size_t len);
+static inline const char *symtab_str(const Symtab *t, uint32_t id) { return t->str[id]; }
 
 /* ---- sources and diagnostics ----------------------------------------- */
 

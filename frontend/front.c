@@ -8,7 +8,7 @@
 bool front_run(Front *f, const char *name, char *text, size_t len)
 {
     memset(f, 0, sizeof *f);
-    sym_init(&f->syms);
+    symtab_init(&f->syms);
     f->src = source_new(name, text, len);
     diag_init(&f->diags, f->src);
     if (kif_read(f->src, &f->syms, &f->diags, &f->doc))
@@ -36,7 +36,7 @@ bool front_run_file(Front *f, const char *path, char **io_err)
     }
     /* An oversized file is the input's fault: report it like any error. */
     memset(f, 0, sizeof *f);
-    sym_init(&f->syms);
+    symtab_init(&f->syms);
     f->src = source_new(path, base_xstrdup(""), 0);
     diag_init(&f->diags, f->src);
     diag_error(&f->diags, 0, "%s", *io_err);
@@ -51,7 +51,7 @@ void front_free(Front *f)
     ast_free(&f->ast);
     kif_doc_free(&f->doc);
     diag_free(&f->diags);
-    sym_free(&f->syms);
+    symtab_free(&f->syms);
     source_free(f->src);
     memset(f, 0, sizeof *f);
 }

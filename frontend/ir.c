@@ -209,7 +209,7 @@ static void report_unbound(Lowerer *lw, const uint8_t *bound, uint32_t term, con
             return;
     vec_push(lw->reported, sym);
     diag_error(lw->diags, t->off, "unsafe rule: the variable '%s' %s is not bound by any positive literal of the body",
-               sym_str(lw->ir->syms, sym), where);
+               symtab_str(lw->ir->syms, sym), where);
 }
 
 /* Emits one expanded rule: the head and the chosen flat literals. */
@@ -513,7 +513,7 @@ static void find_sccs(Ir *ir, const Graph *g)
     free(first);
 }
 
-static const char *rel_name(const Ir *ir, uint32_t rel) { return sym_str(ir->syms, ir->rels.v[rel].sym); }
+static const char *rel_name(const Ir *ir, uint32_t rel) { return symtab_str(ir->syms, ir->rels.v[rel].sym); }
 
 /* The relations along a shortest path of rules from `from` to `to` within
  * one rule component, appended to *buf as " -> name". */
@@ -811,7 +811,7 @@ bool ir_lower(const Ast *ast, DiagList *diags, Ir *ir)
         if (t->kind != IR_CONST)
             diag_error(diags, t->off, "a role must be a constant");
         else if (dup)
-            diag_error(diags, t->off, "the role '%s' is declared twice", sym_str(ir->syms, t->val));
+            diag_error(diags, t->off, "the role '%s' is declared twice", symtab_str(ir->syms, t->val));
         else
             vec_push(ir->roles, t->val);
     }
@@ -848,7 +848,7 @@ void ir_free(Ir *ir)
 
 uint32_t ir_rel_find(const Ir *ir, const char *name)
 {
-    uint32_t sym = sym_find(ir->syms, name, strlen(name));
+    uint32_t sym = symtab_find(ir->syms, name, strlen(name));
     for (uint32_t r = 0; sym != BASE_NONE && r < ir->rels.n; r++)
         if (ir->rels.v[r].sym == sym)
             return r;
@@ -862,13 +862,13 @@ void ir_print_term(FILE *f, const Ir *ir, const IrRule *r, uint32_t id)
     const IrTerm *t = &ir->terms.v[id];
     switch (t->kind) {
     case IR_VAR:
-        fputs(sym_str(ir->syms, ir->varsyms.v[r->varnames + t->val]), f);
+        fputs(symtab_str(ir->syms, ir->varsyms.v[r->varnames + t->val]), f);
         return;
     case IR_CONST:
-        fputs(sym_str(ir->syms, t->val), f);
+        fputs(symtab_str(ir->syms, t->val), f);
         return;
     default:
-        fprintf(f, "(%s", sym_str(ir->syms, ir->funcs.v[t->val].sym));
+        fprintf(f, "(%s", symtab_str(ir->syms, ir->funcs.v[t->val].sym));
         for (uint32_t i = 0; i < t->nargs; i++) {
             fputc(' ', f);
             ir_print_term(f, ir, r, ir->targs.v[t->args + i]);
@@ -914,7 +914,7 @@ void ir_dump(FILE *f, const Ir *ir)
                                   "legal", "goal", "terminal", "base", "input"};
     fprintf(f, "roles:");
     for (uint32_t i = 0; i < ir->roles.n; i++)
-        fprintf(f, " %s", sym_str(ir->syms, ir->roles.v[i]));
+        fprintf(f, " %s", symtab_str(ir->syms, ir->roles.v[i]));
     fprintf(f, "\nrelations:\n");
     for (uint32_t r = 0; r < ir->rels.n; r++) {
         const IrRel *rel = &ir->rels.v[r];
@@ -924,7 +924,7 @@ void ir_dump(FILE *f, const Ir *ir)
     }
     fprintf(f, "functions:\n");
     for (uint32_t i = 0; i < ir->funcs.n; i++)
-        fprintf(f, "  %s/%u\n", sym_str(ir->syms, ir->funcs.v[i].sym), ir->funcs.v[i].arity);
+        fprintf(f, "  %s/%u\n", symtab_str(ir->syms, ir->funcs.v[i].sym), ir->funcs.v[i].arity);
     fprintf(f, "rules:\n");
     for (uint32_t i = 0; i < ir->rules.n; i++) {
         uint32_t line, col;

@@ -21,7 +21,7 @@ uint32_t kif_new_atom(KifReader *r, KifKind kind, uint32_t off, const char *text
     }
     for (size_t i = 0; i < len; i++)
         r->fold[i] = (char)tolower((unsigned char)text[i]);
-    KifNode n = {.kind = kind, .off = off, .sym = sym_intern(r->syms, r->fold, len),
+    KifNode n = {.kind = kind, .off = off, .sym = symtab_intern(r->syms, r->fold, len),
                  .first = BASE_NONE, .next = BASE_NONE};
     vec_push(r->doc->nodes, n);
     return r->doc->nodes.n - 1;
@@ -108,7 +108,7 @@ void kif_print(FILE *f, const KifDoc *doc, const Symtab *syms, uint32_t node)
 {
     const KifNode *n = &doc->nodes.v[node];
     if (n->kind != KIF_LIST) {
-        fputs(sym_str(syms, n->sym), f);
+        fputs(symtab_str(syms, n->sym), f);
         return;
     }
     fputc('(', f);

@@ -27,7 +27,7 @@ typedef struct Checker {
     bool defined[KW_COUNT]; /* a keyword relation has a fact or rule */
 } Checker;
 
-static const char *S(const Checker *c, uint32_t sym) { return sym_str(c->ast->syms, sym); }
+static const char *S(const Checker *c, uint32_t sym) { return symtab_str(c->ast->syms, sym); }
 
 static void check_arity(Checker *c, Use *table, const char *what, uint32_t sym, uint32_t arity, uint32_t off)
 {

@@ -155,7 +155,7 @@ const char *gdl_game_role_name(const GdlGame *game, unsigned role)
 {
     if (role >= game->front.ir.roles.n)
         return NULL;
-    return sym_str(&game->front.syms, game->front.ir.roles.v[role]);
+    return symtab_str(&game->front.syms, game->front.ir.roles.v[role]);
 }
 
 /* ---- machines -------------------------------------------------------- */
@@ -180,10 +180,10 @@ GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **
     m->game = game;
     m->ops = ops;
     /* The machine's own symbol table starts as a copy of the game's, id for id. */
-    sym_init(&m->syms);
+    symtab_init(&m->syms);
     const Symtab *gs = &game->front.syms;
     for (uint32_t i = 0; i < gs->n; i++)
-        sym_intern(&m->syms, gs->str[i], gs->len[i]);
+        symtab_intern(&m->syms, gs->str[i], gs->len[i]);
     gt_init(&m->store, &m->syms);
     for (uint32_t k = 0; k < game->front.ir.roles.n; k++)
         vec_push(m->roles, gt_intern(&m->store, game->front.ir.roles.v[k], 0, NULL));
@@ -209,7 +209,7 @@ void gdl_machine_free(GdlMachine *m)
     if (m->engine)
         m->ops->destroy(m->engine);
     gt_free(&m->store);
-    sym_free(&m->syms);
+    symtab_free(&m->syms);
     vec_free(m->roles);
     vec_free(m->scratch);
     vec_free(m->scratch2);
@@ -287,7 +287,7 @@ static GdlStatus parse_terms(GdlMachine *m, const char *text, U32Vec *out)
     size_t len = strlen(text);
     Source *src = source_new("<text>", base_xstrndup(text, len), len);
     Symtab syms;
-    sym_init(&syms);
+    symtab_init(&syms);
     DiagList diags;
     diag_init(&diags, src);
     KifDoc doc = {0};
@@ -303,7 +303,7 @@ static GdlStatus parse_terms(GdlMachine *m, const char *text, U32Vec *out)
     }
     kif_doc_free(&doc);
     diag_free(&diags);
-    sym_free(&syms);
+    symtab_free(&syms);
     source_free(src);
     return st;
 }

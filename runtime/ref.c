@@ -493,7 +493,7 @@ static void body(Ref *r, const BodyK *k, uint32_t i)
             Table *t = tab(r, table_get(r, l->rel, call, &created));
             if (!t->complete)
                 r->status = rt_fail(r->ctl, GDL_LIMIT, "internal error: a negated call of '%s' is still in "
-                                    "progress", sym_str(r->ir->syms, r->ir->rels.v[l->rel].sym));
+                                    "progress", symtab_str(r->ir->syms, r->ir->rels.v[l->rel].sym));
         }
         if (!found && r->status == GDL_OK)
             body(r, k, i + 1);

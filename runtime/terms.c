@@ -115,7 +115,7 @@ Gt gt_intern(GtStore *s, uint32_t fn, uint32_t arity, const Gt *args)
 
 static void text_build(GtStore *s, Gt t, char **buf, size_t *len, size_t *cap)
 {
-    const char *name = sym_str(s->syms, s->fn.v[t]);
+    const char *name = symtab_str(s->syms, s->fn.v[t]);
     size_t need = strlen(name) + 2;
     if (*len + need + 1 > *cap) {
         *cap = (*len + need + 1) * 2;
@@ -192,14 +192,14 @@ Gt gt_from_kif(GtStore *s, const KifDoc *doc, const Symtab *docsyms, uint32_t no
     if (n->kind == KIF_VAR)
         return BASE_NONE;
     if (n->kind == KIF_SYM) {
-        const char *text = sym_str(docsyms, n->sym);
-        uint32_t sym = sym_intern(s->syms, text, strlen(text));
+        const char *text = symtab_str(docsyms, n->sym);
+        uint32_t sym = symtab_intern(s->syms, text, strlen(text));
         return gt_intern(s, sym, 0, NULL);
     }
     if (n->sym == 0 || doc->nodes.v[n->first].kind != KIF_SYM)
         return BASE_NONE;
-    const char *text = sym_str(docsyms, doc->nodes.v[n->first].sym);
-    uint32_t fn = sym_intern(s->syms, text, strlen(text));
+    const char *text = symtab_str(docsyms, doc->nodes.v[n->first].sym);
+    uint32_t fn = symtab_intern(s->syms, text, strlen(text));
     uint32_t arity = n->sym - 1;
     Gt *args = base_xmalloc((arity + 1) * sizeof *args);
     uint32_t i = 0;

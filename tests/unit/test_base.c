@@ -5,22 +5,22 @@ static void symbols_intern_once(void **state)
 {
     (void)state;
     Symtab t;
-    sym_init(&t);
-    uint32_t a = sym_intern(&t, "cell", 4);
-    uint32_t b = sym_intern(&t, "mark", 4);
+    symtab_init(&t);
+    uint32_t a = symtab_intern(&t, "cell", 4);
+    uint32_t b = symtab_intern(&t, "mark", 4);
     assert_int_not_equal(a, b);
-    assert_int_equal(sym_intern(&t, "cell", 4), a);
-    assert_int_equal(sym_find(&t, "mark", 4), b);
-    assert_int_equal(sym_find(&t, "none", 4), BASE_NONE);
+    assert_int_equal(symtab_intern(&t, "cell", 4), a);
+    assert_int_equal(symtab_find(&t, "mark", 4), b);
+    assert_int_equal(symtab_find(&t, "none", 4), BASE_NONE);
     /* Growth keeps every id. */
     char buf[32];
     for (int i = 0; i < 5000; i++) {
         int n = snprintf(buf, sizeof buf, "s%d", i);
-        assert_int_equal(sym_intern(&t, buf, (size_t)n), (uint32_t)i + 2);
+        assert_int_equal(symtab_intern(&t, buf, (size_t)n), (uint32_t)i + 2);
     }
-    assert_string_equal(sym_str(&t, 4002), "s4000");
-    assert_int_equal(sym_intern(&t, "cell", 4), a);
-    sym_free(&t);
+    assert_string_equal(symtab_str(&t, 4002), "s4000");
+    assert_int_equal(symtab_intern(&t, "cell", 4), a);
+    symtab_free(&t);
 }
 
 static void line_and_column(void **state)

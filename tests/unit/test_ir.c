@@ -163,7 +163,7 @@ static void case_insensitive_symbols(void **state)
                              "(<= (next (CELL 1)) (does WHITE go))\n(<= Terminal (true (cell 1)))\n"
                              "(GOAL white 100)\n"));
     assert_int_equal(f.ir.roles.n, 1);
-    assert_string_equal(sym_str(&f.syms, f.ir.roles.v[0]), "white");
+    assert_string_equal(symtab_str(&f.syms, f.ir.roles.v[0]), "white");
     front_free(&f);
 }
 

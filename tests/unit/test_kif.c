@@ -12,7 +12,7 @@ typedef struct Read {
 static void read_bytes(Read *r, const char *text, size_t len)
 {
     memset(r, 0, sizeof *r);
-    sym_init(&r->syms);
+    symtab_init(&r->syms);
     char *copy = base_xmalloc(len + 1);
     memcpy(copy, text, len);
     copy[len] = 0;
@@ -27,7 +27,7 @@ static void read_free(Read *r)
 {
     kif_doc_free(&r->doc);
     diag_free(&r->diags);
-    sym_free(&r->syms);
+    symtab_free(&r->syms);
     source_free(r->src);
 }
 

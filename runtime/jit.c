@@ -1,0 +1,118 @@
+/*
+ * jit.c: the libtcc wrapper. See jit.h.
+ *
+ * Debian bookworm's libtcc (0.9.27+git20200814) relocates with
+ * tcc_relocate(s, TCC_RELOCATE_AUTO); later versions take one argument.
+ * CMake checks which this one is (GDLC_TCC_RELOCATE_ONE_ARG). The options
+ * and the library path are set before tcc_set_output_type, which fixes
+ * them.
+ */
+#include "jit.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libtcc.h>
+
+#include "../frontend/base.h"
+
+#ifndef GDLC_TCC_LIB_PATH
+#define GDLC_TCC_LIB_PATH "/usr/lib/x86_64-linux-gnu/tcc"
+#endif
+
+struct RtJit {
+    TCCState *s;
+};
+
+static pthread_mutex_t tcc_lock = PTHREAD_MUTEX_INITIALIZER; /* libtcc is not reentrant */
+
+typedef struct Errors {
+    char *text;
+    size_t len;
+} Errors;
+
+static void on_error(void *opaque, const char *msg)
+{
+    Errors *e = opaque;
+    size_t n = strlen(msg);
+    e->text = base_xrealloc(e->text, e->len + n + 2);
+    memcpy(e->text + e->len, msg, n);
+    e->len += n;
+    e->text[e->len++] = '\n';
+    e->text[e->len] = 0;
+}
+
+/* Keeps the failing source for the bug report; returns its path or NULL. */
+static char *keep_source(const char *name, const char *code)
+{
+    const char *dir = getenv("TMPDIR");
+    char *path = base_sprintf("%s/gdlc-%s-XXXXXX.c", dir && *dir ? dir : "/tmp", name);
+    for (char *p = path + strlen(path) - 14; *p; p++)
+        if (*p == '/')
+            *p = '_';
+    int fd = mkstemps(path, 2);
+    if (fd < 0) {
+        free(path);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (f) {
+        fputs(code, f);
+        fclose(f);
+    }
+    return path;
+}
+
+RtJit *rt_jit_compile(const char *name, const char *code, const RtJitSymbol *imports, size_t nimports, char **err)
+{
+    Errors e = {0};
+    RtJit *j = NULL;
+    pthread_mutex_lock(&tcc_lock);
+    TCCState *s = tcc_new();
+    if (!s) {
+        pthread_mutex_unlock(&tcc_lock);
+        *err = base_xstrdup("libtcc: cannot create a compiler state");
+        return NULL;
+    }
+    tcc_set_error_func(s, &e, on_error);
+    tcc_set_lib_path(s, GDLC_TCC_LIB_PATH);
+    tcc_set_options(s, "-nostdinc -nostdlib");
+    tcc_set_output_type(s, TCC_OUTPUT_MEMORY);
+    int ok = tcc_compile_string(s, code) == 0;
+    for (size_t i = 0; ok && i < nimports; i++)
+        ok = tcc_add_symbol(s, imports[i].name, imports[i].addr) == 0;
+#ifdef GDLC_TCC_RELOCATE_ONE_ARG
+    ok = ok && tcc_relocate(s) >= 0;
+#else
+    ok = ok && tcc_relocate(s, TCC_RELOCATE_AUTO) >= 0;
+#endif
+    if (ok) {
+        j = base_xcalloc(1, sizeof *j);
+        j->s = s;
+    } else {
+        tcc_delete(s);
+        char *kept = keep_source(name, code);
+        *err = base_sprintf("internal error: libtcc could not compile the generated code (a gdlc bug; the code is "
+                            "kept in %s):\n%s",
+                            kept ? kept : "(could not be written)", e.text ? e.text : "(no message)\n");
+        free(kept);
+    }
+    pthread_mutex_unlock(&tcc_lock);
+    free(e.text);
+    return j;
+}
+
+void *rt_jit_symbol(RtJit *j, const char *name) { return tcc_get_symbol(j->s, name); }
+
+void rt_jit_free(RtJit *j)
+{
+    if (!j)
+        return;
+    pthread_mutex_lock(&tcc_lock);
+    tcc_delete(j->s);
+    pthread_mutex_unlock(&tcc_lock);
+    free(j);
+}
