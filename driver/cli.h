@@ -39,6 +39,6 @@ typedef struct CliCommand {
     int (*run)(CliArgs *a);
 } CliCommand;
 
-extern const CliCommand cli_check, cli_play, cli_replay, cli_bench, cli_perf_test;
+extern const CliCommand cli_check, cli_play, cli_replay, cli_bench, cli_perf_test, cli_verify;
 
 #endif

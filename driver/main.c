@@ -13,6 +13,7 @@ static const CliCommand *const commands[] = {
     &cli_replay,
     &cli_bench,
     &cli_perf_test,
+    &cli_verify,
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

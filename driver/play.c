@@ -784,3 +784,228 @@ const CliCommand cli_perf_test = {
     "errorMessage= when the game cannot be loaded or played.\n",
     perf_test_run,
 };
+
+/* ---- gdlc verify ------------------------------------------------------ */
+
+/* The canonical texts of moves, one string, for comparing across machines. */
+static char *moves_text(GdlMachine *m, const GdlMove *moves, size_t n)
+{
+    size_t cap = 64, len = 0;
+    char *buf = base_xmalloc(cap);
+    buf[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *t = gdl_move_text(m, moves[i]);
+        size_t k = strlen(t);
+        if (len + k + 2 > cap) {
+            cap = (len + k + 2) * 2;
+            buf = base_xrealloc(buf, cap);
+        }
+        if (len)
+            buf[len++] = ' ';
+        memcpy(buf + len, t, k + 1);
+        len += k;
+    }
+    return buf;
+}
+
+static char *state_text(GdlMachine *m, const GdlState *s)
+{
+    size_t cap = 64, len = 0;
+    char *buf = base_xmalloc(cap);
+    buf[0] = 0;
+    for (size_t i = 0; i < gdl_state_size(s); i++) {
+        const char *t = gdl_state_fact(m, s, i);
+        size_t k = strlen(t);
+        if (len + k + 2 > cap) {
+            cap = (len + k + 2) * 2;
+            buf = base_xrealloc(buf, cap);
+        }
+        if (len)
+            buf[len++] = ' ';
+        memcpy(buf + len, t, k + 1);
+        len += k;
+    }
+    return buf;
+}
+
+typedef struct Verify {
+    GdlMachine *e, *ref;
+    const GdlGame *g;
+    const char *path;
+    uint64_t playout, step, states;
+} Verify;
+
+static bool verify_differs(Verify *v, const char *query, const char *engine_says, const char *ref_says)
+{
+    if (strcmp(engine_says, ref_says) == 0)
+        return false;
+    fprintf(stderr, "%s: playout %llu, step %llu: %s differs\n  engine %s: %s\n  engine ref: %s\n", v->path,
+            (unsigned long long)v->playout, (unsigned long long)v->step, query, gdl_machine_engine(v->e),
+            engine_says, ref_says);
+    return true;
+}
+
+/* Both machines' statuses must agree too; a fault both report is no
+ * divergence, but it ends the playout. */
+static int verify_status(Verify *v, const char *query, GdlStatus a, GdlStatus b, bool *stop)
+{
+    *stop = a != GDL_OK || b != GDL_OK;
+    if (a == b)
+        return CLI_OK;
+    fprintf(stderr, "%s: playout %llu, step %llu: %s: engine %s says %s (%s), engine ref says %s (%s)\n", v->path,
+            (unsigned long long)v->playout, (unsigned long long)v->step, query, gdl_machine_engine(v->e),
+            gdl_status_name(a), gdl_machine_error(v->e), gdl_status_name(b), gdl_machine_error(v->ref));
+    return CLI_FAULT;
+}
+
+static int verify_playout(Verify *v, GdlRng *rng, uint64_t max_steps, double end)
+{
+    unsigned nroles = gdl_game_role_count(v->g);
+    GdlState *se = NULL, *sr = NULL;
+    GdlMove *je = base_xcalloc(nroles + 1, sizeof *je), *jr = base_xcalloc(nroles + 1, sizeof *jr);
+    int *ge = base_xcalloc(nroles + 1, sizeof *ge), *gr = base_xcalloc(nroles + 1, sizeof *gr);
+    bool stop = false;
+    int rc = verify_status(v, "the initial state", gdl_initial_state(v->e, &se), gdl_initial_state(v->ref, &sr),
+                           &stop);
+    for (v->step = 0; rc == CLI_OK && !stop; v->step++) {
+        char *a = state_text(v->e, se), *b = state_text(v->ref, sr);
+        bool differ = verify_differs(v, "the state", a, b);
+        free(a);
+        free(b);
+        if (differ) {
+            rc = CLI_FAULT;
+            break;
+        }
+        v->states++;
+        bool te = false, tr = false;
+        if ((rc = verify_status(v, "terminal", gdl_is_terminal(v->e, se, &te), gdl_is_terminal(v->ref, sr, &tr),
+                                &stop)) != CLI_OK || stop)
+            break;
+        if (verify_differs(v, "terminal", te ? "terminal" : "not terminal", tr ? "terminal" : "not terminal")) {
+            rc = CLI_FAULT;
+            break;
+        }
+        GdlStatus st_e = gdl_goals(v->e, se, ge), st_r = gdl_goals(v->ref, sr, gr);
+        if ((rc = verify_status(v, "goals", st_e, st_r, &stop)) != CLI_OK)
+            break;
+        for (unsigned k = 0; st_e == GDL_OK && k < nroles && rc == CLI_OK; k++) {
+            char a1[16], b1[16], what[300];
+            snprintf(a1, sizeof a1, "%d", ge[k]);
+            snprintf(b1, sizeof b1, "%d", gr[k]);
+            snprintf(what, sizeof what, "the goal of %s", gdl_game_role_name(v->g, k));
+            if (verify_differs(v, what, a1, b1))
+                rc = CLI_FAULT;
+        }
+        if (rc != CLI_OK || stop || te || v->step == max_steps || gdl_now() >= end)
+            break;
+        for (unsigned k = 0; k < nroles && rc == CLI_OK && !stop; k++) {
+            const GdlMove *me, *mr;
+            size_t ne, nr;
+            GdlStatus a2 = gdl_legal_moves(v->e, se, k, &me, &ne);
+            char *ta = a2 == GDL_OK ? moves_text(v->e, me, ne) : NULL;
+            GdlStatus b2 = gdl_legal_moves(v->ref, sr, k, &mr, &nr);
+            char *tb = b2 == GDL_OK ? moves_text(v->ref, mr, nr) : NULL;
+            char what[300];
+            snprintf(what, sizeof what, "the legal moves of %s", gdl_game_role_name(v->g, k));
+            rc = verify_status(v, what, a2, b2, &stop);
+            if (rc == CLI_OK && !stop && verify_differs(v, what, ta, tb))
+                rc = CLI_FAULT;
+            if (rc == CLI_OK && !stop) {
+                uint64_t pick = gdl_rng_below(rng, ne);
+                je[k] = me[pick];
+                jr[k] = mr[pick];
+            }
+            free(ta);
+            free(tb);
+        }
+        if (rc != CLI_OK || stop)
+            break;
+        GdlState *ne2 = NULL, *nr2 = NULL;
+        rc = verify_status(v, "the next state", gdl_next_state(v->e, se, je, &ne2), gdl_next_state(v->ref, sr, jr, &nr2),
+                           &stop);
+        gdl_state_free(se);
+        gdl_state_free(sr);
+        se = ne2;
+        sr = nr2;
+    }
+    gdl_state_free(se);
+    gdl_state_free(sr);
+    free(je);
+    free(jr);
+    free(ge);
+    free(gr);
+    return rc;
+}
+
+static int verify_run(CliArgs *a)
+{
+    PlayOpts o = {.seed = 1, .max_steps = 10000, .seconds = 60};
+    uint64_t playouts = 10;
+    const char *pos[1];
+    int npos = 0;
+    /* --playouts is verify's own; the rest are the shared options */
+    for (int i = a->i; i < a->argc; i++)
+        if (strncmp(a->argv[i], "--playouts", 10) == 0) {
+            const char *val = a->argv[i][10] == '=' ? a->argv[i] + 11 : (i + 1 < a->argc ? a->argv[i + 1] : "");
+            if (!cli_parse_u64(a->cmd, "--playouts", val, &playouts))
+                return CLI_USAGE;
+            int drop = a->argv[i][10] == '=' ? 1 : 2;
+            for (int k = i; k + drop < a->argc; k++)
+                a->argv[k] = a->argv[k + drop];
+            a->argc -= drop;
+            break;
+        }
+    if (!parse_play_opts(a, &o, pos, 1, &npos))
+        return CLI_USAGE;
+    if (npos != 1)
+        return cli_usage_error(a->cmd, "give one game file");
+    Session s;
+    int rc = session_open(&s, pos[0], o.engine ? o.engine : "ref");
+    if (rc != CLI_OK)
+        return rc;
+    GdlMachine *ref = NULL;
+    char *err = NULL;
+    if (gdl_machine_new(s.game, "ref", &ref, &err) != GDL_OK) {
+        fprintf(stderr, "gdlc verify: %s\n", err);
+        free(err);
+        session_close(&s);
+        return CLI_FAULT;
+    }
+    Verify v = {.e = s.m, .ref = ref, .g = s.game, .path = pos[0]};
+    GdlRng rng;
+    gdl_rng_seed(&rng, o.seed);
+    double end = gdl_now() + o.seconds;
+    uint64_t done = 0;
+    for (v.playout = 1; v.playout <= playouts && rc == CLI_OK && gdl_now() < end; v.playout++, done++)
+        rc = verify_playout(&v, &rng, o.max_steps, end);
+    if (rc == CLI_OK)
+        printf("%s: engine %s agrees with ref: %llu playout%s, %llu states checked%s\n", pos[0],
+               gdl_machine_engine(s.m), (unsigned long long)done, done == 1 ? "" : "s",
+               (unsigned long long)v.states, done < playouts ? " (stopped at --seconds)" : "");
+    gdl_machine_free(ref);
+    session_close(&s);
+    return rc;
+}
+
+const CliCommand cli_verify = {
+    "verify",
+    "play an engine and the reference interpreter side by side",
+    "usage: gdlc verify GAME.kif [--engine E] [--playouts N] [--seed N] [--max-steps K] [--seconds T]\n"
+    "\n"
+    "The engine and the reference interpreter play the same seeded random\n"
+    "playthroughs side by side. At every state the state itself, terminality,\n"
+    "the goals and every role's legal moves must be equal (and so must any\n"
+    "fault both report); the first divergence is printed with the playout,\n"
+    "the step, the query and both answers.\n"
+    "\n"
+    "options:\n"
+    "  --engine E      the engine to check (default: ref)\n"
+    "  --playouts N    how many playthroughs (default 10)\n"
+    "  --seed N        the seed (default 1)\n"
+    "  --max-steps K   cap each playthrough at K joint moves (default 10000)\n"
+    "  --seconds T     stop after T seconds (default 60); reaching it is not a\n"
+    "                  failure, and the output says how many states were checked\n"
+    "\n"
+    "exit status: 0 agreement, 1 a divergence, 2 usage.\n",
+    verify_run,
+};

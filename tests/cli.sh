@@ -36,7 +36,7 @@ expect 0 "dump ast" "$gdlc" check --dump=ast "$src/games/tictactoe.kif"
 expect 0 "dump ir" "$gdlc" check --dump ir "$src/games/tictactoe.kif"
 expect 1 "an invalid game" "$gdlc" check "$src/tests/diag/unsafe_head.kif"
 t="$src/games/tictactoe.kif"
-for cmd in play replay bench perf-test; do
+for cmd in play replay bench perf-test verify; do
     expect 0 "help $cmd" "$gdlc" help $cmd
 done
 expect 2 "replay of a missing trace" "$gdlc" replay "$t" /nonexistent/x.trace
@@ -48,6 +48,11 @@ expect 2 "play with a bad seed" "$gdlc" play --seed -3 "$t"
 expect 2 "bench with bad seconds" "$gdlc" bench --seconds abc "$t"
 expect 2 "perf-test with too few arguments" "$gdlc" perf-test "$t" /tmp/x
 expect 2 "perf-test into an unwritable file" "$gdlc" perf-test "$t" /nonexistent/dir/out 1
+expect 0 "verify ref against itself" "$gdlc" verify --playouts 2 "$t"
+expect 2 "verify with bad playouts" "$gdlc" verify --playouts x "$t"
+expect 2 "verify with an unknown engine" "$gdlc" verify --engine nosuch "$t"
+"$gdlc" verify --playouts=3 --seed 5 "$t" | grep -Eq 'agrees with ref: 3 playouts, [1-9][0-9]* states checked' ||
+    { echo "FAIL: verify summary"; fail=$((fail + 1)); }
 rm -f /tmp/gdlc-cli.$$
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
