@@ -787,45 +787,24 @@ const CliCommand cli_perf_test = {
 
 /* ---- gdlc verify ------------------------------------------------------ */
 
-/* The canonical texts of moves, one string, for comparing across machines. */
+/* The canonical texts of moves, or of a state's facts, as one string, for
+ * comparing across machines (malloc-ed). */
 static char *moves_text(GdlMachine *m, const GdlMove *moves, size_t n)
 {
-    size_t cap = 64, len = 0;
-    char *buf = base_xmalloc(cap);
-    buf[0] = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *t = gdl_move_text(m, moves[i]);
-        size_t k = strlen(t);
-        if (len + k + 2 > cap) {
-            cap = (len + k + 2) * 2;
-            buf = base_xrealloc(buf, cap);
-        }
-        if (len)
-            buf[len++] = ' ';
-        memcpy(buf + len, t, k + 1);
-        len += k;
-    }
-    return buf;
+    StrBuf b = {0};
+    strbuf_add(&b, "");
+    for (size_t i = 0; i < n; i++)
+        strbuf_add_word(&b, gdl_move_text(m, moves[i]));
+    return b.s;
 }
 
 static char *state_text(GdlMachine *m, const GdlState *s)
 {
-    size_t cap = 64, len = 0;
-    char *buf = base_xmalloc(cap);
-    buf[0] = 0;
-    for (size_t i = 0; i < gdl_state_size(s); i++) {
-        const char *t = gdl_state_fact(m, s, i);
-        size_t k = strlen(t);
-        if (len + k + 2 > cap) {
-            cap = (len + k + 2) * 2;
-            buf = base_xrealloc(buf, cap);
-        }
-        if (len)
-            buf[len++] = ' ';
-        memcpy(buf + len, t, k + 1);
-        len += k;
-    }
-    return buf;
+    StrBuf b = {0};
+    strbuf_add(&b, "");
+    for (size_t i = 0; i < gdl_state_size(s); i++)
+        strbuf_add_word(&b, gdl_state_fact(m, s, i));
+    return b.s;
 }
 
 typedef struct Verify {

@@ -126,6 +126,26 @@ void vec_grow_(void **v, uint32_t *cap, uint32_t need, size_t elem)
     *cap = (uint32_t)c;
 }
 
+/* ---- strings ---------------------------------------------------------- */
+
+void strbuf_add(StrBuf *b, const char *text)
+{
+    size_t n = strlen(text);
+    if (b->len + n + 1 > b->cap) {
+        b->cap = (b->len + n + 1) * 2;
+        b->s = base_xrealloc(b->s, b->cap);
+    }
+    memcpy(b->s + b->len, text, n + 1);
+    b->len += n;
+}
+
+void strbuf_add_word(StrBuf *b, const char *text)
+{
+    if (b->len)
+        strbuf_add(b, " ");
+    strbuf_add(b, text);
+}
+
 /* ---- hashing --------------------------------------------------------- */
 
 uint64_t base_hash_bytes(const void *p, size_t n, uint64_t seed)

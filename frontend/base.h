@@ -77,6 +77,18 @@ typedef VEC(uint32_t) U32Vec;
  * arity 0 has none). */
 static inline uint32_t *u32_at(const U32Vec *v, size_t i) { return v->v ? v->v + i : NULL; }
 
+/* ---- strings ---------------------------------------------------------- */
+
+/* A growable string; s is NUL-terminated once anything was added. */
+typedef struct StrBuf {
+    char *s;
+    size_t len, cap;
+} StrBuf;
+
+void strbuf_add(StrBuf *b, const char *text);
+/* Adds text after a space unless the buffer is empty. */
+void strbuf_add_word(StrBuf *b, const char *text);
+
 /* ---- hashing --------------------------------------------------------- */
 
 /* 64-bit FNV-1a followed by a final mix: deterministic across processes. */

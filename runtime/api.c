@@ -337,26 +337,17 @@ GdlStatus gdl_move_parse(GdlMachine *m, const char *text, GdlMove *move)
 /* The text of a state, for messages (malloc-ed, shortened when long). */
 static char *state_brief(GdlMachine *m, const GdlState *s)
 {
-    size_t cap = 256, len = 0;
-    char *buf = base_xmalloc(cap);
-    buf[0] = 0;
+    StrBuf b = {0};
+    strbuf_add(&b, "");
     for (uint32_t i = 0; i < s->n; i++) {
         const char *f = gdl_state_fact(m, s, i);
-        size_t n = strlen(f);
-        if (len + n + 8 > 400) {
-            strcpy(buf + len, " ...");
+        if (b.len + strlen(f) > 400) {
+            strbuf_add(&b, " ...");
             break;
         }
-        if (len + n + 2 > cap) {
-            cap = (len + n + 2) * 2;
-            buf = base_xrealloc(buf, cap);
-        }
-        if (len)
-            buf[len++] = ' ';
-        memcpy(buf + len, f, n + 1);
-        len += n;
+        strbuf_add_word(&b, f);
     }
-    return buf;
+    return b.s;
 }
 
 GdlStatus gdl_initial_state(GdlMachine *m, GdlState **out)
