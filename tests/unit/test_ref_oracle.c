@@ -7,7 +7,7 @@
  * naive iteration until nothing changes. It is hopeless on real games and
  * exact on these small ones. Along random playthroughs, at every state,
  * ref's legal moves, terminality, goals and next state must equal the
- * oracle's. GDLC_GEN_SEEDS sets how many games (default 200).
+ * oracle's. GDLC_GEN_SEEDS sets how many games (default 2000).
  */
 #include <setjmp.h>
 #include <stdarg.h>
