@@ -140,7 +140,8 @@ static void model(Oracle *o, const GdlState *s, const Gt *joint)
     const Ir *ir = o->ir;
     for (uint32_t r = 0; r < ir->rels.n; r++)
         o->facts[r].n = 0;
-    memset(o->has, 0, o->nhas);
+    if (o->has)
+        memset(o->has, 0, o->nhas);
     for (uint32_t i = 0; i < s->n; i++)
         add(o, ir->kwrel[IR_REL_TRUE], &s->facts[i]);
     for (uint32_t k = 0; joint && k < ir->roles.n; k++) {
@@ -187,10 +188,11 @@ static U32Vec column(Oracle *o, uint32_t kind, Gt first, uint32_t pos)
 static void same_ids(const Gt *a, size_t na, U32Vec *b, const char *what, uint64_t seed, int step)
 {
     Gt *x = malloc((na + 1) * sizeof *x);
-    memcpy(x, a, na * sizeof *x);
+    for (size_t i = 0; i < na; i++)
+        x[i] = a[i];
     if (na > 1)
         qsort(x, na, sizeof *x, cmp_gt);
-    bool same = na == b->n && memcmp(x, b->v, na * sizeof *x) == 0;
+    bool same = na == b->n && gt_tuple_eq(x, b->v, (uint32_t)na);
     if (!same)
         print_error("seed %llu, step %d: %s differ: ref has %zu, the oracle %u (tests/gen: gengdl %llu)\n",
                     (unsigned long long)seed, step, what, na, b->n, (unsigned long long)seed);
