@@ -212,7 +212,8 @@ void gdl_machine_free(GdlMachine *m)
     symtab_free(&m->syms);
     vec_free(m->roles);
     vec_free(m->scratch);
-    vec_free(m->scratch2);
+    vec_free(m->sorted);
+    vec_free(m->sorted_of);
     free(m->ctl.error);
     free(m);
 }
@@ -274,11 +275,16 @@ const char *gdl_state_fact(GdlMachine *m, const GdlState *s, size_t i)
 {
     if (i >= s->n)
         return NULL;
-    m->scratch2.n = 0;
-    for (uint32_t k = 0; k < s->n; k++)
-        vec_push(m->scratch2, s->facts[k]);
-    gt_sort(&m->store, m->scratch2.v, m->scratch2.n);
-    return gt_text(&m->store, m->scratch2.v[i]);
+    /* Callers walk a state fact by fact: sort it once, not once per fact. */
+    if (!(m->sorted_of.n == s->n && gt_tuple_eq(m->sorted_of.v, s->facts, s->n))) {
+        m->sorted_of.n = m->sorted.n = 0;
+        for (uint32_t k = 0; k < s->n; k++) {
+            vec_push(m->sorted_of, s->facts[k]);
+            vec_push(m->sorted, s->facts[k]);
+        }
+        gt_sort(&m->store, m->sorted.v, m->sorted.n);
+    }
+    return gt_text(&m->store, m->sorted.v[i]);
 }
 
 /* Parses a sequence of ground terms into out. */

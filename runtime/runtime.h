@@ -57,7 +57,8 @@ struct GdlMachine {
     RtControl ctl;
     U32Vec roles;      /* role constants as terms */
     U32Vec scratch;    /* results handed to the caller */
-    U32Vec scratch2;
+    U32Vec sorted;     /* the facts of sorted_of in canonical order */
+    U32Vec sorted_of;  /* the last state gdl_state_fact sorted (its facts by id) */
 };
 
 struct GdlState {
