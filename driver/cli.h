@@ -39,6 +39,7 @@ typedef struct CliCommand {
     int (*run)(CliArgs *a);
 } CliCommand;
 
-extern const CliCommand cli_check, cli_play, cli_replay, cli_bench, cli_perf_test, cli_verify;
+extern const CliCommand cli_check, cli_play, cli_replay, cli_bench, cli_perf_test, cli_verify, cli_emit,
+    cli_compile;
 
 #endif

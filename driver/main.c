@@ -14,6 +14,8 @@ static const CliCommand *const commands[] = {
     &cli_bench,
     &cli_perf_test,
     &cli_verify,
+    &cli_emit,
+    &cli_compile,
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

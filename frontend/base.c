@@ -139,6 +139,24 @@ void strbuf_add(StrBuf *b, const char *text)
     b->len += n;
 }
 
+void strbuf_addf(StrBuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if (b->len + (size_t)n + 1 > b->cap) {
+        b->cap = (b->len + (size_t)n + 1) * 2;
+        b->s = base_xrealloc(b->s, b->cap);
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
 void strbuf_add_word(StrBuf *b, const char *text)
 {
     if (b->len)

@@ -86,6 +86,8 @@ typedef struct StrBuf {
 } StrBuf;
 
 void strbuf_add(StrBuf *b, const char *text);
+/* Adds text made by a printf format. */
+void strbuf_addf(StrBuf *b, const char *fmt, ...) BASE_PRINTF(2, 3);
 /* Adds text after a space unless the buffer is empty. */
 void strbuf_add_word(StrBuf *b, const char *text);
 

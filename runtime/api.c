@@ -160,20 +160,24 @@ const char *gdl_game_role_name(const GdlGame *game, unsigned role)
 
 /* ---- machines -------------------------------------------------------- */
 
-static const EngineOps *const engines[] = {&rt_engine_ref};
+static const EngineOps *const engines[] = {&rt_engine_ref, &rt_engine_jit, &rt_engine_aot, &rt_engine_so};
 
 GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **out, char **err)
 {
     *out = NULL;
     if (!engine)
-        engine = "ref";
+        engine = "jit";
+    /* "so:PATH": the name is what comes before the colon */
+    const char *colon = strchr(engine, ':');
+    size_t nlen = colon ? (size_t)(colon - engine) : strlen(engine);
     const EngineOps *ops = NULL;
     for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
-        if (strcmp(engines[i]->name, engine) == 0)
+        if (strlen(engines[i]->name) == nlen && strncmp(engines[i]->name, engine, nlen) == 0 &&
+            (colon != NULL) == (engines[i] == &rt_engine_so))
             ops = engines[i];
     if (!ops) {
         if (err)
-            *err = base_sprintf("no engine named '%s' (engines: ref)", engine);
+            *err = base_sprintf("no engine named '%s' (engines: ref, jit, aot, so:PATH)", engine);
         return GDL_NO_ENGINE;
     }
     GdlMachine *m = base_xcalloc(1, sizeof *m);
@@ -188,7 +192,7 @@ GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **
     for (uint32_t k = 0; k < game->front.ir.roles.n; k++)
         vec_push(m->roles, gt_intern(&m->store, game->front.ir.roles.v[k], 0, NULL));
     char *e = NULL;
-    m->engine = ops->create(game, &m->store, &m->ctl, &e);
+    m->engine = ops->create(game, colon ? colon + 1 : NULL, &m->store, &m->ctl, &e);
     if (!m->engine) {
         if (err)
             *err = e;

@@ -764,8 +764,9 @@ static GdlStatus ref_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
 
 static void ref_destroy(void *e);
 
-static void *ref_create(const GdlGame *game, GtStore *store, RtControl *ctl, char **err)
+static void *ref_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
+    (void)arg;
     (void)err;
     const Ir *ir = &game->front.ir;
     Ref *r = base_xcalloc(1, sizeof *r);

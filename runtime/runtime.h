@@ -34,8 +34,9 @@ bool rt_should_stop(RtControl *ctl);
 typedef struct EngineOps {
     const char *name;
     /* NULL with *err set on failure. store is the machine's (shared by the
-     * API for moves and states); the symbols are the game's own copy. */
-    void *(*create)(const GdlGame *game, GtStore *store, RtControl *ctl, char **err);
+     * API for moves and states); the symbols are the game's own copy. arg
+     * is what follows the colon in the engine's name ("so:PATH"), or NULL. */
+    void *(*create)(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err);
     void (*destroy)(void *e);
     GdlStatus (*initial)(void *e, U32Vec *facts);
     /* moves: the role's legal moves, in any order, no duplicates */
@@ -47,6 +48,7 @@ typedef struct EngineOps {
 } EngineOps;
 
 extern const EngineOps rt_engine_ref;
+extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so;
 
 struct GdlMachine {
     const GdlGame *game;

@@ -1,0 +1,66 @@
+/*
+ * abi.h: the contract between the runtime and a generated engine.
+ *
+ * Copied into every generated C file (before prelude.h) and included by the
+ * runtime (runtime/compiled.c), so both sides see one definition. Plain C
+ * types only: the generated code has no headers. An engine exports one
+ * object, `gdlc_module`; the runtime checks its abi, version and game hash
+ * before using anything else in it. Change GDLC_ABI whenever a layout or a
+ * meaning here changes.
+ */
+#ifndef GDLC_ABI_H
+#define GDLC_ABI_H
+
+typedef unsigned char u8;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef unsigned long usize;
+
+#define GDLC_ABI 1u
+
+/* What the runtime offers the generated code. */
+typedef struct GdlcHost {
+    u32 abi;
+    void *(*alloc)(usize n);                 /* NULL when out of memory */
+    void (*release)(void *p);
+    /* the ground term fn(args): 0xffffffff when it would be too deep */
+    u32 (*intern)(void *store, u32 fn, u32 arity, const u32 *args);
+    u32 (*sym)(void *store, const char *name); /* a symbol's id */
+    int (*stop)(void *ctl);                  /* deadline passed or cancel flag */
+} GdlcHost;
+
+/* The term store's arrays, read in place (they move when terms are added). */
+typedef struct GdlcTermView {
+    u32 *const *fn, *const *arity, *const *args_at, *const *args;
+} GdlcTermView;
+
+/* Status of a call into a module. */
+enum { ST_OK, ST_CANCELLED, ST_DEPTH, ST_MEMORY, ST_NEGATION };
+
+/* The queries: answers are tuples of the relation's arity. */
+enum {
+    GQ_INIT,     /* init(?f) */
+    GQ_LEGAL,    /* legal(role, ?m) */
+    GQ_NEXT,     /* next(?f) */
+    GQ_TERMINAL, /* terminal */
+    GQ_GOAL,     /* goal(?r, ?v) */
+    GQ_N
+};
+
+typedef struct GdlcModule {
+    u32 abi;
+    const char *version;   /* gdlc's version that emitted it */
+    const char *game_hash; /* hash of the game text (16 hex digits) */
+    /* NULL when out of memory */
+    void *(*create)(const GdlcHost *h, void *store, void *ctl, const GdlcTermView *tv, usize mem_limit);
+    void (*destroy)(void *e);
+    /* The state (its `true` facts) and the joint move (one per role, in
+     * role order) that the next queries read. */
+    u32 (*set_state)(void *e, const u32 *facts, u32 n);
+    u32 (*set_move)(void *e, const u32 *joint);
+    /* Answers of a query; role is the role's term for GQ_LEGAL. The
+     * answers stay valid until the next call. */
+    u32 (*query)(void *e, u32 which, u32 role, const u32 **ans, u32 *n);
+} GdlcModule;
+
+#endif

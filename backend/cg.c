@@ -1,0 +1,924 @@
+/*
+ * cg.c: emits the C of a game (see cg.h).
+ *
+ * Shape of the generated code
+ * ---------------------------
+ * The engine answers five root queries (init, the legal moves of a role,
+ * next, terminal, goal) by goal-directed evaluation. A query is a relation
+ * with a binding pattern: which argument positions the caller binds. Starting
+ * from the roots, every rule of a queried relation is compiled for that
+ * pattern, and each call its body makes registers the pattern of that call,
+ * until no new pattern appears. So the code holds only the (relation,
+ * pattern) pairs evaluation can reach, each with:
+ *
+ *   qN()         runs every rule of the relation for that pattern;
+ *   rR_qN()      one rule: unify the head with the call's bound values, then
+ *                the body as nested loops, then add the head to the table;
+ *   kR_qN_L()    a continuation: the rest of rule R after its literal L,
+ *                when L calls a relation of the head's own recursive
+ *                component (prelude.h explains how these are fed).
+ *
+ * Body literals, with the bindings known at compile time:
+ *   - `true` facts are grouped by the functor and arity of the fact, so
+ *     (true (cell ?x ?y b)) is a lookup in the set of `cell/3` tuples with
+ *     the third position bound: a hash index built the first time a state
+ *     is asked that way. `does` facts likewise, by the move's functor, with
+ *     the role first. A relation given only by ground facts is such a set
+ *     too, loaded once.
+ *   - any other relation is a call: a table of answers per (pattern, bound
+ *     values), kept as long as what the relation depends on (the game, the
+ *     state, or the move) stays the same.
+ *   - negation asks the same with every position bound and tests emptiness;
+ *     distinct and equality compare ids (terms are hash-consed).
+ * Variables used once in a rule are not bound at all. Function terms are
+ * matched by looking at the functor and arguments of the term in the store,
+ * and built (interned) where a head or a bound argument needs them.
+ */
+#include "cg.h"
+
+#include "../include/gdl.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct CgQ {
+    uint32_t rel;
+    uint64_t mask;  /* bound argument positions */
+} CgQ;
+
+enum { FS_TRUE, FS_DOES, FS_FACTS };
+
+typedef struct CgFs {
+    uint32_t kind;
+    uint32_t sym;     /* FS_TRUE/FS_DOES: functor; BASE_NONE for every fact */
+    uint32_t sarity;  /* arity of that functor */
+    uint32_t rel;     /* FS_FACTS: the relation */
+    uint32_t arity;   /* width of the tuples */
+    uint32_t level;   /* 0 game, 1 state, 2 move */
+    VEC(uint64_t) masks;
+} CgFs;
+
+typedef struct Cg {
+    const Front *f;
+    const Ir *ir;
+    const CgOptions *opt;
+    size_t max_bytes;
+    U32Vec sidx, slist;  /* symbol id -> S index + 1; S index -> symbol */
+    U32Vec kidx, klist;  /* symbol id -> K index + 1; K index -> S index */
+    VEC(CgQ) qs;
+    VEC(CgFs) fs;
+    bool *facts_only;    /* per relation */
+    StrBuf protos, funcs;
+    uint32_t tmp;        /* numbering of temporaries */
+    char *err;
+} Cg;
+
+/* One C function being emitted: a rule for a pattern, or a continuation. */
+typedef struct Fx {
+    Cg *c;
+    uint32_t rule, q, level;
+    const IrRule *r;
+    StrBuf b;
+    bool *bound, *used;
+    uint32_t *occ;
+    int ind;
+    const char *fail;
+} Fx;
+
+static void fail_limit(Cg *c, char *msg)
+{
+    if (!c->err)
+        c->err = msg;
+    else
+        free(msg);
+}
+
+/* ---- names ------------------------------------------------------------ */
+
+static uint32_t sym_ix(Cg *c, uint32_t sym)
+{
+    if (!c->sidx.v[sym]) {
+        vec_push(c->slist, sym);
+        c->sidx.v[sym] = c->slist.n;
+    }
+    return c->sidx.v[sym] - 1;
+}
+
+static uint32_t const_ix(Cg *c, uint32_t sym)
+{
+    if (!c->kidx.v[sym]) {
+        vec_push(c->klist, sym_ix(c, sym));
+        c->kidx.v[sym] = c->klist.n;
+    }
+    return c->kidx.v[sym] - 1;
+}
+
+static uint32_t rel_level(const Ir *ir, uint32_t rel)
+{
+    const IrRel *r = &ir->rels.v[rel];
+    return r->dep_does ? 2 : r->dep_true ? 1 : 0;
+}
+
+static uint32_t q_ix(Cg *c, uint32_t rel, uint64_t mask)
+{
+    for (uint32_t i = 0; i < c->qs.n; i++)
+        if (c->qs.v[i].rel == rel && c->qs.v[i].mask == mask)
+            return i;
+    vec_push(c->qs, ((CgQ){rel, mask}));
+    return c->qs.n - 1;
+}
+
+static uint32_t fs_ix(Cg *c, uint32_t kind, uint32_t sym, uint32_t sarity, uint32_t rel, uint32_t arity)
+{
+    for (uint32_t i = 0; i < c->fs.n; i++) {
+        CgFs *s = &c->fs.v[i];
+        if (s->kind == kind && s->sym == sym && s->sarity == sarity && s->rel == rel)
+            return i;
+    }
+    CgFs s = {kind, sym, sarity, rel, arity, kind == FS_TRUE ? 1 : kind == FS_DOES ? 2 : 0, {0}};
+    if (sym != BASE_NONE)
+        sym_ix(c, sym);
+    vec_push(c->fs, s);
+    return c->fs.n - 1;
+}
+
+static uint32_t fs_slot(Cg *c, uint32_t fs, uint64_t mask)
+{
+    CgFs *s = &c->fs.v[fs];
+    for (uint32_t i = 0; i < s->masks.n; i++)
+        if (s->masks.v[i] == mask)
+            return i;
+    vec_push(s->masks, mask);
+    return s->masks.n - 1;
+}
+
+/* ---- writing ---------------------------------------------------------- */
+
+static void line(Fx *x, const char *fmt, ...) BASE_PRINTF(2, 3);
+static void line(Fx *x, const char *fmt, ...)
+{
+    for (int i = 0; i < x->ind; i++)
+        strbuf_add(&x->b, "    ");
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = base_vsprintf(fmt, ap);
+    va_end(ap);
+    strbuf_add(&x->b, s);
+    strbuf_add(&x->b, "\n");
+    free(s);
+}
+
+/* Text of a rule for a comment: one line, no comment terminator. */
+static char *rule_text(const Ir *ir, uint32_t rule)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return base_xstrdup("?");
+    ir_print_rule(m, ir, rule);
+    fclose(m);
+    StrBuf b = {0};
+    strbuf_add(&b, "");
+    for (size_t i = 0; i < len; i++) {
+        char ch[2] = {buf[i] == '\n' || buf[i] == '\r' ? ' ' : buf[i], 0};
+        if (buf[i] == '/' && i > 0 && buf[i - 1] == '*')
+            strbuf_add(&b, " ");
+        strbuf_add(&b, ch);
+    }
+    free(buf);
+    while (b.len && b.s[b.len - 1] == ' ')
+        b.s[--b.len] = 0;
+    return b.s;
+}
+
+static const char *var(Fx *x, uint32_t v, char *buf)
+{
+    x->used[v] = true;
+    sprintf(buf, "v%" PRIu32, v);
+    return buf;
+}
+
+/* ---- terms ------------------------------------------------------------ */
+
+static const IrTerm *term(const Fx *x, uint32_t t) { return &x->c->ir->terms.v[t]; }
+static uint32_t targ(const Fx *x, const IrTerm *t, uint32_t i) { return x->c->ir->targs.v[t->args + i]; }
+
+static bool ground(const Fx *x, uint32_t t)
+{
+    const IrTerm *p = term(x, t);
+    if (p->kind == IR_VAR)
+        return x->bound[p->val];
+    for (uint32_t i = 0; p->kind == IR_FN && i < p->nargs; i++)
+        if (!ground(x, targ(x, p, i)))
+            return false;
+    return true;
+}
+
+/* The C expression of a ground term into out (64 bytes); function terms
+ * are built by statements emitted before. */
+static void gval(Fx *x, uint32_t t, char *out)
+{
+    const IrTerm *p = term(x, t);
+    if (p->kind == IR_VAR) {
+        var(x, p->val, out);
+        return;
+    }
+    if (p->kind == IR_CONST) {
+        sprintf(out, "K[%" PRIu32 "]", const_ix(x->c, p->val));
+        return;
+    }
+    StrBuf args = {0};
+    strbuf_add(&args, "");
+    for (uint32_t i = 0; i < p->nargs; i++) {
+        char a[64];
+        gval(x, targ(x, p, i), a);
+        if (i)
+            strbuf_add(&args, ", ");
+        strbuf_add(&args, a);
+    }
+    uint32_t n = x->c->tmp++;
+    uint32_t fsym = x->c->ir->funcs.v[p->val].sym;
+    line(x, "u32 a%" PRIu32 "[%" PRIu32 "] = {%s};", n, p->nargs, args.s);
+    line(x, "u32 g%" PRIu32 " = mkn(ev, S[%" PRIu32 "], %" PRIu32 ", a%" PRIu32 ");", n, sym_ix(x->c, fsym), p->nargs, n);
+    line(x, "if (STOP) return;");
+    free(args.s);
+    sprintf(out, "g%" PRIu32, n);
+}
+
+/* Code that checks the value expr against the term, binding its free
+ * variables; on a mismatch runs x->fail. */
+static void match(Fx *x, const char *expr, uint32_t t)
+{
+    const IrTerm *p = term(x, t);
+    char a[64];
+    switch (p->kind) {
+    case IR_VAR:
+        if (x->bound[p->val])
+            line(x, "if (%s != %s) %s;", expr, var(x, p->val, a), x->fail);
+        else if (x->occ[p->val] > 1) {
+            line(x, "%s = %s;", var(x, p->val, a), expr);
+            x->bound[p->val] = true;
+        }
+        return;
+    case IR_CONST:
+        line(x, "if (%s != K[%" PRIu32 "]) %s;", expr, const_ix(x->c, p->val), x->fail);
+        return;
+    default: {
+        uint32_t n = x->c->tmp++;
+        uint32_t fsym = x->c->ir->funcs.v[p->val].sym;
+        line(x, "u32 t%" PRIu32 " = %s;", n, expr);
+        line(x, "if (FN(t%" PRIu32 ") != S[%" PRIu32 "] || AR(t%" PRIu32 ") != %" PRIu32 ") %s;", n,
+             sym_ix(x->c, fsym), n, p->nargs, x->fail);
+        for (uint32_t i = 0; i < p->nargs; i++) {
+            char e[64];
+            sprintf(e, "ARG(t%" PRIu32 ", %" PRIu32 ")", n, i);
+            match(x, e, targ(x, p, i));
+        }
+        return;
+    }
+    }
+}
+
+/* Any variable of t still free? (Don't-care variables count as free.) */
+static void count_occ(const Ir *ir, uint32_t t, uint32_t *occ)
+{
+    const IrTerm *p = &ir->terms.v[t];
+    if (p->kind == IR_VAR)
+        occ[p->val]++;
+    for (uint32_t i = 0; p->kind == IR_FN && i < p->nargs; i++)
+        count_occ(ir, ir->targs.v[p->args + i], occ);
+}
+
+/* ---- rule bodies -------------------------------------------------------- */
+
+static void emit_lits(Fx *x, uint32_t li);
+
+/* The key of a lookup: ground positions hold values, others 0. */
+static uint64_t emit_key(Fx *x, const uint32_t *pos, uint32_t k, uint32_t n, bool always)
+{
+    uint64_t mask = 0;
+    for (uint32_t i = 0; i < k; i++)
+        if (ground(x, pos[i]))
+            mask |= 1ULL << i;
+    if (!mask && !always)
+        return 0;
+    mask = 0;
+    StrBuf b = {0};
+    strbuf_add(&b, "");
+    for (uint32_t i = 0; i < k; i++) {
+        char v[64] = "0";
+        if (ground(x, pos[i])) {
+            mask |= 1ULL << i;
+            gval(x, pos[i], v);
+        }
+        strbuf_add(&b, i ? ", " : "");
+        strbuf_add(&b, v);
+    }
+    line(x, "u32 k%" PRIu32 "[%" PRIu32 "] = {%s};", n, k ? k : 1, k ? b.s : "0");
+    free(b.s);
+    return mask;
+}
+
+/* Matches the positions not in mask of tuple aN against the terms. */
+static void match_free(Fx *x, const uint32_t *pos, uint32_t k, uint64_t mask, const char *tuple)
+{
+    for (uint32_t i = 0; i < k; i++)
+        if (!(mask >> i & 1)) {
+            char e[64];
+            sprintf(e, "%s[%" PRIu32 "]", tuple, i);
+            match(x, e, pos[i]);
+        }
+}
+
+static uint64_t full_mask(uint32_t k) { return k >= 64 ? ~0ULL : (1ULL << k) - 1; }
+
+static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, uint32_t k, bool neg)
+{
+    uint32_t n = x->c->tmp++;
+    if (k == 0) {
+        line(x, "if (%sev->fs[%" PRIu32 "].n) %s;", neg ? "" : "!", fs, x->fail);
+        emit_lits(x, li + 1);
+        return;
+    }
+    uint64_t mask = emit_key(x, pos, k, n, false);
+    uint32_t slot = fs_slot(x->c, fs, mask);
+    if (mask == full_mask(k)) {
+        line(x, "if (fs_first(ev, &ev->fs[%" PRIu32 "], %" PRIu32 ", k%" PRIu32 ") %s NONE) %s;", fs, slot, n,
+             neg ? "!=" : "==", x->fail);
+        emit_lits(x, li + 1);
+        return;
+    }
+    if (mask == 0)
+        line(x, "for (u32 f%" PRIu32 " = 0; f%" PRIu32 " < ev->fs[%" PRIu32 "].n; f%" PRIu32 "++) {", n, n, fs, n);
+    else
+        line(x,
+             "for (u32 f%" PRIu32 " = fs_first(ev, &ev->fs[%" PRIu32 "], %" PRIu32 ", k%" PRIu32 "); f%" PRIu32
+             " != NONE; f%" PRIu32 " = ev->fs[%" PRIu32 "].ix[%" PRIu32 "].next[f%" PRIu32 "]) {",
+             n, fs, slot, n, n, n, fs, slot, n);
+    const char *fail = x->fail;
+    x->ind++;
+    x->fail = "continue";
+    line(x, "const u32 *a%" PRIu32 " = ev->fs[%" PRIu32 "].tup + (usize)f%" PRIu32 " * %" PRIu32 ";", n, fs, n, k);
+    line(x, "(void)a%" PRIu32 ";", n);
+    line(x, "POLL(return);");
+    char tup[32];
+    sprintf(tup, "a%" PRIu32, n);
+    match_free(x, pos, k, mask, tup);
+    emit_lits(x, li + 1);
+    x->ind--;
+    x->fail = fail;
+    line(x, "}");
+}
+
+static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const bool *bound);
+
+static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l)
+{
+    Cg *c = x->c;
+    const Ir *ir = c->ir;
+    const uint32_t *pos = u32_at(&ir->largs, l->args);
+    uint32_t k = l->nargs, n = c->tmp++;
+    bool *before = base_xmalloc((x->r->nvars + 1) * sizeof *before);
+    memcpy(before, x->bound, x->r->nvars * sizeof *before);
+    uint64_t mask = emit_key(x, pos, k, n, true);
+    uint32_t q = q_ix(c, l->rel, mask);
+    const IrRel *head = &ir->rels.v[x->r->head], *callee = &ir->rels.v[l->rel];
+    bool recursive = l->kind == IR_LIT_POS && head->scc == callee->scc && ir->sccs.v[head->scc].recursive;
+    if (l->kind == IR_LIT_NEG) {
+        line(x, "Table *t%" PRIu32 " = tb_call_complete(ev, %" PRIu32 ", k%" PRIu32 ");", n, q, n);
+        line(x, "if (!t%" PRIu32 ") return;", n);
+        line(x, "if (t%" PRIu32 "->n) %s;", n, x->fail);
+        emit_lits(x, li + 1);
+    } else if (recursive) {
+        /* The rest of the body becomes a continuation fed by the table. */
+        line(x, "Table *t%" PRIu32 " = tb_call(ev, %" PRIu32 ", k%" PRIu32 ");", n, q, n);
+        line(x, "if (!t%" PRIu32 ") return;", n);
+        StrBuf env = {0};
+        strbuf_add(&env, "");
+        uint32_t nv = x->r->nvars;
+        for (uint32_t v = 0; v < nv; v++) {
+            char a[64] = "0";
+            if (before[v])
+                var(x, v, a);
+            strbuf_add(&env, v ? ", " : "");
+            strbuf_add(&env, a);
+        }
+        line(x, "u32 e%" PRIu32 "[%" PRIu32 "] = {%s};", n, nv ? nv : 1, nv ? env.s : "0");
+        free(env.s);
+        line(x, "tb_consume(ev, t%" PRIu32 ", k%" PRIu32 "_q%" PRIu32 "_%" PRIu32 ", T, e%" PRIu32 ", %" PRIu32 ");", n,
+             x->rule, x->q, li, n, nv);
+        line(x, "if (STOP) return;");
+        emit_function(c, x->rule, x->q, li, before);
+    } else {
+        line(x, "Table *t%" PRIu32 " = tb_call_complete(ev, %" PRIu32 ", k%" PRIu32 ");", n, q, n);
+        line(x, "if (!t%" PRIu32 ") return;", n);
+        if (mask == full_mask(k)) {
+            line(x, "if (!t%" PRIu32 "->n) %s;", n, x->fail);
+            emit_lits(x, li + 1);
+        } else {
+            line(x, "for (u32 i%" PRIu32 " = 0; i%" PRIu32 " < t%" PRIu32 "->n; i%" PRIu32 "++) {", n, n, n, n);
+            const char *fail = x->fail;
+            x->ind++;
+            x->fail = "continue";
+            line(x, "const u32 *a%" PRIu32 " = t%" PRIu32 "->ans + (usize)i%" PRIu32 " * %" PRIu32 ";", n, n, n, k);
+            line(x, "(void)a%" PRIu32 ";", n);
+            char tup[32];
+            sprintf(tup, "a%" PRIu32, n);
+            match_free(x, pos, k, mask, tup);
+            emit_lits(x, li + 1);
+            x->ind--;
+            x->fail = fail;
+            line(x, "}");
+        }
+    }
+    free(before);
+}
+
+/* A literal over `true` or `does`: the fact set by the functor of the
+ * (move) term, or the set of every fact when it is a variable. */
+static void emit_state_lit(Fx *x, uint32_t li, const IrLit *l, bool does)
+{
+    Cg *c = x->c;
+    const uint32_t *args = u32_at(&c->ir->largs, l->args);
+    uint32_t t = args[does ? 1 : 0];
+    const IrTerm *p = term(x, t);
+    uint32_t pos[CG_MAX_ARITY + 2], k = 0;
+    if (does)
+        pos[k++] = args[0];
+    uint32_t fs;
+    uint32_t kind = does ? FS_DOES : FS_TRUE;
+    if (p->kind == IR_VAR) {
+        pos[k++] = t;
+        fs = fs_ix(c, kind, BASE_NONE, 0, BASE_NONE, k);
+    } else if (p->kind == IR_CONST) {
+        fs = fs_ix(c, kind, p->val, 0, BASE_NONE, k);
+    } else {
+        for (uint32_t i = 0; i < p->nargs; i++)
+            pos[k++] = targ(x, p, i);
+        fs = fs_ix(c, kind, c->ir->funcs.v[p->val].sym, p->nargs, BASE_NONE, k);
+    }
+    emit_set_lit(x, li, fs, pos, k, l->kind == IR_LIT_NEG);
+}
+
+static void emit_head(Fx *x)
+{
+    const Ir *ir = x->c->ir;
+    const IrRel *rel = &ir->rels.v[x->r->head];
+    uint32_t n = x->c->tmp++;
+    StrBuf b = {0};
+    strbuf_add(&b, "");
+    for (uint32_t i = 0; i < rel->arity; i++) {
+        char v[64];
+        gval(x, ir->largs.v[x->r->args + i], v);
+        strbuf_add(&b, i ? ", " : "");
+        strbuf_add(&b, v);
+    }
+    if (rel->arity) {
+        line(x, "u32 h%" PRIu32 "[%" PRIu32 "] = {%s};", n, rel->arity, b.s);
+        line(x, "tb_add(ev, T, %" PRIu32 ", %" PRIu32 ", h%" PRIu32 ");", rel->arity, x->level, n);
+    } else {
+        line(x, "tb_add(ev, T, 0, %" PRIu32 ", (const u32 *)0);", x->level);
+    }
+    free(b.s);
+}
+
+static void emit_lits(Fx *x, uint32_t li)
+{
+    if (x->c->err)
+        return;
+    if (x->c->funcs.len + x->b.len > x->c->max_bytes) {
+        fail_limit(x->c, base_sprintf("the generated C would exceed %zu MiB (the backend's size limit)",
+                                      x->c->max_bytes >> 20));
+        return;
+    }
+    if (li == x->r->nlits) {
+        emit_head(x);
+        return;
+    }
+    const Ir *ir = x->c->ir;
+    const IrLit *l = &ir->lits.v[x->r->lits + li];
+    const uint32_t *args = u32_at(&ir->largs, l->args);
+    if (l->kind == IR_LIT_DISTINCT || l->kind == IR_LIT_EQUAL) {
+        char a[64], b[64];
+        gval(x, args[0], a);
+        gval(x, args[1], b);
+        line(x, "if (%s %s %s) %s;", a, l->kind == IR_LIT_DISTINCT ? "==" : "!=", b, x->fail);
+        emit_lits(x, li + 1);
+        return;
+    }
+    const IrRel *rel = &ir->rels.v[l->rel];
+    if (rel->kind == IR_REL_TRUE || rel->kind == IR_REL_DOES)
+        emit_state_lit(x, li, l, rel->kind == IR_REL_DOES);
+    else if (x->c->facts_only[l->rel])
+        emit_set_lit(x, li, fs_ix(x->c, FS_FACTS, BASE_NONE, 0, l->rel, rel->arity), args, l->nargs,
+                     l->kind == IR_LIT_NEG);
+    else
+        emit_call_lit(x, li, l);
+}
+
+/* Emits rR_qN (li == BASE_NONE) or the continuation after literal li,
+ * entered with the variables of `bound` set. */
+static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const bool *bound)
+{
+    const Ir *ir = c->ir;
+    const IrRule *r = &ir->rules.v[rule];
+    uint32_t nv = r->nvars;
+    Fx x = {.c = c, .rule = rule, .q = q, .r = r, .ind = 1, .fail = "return"};
+    x.level = rel_level(ir, r->head);
+    x.bound = base_xcalloc(nv + 1, sizeof *x.bound);
+    x.used = base_xcalloc(nv + 1, sizeof *x.used);
+    x.occ = base_xcalloc(nv + 1, sizeof *x.occ);
+    for (uint32_t i = 0; i < ir->rels.v[r->head].arity; i++)
+        count_occ(ir, ir->largs.v[r->args + i], x.occ);
+    for (uint32_t i = 0; i < r->nlits; i++) {
+        const IrLit *l = &ir->lits.v[r->lits + i];
+        for (uint32_t j = 0; j < l->nargs; j++)
+            count_occ(ir, ir->largs.v[l->args + j], x.occ);
+    }
+    strbuf_add(&x.b, "");
+    char name[96];
+    bool cont = li != BASE_NONE;
+    if (!cont) {
+        sprintf(name, "r%" PRIu32 "_q%" PRIu32, rule, q);
+        line(&x, "POLL(return);");
+        uint64_t mask = c->qs.v[q].mask;
+        for (uint32_t i = 0; i < ir->rels.v[r->head].arity; i++)
+            if (mask >> i & 1) {
+                char e[32];
+                sprintf(e, "T->key[%" PRIu32 "]", i);
+                match(&x, e, ir->largs.v[r->args + i]);
+            }
+        emit_lits(&x, 0);
+    } else {
+        sprintf(name, "k%" PRIu32 "_q%" PRIu32 "_%" PRIu32, rule, q, li);
+        memcpy(x.bound, bound, nv * sizeof *x.bound);
+        line(&x, "POLL(return);");
+        const IrLit *l = &ir->lits.v[r->lits + li];
+        const uint32_t *pos = u32_at(&ir->largs, l->args);
+        uint64_t mask = 0;
+        for (uint32_t i = 0; i < l->nargs; i++)
+            if (ground(&x, pos[i]))
+                mask |= 1ULL << i;
+        match_free(&x, pos, l->nargs, mask, "a");
+        emit_lits(&x, li + 1);
+    }
+    /* Declarations: only the variables the body mentions. */
+    StrBuf fn = {0};
+    char *text = rule_text(ir, rule);
+    uint32_t lno = 1, col = 1;
+    source_linecol(c->f->src, r->off, &lno, &col);
+    if (cont)
+        strbuf_addf(&fn, "/* %s:%" PRIu32 ": %s\n   continuation after body literal %" PRIu32 " */\n",
+                    c->f->src->name, lno, text, li + 1);
+    else
+        strbuf_addf(&fn, "/* %s:%" PRIu32 ": %s */\n", c->f->src->name, lno, text);
+    free(text);
+    if (!c->opt->no_lines) {
+        strbuf_addf(&fn, "#line %" PRIu32 " \"", lno);
+        for (const char *p = c->f->src->name; *p; p++) {
+            char ch[3] = {*p == '"' || *p == '\\' ? '\\' : *p, *p == '"' || *p == '\\' ? *p : 0, 0};
+            strbuf_add(&fn, ch);
+        }
+        strbuf_add(&fn, "\"\n");
+    }
+    if (cont)
+        strbuf_addf(&fn, "static void %s(Ev *ev, Table *T, const u32 *e, const u32 *a)\n{\n", name);
+    else
+        strbuf_addf(&fn, "static void %s(Ev *ev, Table *T)\n{\n", name);
+    strbuf_addf(&c->protos, "static void %s(Ev *ev, Table *T%s);\n", name,
+                cont ? ", const u32 *e, const u32 *a" : "");
+    bool any = false;
+    for (uint32_t v = 0; v < nv; v++)
+        if (x.used[v]) {
+            if (cont && bound[v])
+                strbuf_addf(&fn, "    u32 v%" PRIu32 " = e[%" PRIu32 "];\n", v, v);
+            else
+                strbuf_addf(&fn, "    u32 v%" PRIu32 " = 0;\n", v);
+            any = true;
+        }
+    if (cont) {
+        strbuf_add(&fn, "    (void)e;\n    (void)a;\n");
+    }
+    (void)any;
+    strbuf_add(&fn, x.b.s);
+    strbuf_add(&fn, "}\n");
+    if (!c->opt->no_lines)
+        strbuf_add(&fn, "\001\n");
+    strbuf_add(&fn, "\n");
+    strbuf_add(&c->funcs, fn.s);
+    free(fn.s);
+    free(x.b.s);
+    free(x.bound);
+    free(x.used);
+    free(x.occ);
+}
+
+/* ---- the whole file ------------------------------------------------------ */
+
+static bool rule_fact(const Ir *ir, uint32_t rule) { return ir->rules.v[rule].nlits == 0; }
+
+static void classify(Cg *c)
+{
+    const Ir *ir = c->ir;
+    c->facts_only = base_xcalloc(ir->rels.n + 1, sizeof *c->facts_only);
+    for (uint32_t i = 0; i < ir->rels.n; i++) {
+        const IrRel *r = &ir->rels.v[i];
+        if (r->kind != IR_REL_USER && r->kind != IR_REL_ROLE && r->kind != IR_REL_BASE && r->kind != IR_REL_INPUT)
+            continue;
+        bool only = true;
+        for (uint32_t k = 0; k < r->nrules && only; k++)
+            only = rule_fact(ir, ir->rule_index.v[r->rules + k]);
+        c->facts_only[i] = only;
+    }
+}
+
+static bool check_limits(Cg *c)
+{
+    const Ir *ir = c->ir;
+    for (uint32_t i = 0; i < ir->rels.n; i++)
+        if (ir->rels.v[i].arity > CG_MAX_ARITY - 1) {
+            fail_limit(c, base_sprintf("relation '%s' has %" PRIu32 " arguments; the compiled engine takes at most %d",
+                                       symtab_str(&c->f->syms, ir->rels.v[i].sym), ir->rels.v[i].arity,
+                                       CG_MAX_ARITY - 1));
+            return false;
+        }
+    for (uint32_t i = 0; i < ir->funcs.n; i++)
+        if (ir->funcs.v[i].arity > CG_MAX_ARITY - 2) {
+            fail_limit(c, base_sprintf("function '%s' has %" PRIu32 " arguments; the compiled engine takes at most %d",
+                                       symtab_str(&c->f->syms, ir->funcs.v[i].sym), ir->funcs.v[i].arity,
+                                       CG_MAX_ARITY - 2));
+            return false;
+        }
+    return true;
+}
+
+static void emit_query(Cg *c, uint32_t q)
+{
+    const Ir *ir = c->ir;
+    CgQ cq = c->qs.v[q];
+    const IrRel *rel = &ir->rels.v[cq.rel];
+    StrBuf d = {0};
+    strbuf_add(&d, "");
+    for (uint32_t k = 0; k < rel->nrules && !c->err; k++) {
+        uint32_t rule = ir->rule_index.v[rel->rules + k];
+        emit_function(c, rule, q, BASE_NONE, NULL);
+        strbuf_addf(&d, "    r%" PRIu32 "_q%" PRIu32 "(ev, T);\n    if (STOP) return;\n", rule, q);
+    }
+    char pat[CG_MAX_ARITY + 1];
+    for (uint32_t i = 0; i < rel->arity; i++)
+        pat[i] = cq.mask >> i & 1 ? 'b' : 'f';
+    pat[rel->arity] = 0;
+    strbuf_addf(&c->protos, "static void q%" PRIu32 "(Ev *ev, Table *T);\n", q);
+    strbuf_addf(&c->funcs, "/* %s/%" PRIu32 " called with pattern %s */\nstatic void q%" PRIu32 "(Ev *ev, Table *T)\n{\n",
+                symtab_str(&c->f->syms, rel->sym), rel->arity, rel->arity ? pat : "()", q);
+    if (!rel->nrules)
+        strbuf_add(&c->funcs, "    (void)ev;\n    (void)T;\n");
+    strbuf_add(&c->funcs, d.s);
+    strbuf_add(&c->funcs, "}\n\n");
+    free(d.s);
+}
+
+static void emit_c_string(StrBuf *b, const char *s)
+{
+    strbuf_add(b, "\"");
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            strbuf_addf(b, "\\%c", ch);
+        else if (ch < 32 || ch >= 127)
+            strbuf_addf(b, "\\%03o", ch);
+        else {
+            char t[2] = {(char)ch, 0};
+            strbuf_add(b, t);
+        }
+    }
+    strbuf_add(b, "\"");
+}
+
+/* load_facts(): the relations given by facts, into their sets. */
+static void emit_load_facts(Cg *c, StrBuf *out)
+{
+    const Ir *ir = c->ir;
+    Fx x = {.c = c, .ind = 1, .fail = "return"};
+    strbuf_add(&x.b, "");
+    bool dummy = false;
+    x.bound = x.used = &dummy;
+    for (uint32_t f = 0; f < c->fs.n; f++) {
+        CgFs *s = &c->fs.v[f];
+        if (s->kind != FS_FACTS)
+            continue;
+        const IrRel *rel = &ir->rels.v[s->rel];
+        line(&x, "/* %s/%" PRIu32 " */", symtab_str(&c->f->syms, rel->sym), rel->arity);
+        for (uint32_t k = 0; k < rel->nrules; k++) {
+            const IrRule *r = &ir->rules.v[ir->rule_index.v[rel->rules + k]];
+            x.r = r;
+            line(&x, "{");
+            x.ind++;
+            StrBuf b = {0};
+            strbuf_add(&b, "");
+            for (uint32_t i = 0; i < rel->arity; i++) {
+                char v[64];
+                gval(&x, ir->largs.v[r->args + i], v);
+                strbuf_add(&b, i ? ", " : "");
+                strbuf_add(&b, v);
+            }
+            line(&x, "u32 t_[%" PRIu32 "] = {%s};", rel->arity ? rel->arity : 1, rel->arity ? b.s : "0");
+            line(&x, "fs_add(ev, &ev->fs[%" PRIu32 "], t_);", f);
+            free(b.s);
+            x.ind--;
+            line(&x, "}");
+        }
+    }
+    strbuf_add(out, "static void load_facts(Ev *ev)\n{\n    (void)ev;\n");
+    strbuf_add(out, x.b.s);
+    strbuf_add(out, "}\n\n");
+    free(x.b.s);
+}
+
+void cg_game_hash(const Source *src, char out[17])
+{
+    snprintf(out, 17, "%016" PRIx64, base_hash_bytes(src->text, src->len, 0x67646c63));
+}
+
+/* Replaces the \001 markers with #line directives naming the C file. */
+static char *fix_lines(const char *s, size_t len, const char *cname, size_t *outlen)
+{
+    StrBuf b = {0};
+    strbuf_add(&b, "");
+    uint32_t lno = 1;
+    const char *p = s, *end = s + len;
+    while (p < end) {
+        const char *q = memchr(p, '\001', (size_t)(end - p));
+        if (!q)
+            q = end;
+        for (const char *r = p; r < q; r++)
+            lno += *r == '\n';
+        size_t n = (size_t)(q - p);
+        char *chunk = base_xstrndup(p, n);
+        strbuf_add(&b, chunk);
+        free(chunk);
+        if (q < end) {
+            strbuf_addf(&b, "#line %" PRIu32 " ", lno + 1);
+            emit_c_string(&b, cname);
+        }
+        p = q + 1;
+    }
+    *outlen = b.len;
+    return b.s;
+}
+
+char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
+{
+    const Ir *ir = &f->ir;
+    Cg c = {.f = f, .ir = ir, .opt = opt};
+    c.max_bytes = opt->max_bytes ? opt->max_bytes : CG_DEFAULT_MAX_BYTES;
+    vec_reserve(c.sidx, f->syms.n + 1);
+    vec_reserve(c.kidx, f->syms.n + 1);
+    memset(c.sidx.v, 0, (f->syms.n + 1) * sizeof *c.sidx.v);
+    memset(c.kidx.v, 0, (f->syms.n + 1) * sizeof *c.kidx.v);
+    strbuf_add(&c.protos, "");
+    strbuf_add(&c.funcs, "");
+    classify(&c);
+    uint32_t root[5];
+    static const uint32_t kw[5] = {IR_REL_INIT, IR_REL_LEGAL, IR_REL_NEXT, IR_REL_TERMINAL, IR_REL_GOAL};
+    for (int i = 0; i < 5; i++) {
+        uint32_t rel = ir->kwrel[kw[i]];
+        root[i] = rel == BASE_NONE ? BASE_NONE : q_ix(&c, rel, kw[i] == IR_REL_LEGAL ? 1 : 0);
+    }
+    for (uint32_t i = 0; i < ir->roles.n; i++)
+        const_ix(&c, ir->roles.v[i]);
+    if (check_limits(&c))
+        for (uint32_t q = 0; q < c.qs.n && !c.err; q++)
+            emit_query(&c, q);
+    StrBuf facts = {0};
+    if (!c.err)
+        emit_load_facts(&c, &facts);
+    char *result = NULL;
+    if (c.err) {
+        *err = c.err;
+        goto done;
+    }
+    char hash[17];
+    cg_game_hash(f->src, hash);
+    StrBuf o = {0};
+    strbuf_addf(&o, "/*\n * Generated by gdlc %s from %s (game hash %s). Do not edit.\n", GDL_VERSION,
+                f->src->name, hash);
+    strbuf_add(&o, " * The engine's runtime (abi.h, prelude.h) comes first; the game's code\n"
+                   " * follows the line \"the game\".\n */\n");
+    strbuf_add(&o, cg_text_abi);
+    uint32_t nts = 0, nds = 0, nmask = 0, tany = BASE_NONE, dany = BASE_NONE;
+    for (uint32_t i = 0; i < c.fs.n; i++) {
+        CgFs *s = &c.fs.v[i];
+        nmask += s->masks.n;
+        if (s->kind == FS_TRUE && s->sym == BASE_NONE)
+            tany = i;
+        else if (s->kind == FS_TRUE)
+            nts++;
+        if (s->kind == FS_DOES && s->sym == BASE_NONE)
+            dany = i;
+        else if (s->kind == FS_DOES)
+            nds++;
+    }
+    strbuf_addf(&o,
+                "\nenum { NQ = %" PRIu32 ", NFS = %" PRIu32 ", NSYM = %" PRIu32 ", NK = %" PRIu32 ", NROLE = %" PRIu32
+                ", NTS = %" PRIu32 ", NDS = %" PRIu32 ", NMASK = %" PRIu32 " };\n",
+                c.qs.n, c.fs.n, c.slist.n, c.klist.n, ir->roles.n, nts, nds, nmask);
+    char tbuf[16] = "NONE", dbuf[16] = "NONE";
+    if (tany != BASE_NONE)
+        sprintf(tbuf, "%" PRIu32 "u", tany);
+    if (dany != BASE_NONE)
+        sprintf(dbuf, "%" PRIu32 "u", dany);
+    strbuf_addf(&o, "#define TANY %s\n#define DANY %s\n\n", tbuf, dbuf);
+    strbuf_add(&o, cg_text_prelude);
+    strbuf_add(&o, "\n/* ==== the game ==== */\n\n");
+    strbuf_add(&o, "static const char *const SYMNAME[NSYM + 1] = {\n");
+    for (uint32_t i = 0; i < c.slist.n; i++) {
+        strbuf_add(&o, "    ");
+        emit_c_string(&o, symtab_str(&f->syms, c.slist.v[i]));
+        strbuf_addf(&o, ", /* S[%" PRIu32 "] */\n", i);
+    }
+    strbuf_add(&o, "    0};\nstatic const u32 KSYM[NK + 1] = {");
+    for (uint32_t i = 0; i < c.klist.n; i++)
+        strbuf_addf(&o, "%" PRIu32 ", ", c.klist.v[i]);
+    strbuf_add(&o, "0};\nstatic const u32 ROLESYM[NROLE + 1] = {");
+    for (uint32_t i = 0; i < ir->roles.n; i++)
+        strbuf_addf(&o, "%" PRIu32 ", ", c.sidx.v[ir->roles.v[i]] - 1);
+    strbuf_add(&o, "0};\n");
+    strbuf_add(&o, "static const u32 ROOT[GQ_N] = {");
+    for (int i = 0; i < 5; i++)
+        if (root[i] == BASE_NONE)
+            strbuf_add(&o, i ? ", NONE" : "NONE");
+        else
+            strbuf_addf(&o, i ? ", %" PRIu32 : "%" PRIu32, root[i]);
+    strbuf_add(&o, "};\n\n/* Fact sets: arity, level, indexes, first mask. */\n");
+    strbuf_add(&o, "static const FsInfo FSI[NFS + 1] = {\n");
+    uint32_t m0 = 0;
+    for (uint32_t i = 0; i < c.fs.n; i++) {
+        CgFs *s = &c.fs.v[i];
+        const char *what = s->kind == FS_TRUE ? "true" : s->kind == FS_DOES ? "does" : "facts of";
+        const char *name = s->kind == FS_FACTS ? symtab_str(&f->syms, ir->rels.v[s->rel].sym)
+                           : s->sym == BASE_NONE ? "any"
+                                                 : symtab_str(&f->syms, s->sym);
+        strbuf_addf(&o, "    {%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 "}, /* %" PRIu32 ": %s %s/%" PRIu32 " */\n",
+                    s->arity, s->level, s->masks.n, m0, i, what, name, s->kind == FS_FACTS ? s->arity : s->sarity);
+        m0 += s->masks.n;
+    }
+    strbuf_add(&o, "    {0, 0, 0, 0}};\nstatic const u64 FSMASK[NMASK + 1] = {");
+    for (uint32_t i = 0; i < c.fs.n; i++)
+        for (uint32_t k = 0; k < c.fs.v[i].masks.n; k++)
+            strbuf_addf(&o, "0x%" PRIx64 "ULL, ", c.fs.v[i].masks.v[k]);
+    strbuf_add(&o, "0};\n/* Shapes of state facts and moves: functor, arity, fact set. */\n");
+    strbuf_add(&o, "static const Shape TSH[NTS + 1] = {");
+    for (uint32_t i = 0; i < c.fs.n; i++)
+        if (c.fs.v[i].kind == FS_TRUE && c.fs.v[i].sym != BASE_NONE)
+            strbuf_addf(&o, "{%" PRIu32 ", %" PRIu32 ", %" PRIu32 "}, ", c.sidx.v[c.fs.v[i].sym] - 1, c.fs.v[i].sarity, i);
+    strbuf_add(&o, "{0, 0, 0}};\nstatic const Shape DSH[NDS + 1] = {");
+    for (uint32_t i = 0; i < c.fs.n; i++)
+        if (c.fs.v[i].kind == FS_DOES && c.fs.v[i].sym != BASE_NONE)
+            strbuf_addf(&o, "{%" PRIu32 ", %" PRIu32 ", %" PRIu32 "}, ", c.sidx.v[c.fs.v[i].sym] - 1, c.fs.v[i].sarity, i);
+    strbuf_add(&o, "{0, 0, 0}};\n\n");
+    strbuf_add(&o, c.protos.s);
+    strbuf_add(&o, "\n");
+    strbuf_add(&o, c.funcs.s);
+    strbuf_add(&o, "static const QInfo QI[NQ] = {\n");
+    for (uint32_t q = 0; q < c.qs.n; q++) {
+        const IrRel *rel = &ir->rels.v[c.qs.v[q].rel];
+        strbuf_addf(&o, "    {%" PRIu32 ", %" PRIu32 ", 0x%" PRIx64 "ULL, q%" PRIu32 "}, /* %s */\n", rel->arity,
+                    rel_level(ir, c.qs.v[q].rel), c.qs.v[q].mask, q, symtab_str(&f->syms, rel->sym));
+    }
+    strbuf_add(&o, "};\n\n");
+    strbuf_add(&o, facts.s);
+    strbuf_addf(&o, "const GdlcModule gdlc_module = {GDLC_ABI, \"%s\", \"%s\", m_create, m_destroy, m_set_state, "
+                    "m_set_move, m_query};\n",
+                GDL_VERSION, hash);
+    if (o.len > c.max_bytes) {
+        *err = base_sprintf("the generated C would exceed %zu MiB (the backend's size limit)", c.max_bytes >> 20);
+        free(o.s);
+        goto done;
+    }
+    if (opt->no_lines) {
+        result = o.s;
+        *len = o.len;
+    } else {
+        char *cname = opt->c_name ? base_xstrdup(opt->c_name) : base_sprintf("%s.c", f->src->name);
+        result = fix_lines(o.s, o.len, cname, len);
+        free(cname);
+        free(o.s);
+    }
+done:
+    free(facts.s);
+    free(c.protos.s);
+    free(c.funcs.s);
+    vec_free(c.sidx);
+    vec_free(c.slist);
+    vec_free(c.kidx);
+    vec_free(c.klist);
+    vec_free(c.qs);
+    for (uint32_t i = 0; i < c.fs.n; i++)
+        vec_free(c.fs.v[i].masks);
+    vec_free(c.fs);
+    free(c.facts_only);
+    return result;
+}

@@ -1,0 +1,37 @@
+/*
+ * cg.h: the backend: a game's IR to specialised C.
+ *
+ * The emitted file is self-contained C11 (abi.h, prelude.h, then the game):
+ * it compiles under libtcc in memory and under the system compiler into a
+ * shared object, without warnings under `gcc -O2 -Wall`. Same input, same
+ * bytes. See cg.c for the shape of the code and prelude.h for the runtime
+ * it carries (tables, continuations, completion).
+ */
+#ifndef GDLC_CG_H
+#define GDLC_CG_H
+
+#include "../frontend/front.h"
+
+enum {
+    CG_MAX_ARITY = 64,                   /* widest relation or term the engine takes */
+    CG_DEFAULT_MAX_BYTES = 256u << 20,   /* largest C file we emit */
+};
+
+typedef struct CgOptions {
+    const char *c_name;   /* name of the C file, for #line; NULL: "<name>.c" */
+    bool no_lines;        /* leave out #line directives */
+    size_t max_bytes;     /* 0: CG_DEFAULT_MAX_BYTES */
+} CgOptions;
+
+/* The C of an accepted game (malloc-ed, NUL-terminated), or NULL with *err
+ * (malloc-ed) naming the limit that was exceeded. */
+char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err);
+
+/* The hash of a game's text that modules carry: 16 hex digits and a NUL. */
+void cg_game_hash(const Source *src, char out[17]);
+
+/* The texts of abi.h and prelude.h, embedded at build time. */
+extern const char cg_text_abi[];
+extern const char cg_text_prelude[];
+
+#endif

@@ -1,0 +1,742 @@
+/*
+ * prelude.h: the runtime every generated engine carries with it.
+ *
+ * This file is copied, byte for byte, into every C file the backend emits
+ * (cg.c), after abi.h and the sizes of the game (NQ queries, NFS fact sets). It is self-contained on purpose: no #include, nothing from
+ * the C library, so the same text compiles in memory under libtcc with
+ * -nostdlib and into a shared object under the system compiler. Everything
+ * it needs from the outside (memory, ground terms, the clock) comes through
+ * the GdlcHost table the runtime hands to create().
+ *
+ * What is here:
+ *  - arenas: bump allocation per lifetime level (game, state, move), reset
+ *    in one step when the state or the move changes;
+ *  - fact sets: tuples of ground term ids with lazily built hash indexes,
+ *    one per binding pattern the rules use (the state's `true` facts grouped
+ *    by functor, the joint move's `does` facts, relations given by facts);
+ *  - tables: the answers of one call (a relation, a binding pattern, the
+ *    bound values), and the evaluation of recursive calls with continuations.
+ *
+ * Recursive calls, continuations and completion
+ * ----------------------------------------------
+ * Every call of a derived relation has a table. A call met for the first
+ * time is evaluated at once: its table goes on the completion stack (status
+ * in progress), then every rule of the relation runs with the call's
+ * bindings and adds head instances to the table (deduplicated).
+ *
+ * A rule literal whose relation is in the same recursive component as the
+ * rule's head is compiled as a continuation: a C function for the rest of
+ * the body, taking the variables bound so far (an environment) and one
+ * answer of the literal. When the rule meets such a call:
+ *  - the call's table is complete: the continuation is run on each answer;
+ *  - it is in progress (the call is being evaluated further up: this is what
+ *    would make a naive prover loop on left recursion): the continuation is
+ *    registered on the table as a consumer with a cursor at answer 0, and the
+ *    current evaluation notes that it depends on that table (ev->low, the
+ *    lowest stack position it has read from). Nothing is evaluated again.
+ *
+ * Consumers are fed by the leader. When a table's own rules have run and the
+ * evaluation depended on nothing below the table on the stack, that table is
+ * the leader of every table above it: it feeds every consumer of those
+ * tables each answer past the consumer's cursor, one at a time, in passes,
+ * until a whole pass feeds nothing. Each consumer therefore sees each answer
+ * of its table exactly once, those found before it registered and those
+ * found after, and answers produced while feeding are picked up by the same
+ * loop (a worklist, so the C stack does not grow with the number of answers).
+ * Only then are the leader and every table above it marked complete and
+ * popped. A table that returns having read from an older in-progress table
+ * is not a leader: it stays in progress, and the older leader's passes cover
+ * its consumers. If a feed reads an older in-progress table, the leader
+ * stops being one, and returns the same way.
+ *
+ * Negation and calls into lower components need complete tables: the
+ * rules' stratification guarantees it (a lower component cannot reach back
+ * into a call in progress), and it is checked at run time all the same.
+ *
+ * The cost of a left-recursive rule is one continuation per call and one
+ * feed per answer: linear in the answers.
+ */
+
+#define NONE 0xffffffffu
+/* Helpers a game may not need. */
+#define MAYBE_UNUSED __attribute__((unused))
+#define FN(t) ((*ev->tv.fn)[t])
+#define AR(t) ((*ev->tv.arity)[t])
+#define ARG(t, i) ((*ev->tv.args)[(*ev->tv.args_at)[t] + (i)])
+#define STOP (ev->status != ST_OK)
+#define S (ev->syms)
+#define K (ev->consts)
+
+enum { LV_GAME, LV_STATE, LV_MOVE, LV_N };
+enum { TB_PROGRESS, TB_COMPLETE };
+
+
+typedef struct Chunk {
+    struct Chunk *prev;
+    usize size, used;
+} Chunk;
+
+typedef struct Arena {
+    Chunk *top;
+    usize total;
+} Arena;
+
+typedef struct Index {
+    u32 gen;        /* the set's generation it was built for */
+    u32 nslots;
+    u64 mask;       /* bound positions */
+    u32 *slot;      /* first fact + 1 of each key; 0 empty */
+    u32 *next;      /* next fact with the same key, or NONE */
+} Index;
+
+typedef struct FactSet {
+    u32 arity, level;
+    u32 n, cap;
+    u32 *tup;       /* n * arity ids */
+    u32 gen;        /* bumped when cleared */
+    u32 nix;
+    Index *ix;
+} FactSet;
+
+struct Ev;
+struct Table;
+typedef void (*KFn)(struct Ev *ev, struct Table *head, const u32 *env, const u32 *ans);
+
+typedef struct Cons {
+    struct Cons *next;
+    KFn k;
+    struct Table *head;
+    u32 cursor;
+    u32 env[];
+} Cons;
+
+typedef struct Table {
+    u32 q, status, sp;
+    u32 n, cap;
+    u32 *ans;       /* n * arity ids */
+    u32 *set;       /* answer index + 1; 0 empty */
+    u32 nset;
+    Cons *cons;
+    u32 key[];      /* the call: bound positions hold values, others 0 */
+} Table;
+
+typedef struct CallMap {
+    Table **slot;
+    u32 nslots, n;
+} CallMap;
+
+typedef struct Ev {
+    const GdlcHost *h;
+    void *store, *ctl;
+    GdlcTermView tv;
+    u32 status;
+    u32 poll;
+    u32 low;        /* lowest stack position the running evaluation read */
+    u32 sn, scap;
+    Table **stack;
+    Arena arena[LV_N];
+    usize arena_limit;
+    CallMap *calls; /* one per query id */
+    FactSet *fs;    /* one per fact set */
+    u32 *syms;      /* symbol ids: S[i] */
+    u32 *consts;    /* constant term ids: K[i] */
+    u32 *roles;     /* role constants */
+    u32 nroles;
+} Ev;
+
+static void ev_fail(Ev *ev, u32 status)
+{
+    if (ev->status == ST_OK)
+        ev->status = status;
+}
+
+static int ev_poll(Ev *ev)
+{
+    ev->poll = 4096;
+    if (ev->h->stop(ev->ctl))
+        ev_fail(ev, ST_CANCELLED);
+    return STOP;
+}
+
+#define POLL(fail) do { if (--ev->poll == 0 && ev_poll(ev)) fail; } while (0)
+
+static void zero(void *p, usize n)
+{
+    u8 *b = p;
+    for (usize i = 0; i < n; i++)
+        b[i] = 0;
+}
+
+static void copy32(u32 *d, const u32 *s, u32 n)
+{
+    for (u32 i = 0; i < n; i++)
+        d[i] = s[i];
+}
+
+/* ---- arenas ----------------------------------------------------------- */
+
+static void *arena_alloc(Ev *ev, u32 level, usize n)
+{
+    Arena *a = &ev->arena[level];
+    n = (n + 15) & ~(usize)15;
+    Chunk *c = a->top;
+    if (!c || c->size - c->used < n) {
+        usize size = 1u << 16;
+        while (size < n + sizeof(Chunk) + 16)
+            size *= 2;
+        usize all = ev->arena[0].total + ev->arena[1].total + ev->arena[2].total;
+        if (all + size > ev->arena_limit) {
+            ev_fail(ev, ST_MEMORY);
+            return 0;
+        }
+        c = ev->h->alloc(size);
+        if (!c) {
+            ev_fail(ev, ST_MEMORY);
+            return 0;
+        }
+        c->prev = a->top;
+        c->size = size;
+        c->used = (sizeof(Chunk) + 15) & ~(usize)15;
+        a->top = c;
+        a->total += size;
+    }
+    void *p = (u8 *)c + c->used;
+    c->used += n;
+    return p;
+}
+
+/* Keeps the newest chunk, empties it, and frees the others. */
+static void arena_reset(Ev *ev, u32 level)
+{
+    Arena *a = &ev->arena[level];
+    Chunk *c = a->top;
+    if (!c)
+        return;
+    while (c->prev) {
+        Chunk *p = c->prev;
+        c->prev = p->prev;
+        a->total -= p->size;
+        ev->h->release(p);
+    }
+    c->used = (sizeof(Chunk) + 15) & ~(usize)15;
+}
+
+static void arena_free(Ev *ev, u32 level)
+{
+    Arena *a = &ev->arena[level];
+    while (a->top) {
+        Chunk *p = a->top->prev;
+        ev->h->release(a->top);
+        a->top = p;
+    }
+    a->total = 0;
+}
+
+/* ---- hashing ---------------------------------------------------------- */
+
+static u64 mix64(u64 x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+static u32 hash_masked(const u32 *t, u32 arity, u64 mask)
+{
+    u64 h = 0x9e3779b97f4a7c15ULL;
+    for (u32 i = 0; i < arity; i++)
+        if (mask >> i & 1)
+            h = mix64(h ^ (t[i] + ((u64)i << 32)));
+    return (u32)h;
+}
+
+static int eq_masked(const u32 *a, const u32 *b, u32 arity, u64 mask)
+{
+    for (u32 i = 0; i < arity; i++)
+        if ((mask >> i & 1) && a[i] != b[i])
+            return 0;
+    return 1;
+}
+
+/* ---- terms ------------------------------------------------------------ */
+
+MAYBE_UNUSED static u32 mkn(Ev *ev, u32 fn, u32 n, const u32 *args)
+{
+    if (STOP)
+        return 0;
+    u32 t = ev->h->intern(ev->store, fn, n, args);
+    if (t == NONE) {
+        ev_fail(ev, ST_DEPTH);
+        return 0;
+    }
+    return t;
+}
+
+/* ---- fact sets -------------------------------------------------------- */
+
+static void fs_clear(FactSet *s)
+{
+    s->n = 0;
+    s->gen++;
+}
+
+MAYBE_UNUSED static void fs_add(Ev *ev, FactSet *s, const u32 *t)
+{
+    if (s->n == s->cap) {
+        u32 cap = s->cap ? s->cap * 2 : 16;
+        u32 *v = ev->h->alloc((usize)cap * (s->arity ? s->arity : 1) * sizeof(u32));
+        if (!v) {
+            ev_fail(ev, ST_MEMORY);
+            return;
+        }
+        copy32(v, s->tup, s->n * s->arity);
+        ev->h->release(s->tup);
+        s->tup = v;
+        s->cap = cap;
+    }
+    copy32(s->tup + (usize)s->n * s->arity, t, s->arity);
+    s->n++;
+}
+
+MAYBE_UNUSED static Index *ix_build(Ev *ev, FactSet *s, u32 slot)
+{
+    Index *x = &s->ix[slot];
+    u32 want = 16;
+    while (want < s->n * 2 + 2)
+        want *= 2;
+    x->slot = arena_alloc(ev, s->level, (usize)want * sizeof(u32));
+    x->next = arena_alloc(ev, s->level, ((usize)s->n + 1) * sizeof(u32));
+    if (STOP)
+        return 0;
+    zero(x->slot, (usize)want * sizeof(u32));
+    x->nslots = want;
+    u32 mask = want - 1, ar = s->arity;
+    for (u32 f = s->n; f-- > 0;) {
+        const u32 *t = s->tup + (usize)f * ar;
+        u32 i = hash_masked(t, ar, x->mask) & mask;
+        for (;; i = (i + 1) & mask) {
+            u32 g = x->slot[i];
+            if (!g) {
+                x->next[f] = NONE;
+                x->slot[i] = f + 1;
+                break;
+            }
+            if (eq_masked(s->tup + (usize)(g - 1) * ar, t, ar, x->mask)) {
+                x->next[f] = g - 1;
+                x->slot[i] = f + 1;
+                break;
+            }
+        }
+    }
+    x->gen = s->gen;
+    return x;
+}
+
+/* The first fact matching key on the index's positions, or NONE; the rest
+ * follow through ix->next. */
+MAYBE_UNUSED static u32 fs_first(Ev *ev, FactSet *s, u32 slot, const u32 *key)
+{
+    Index *x = &s->ix[slot];
+    if (x->gen != s->gen || !x->slot) {
+        if (s->n == 0)
+            return NONE;
+        x = ix_build(ev, s, slot);
+        if (!x)
+            return NONE;
+    }
+    u32 mask = x->nslots - 1, ar = s->arity;
+    for (u32 i = hash_masked(key, ar, x->mask) & mask;; i = (i + 1) & mask) {
+        u32 g = x->slot[i];
+        if (!g)
+            return NONE;
+        if (eq_masked(s->tup + (usize)(g - 1) * ar, key, ar, x->mask))
+            return g - 1;
+    }
+}
+
+/* ---- tables ----------------------------------------------------------- */
+
+static Table *tb_new(Ev *ev, u32 q, u32 arity, u32 level, const u32 *key)
+{
+    Table *t = arena_alloc(ev, level, sizeof(Table) + (arity ? arity : 1) * sizeof(u32));
+    if (!t)
+        return 0;
+    zero(t, sizeof(Table));
+    t->q = q;
+    copy32(t->key, key, arity);
+    return t;
+}
+
+/* Adds an answer unless already there. */
+static void tb_add(Ev *ev, Table *t, u32 arity, u32 level, const u32 *a)
+{
+    POLL(return);
+    if (t->n * 2 + 2 > t->nset) {
+        u32 want = t->nset ? t->nset * 2 : 8;
+        while (want < t->n * 2 + 2)
+            want *= 2;
+        u32 *set = arena_alloc(ev, level, (usize)want * sizeof(u32));
+        if (!set)
+            return;
+        zero(set, (usize)want * sizeof(u32));
+        for (u32 k = 0; k < t->n; k++) {
+            u32 i = hash_masked(t->ans + (usize)k * arity, arity, ~0ULL) & (want - 1);
+            while (set[i])
+                i = (i + 1) & (want - 1);
+            set[i] = k + 1;
+        }
+        t->set = set;
+        t->nset = want;
+    }
+    u32 mask = t->nset - 1;
+    u32 i = hash_masked(a, arity, ~0ULL) & mask;
+    for (; t->set[i]; i = (i + 1) & mask)
+        if (eq_masked(t->ans + (usize)(t->set[i] - 1) * arity, a, arity, ~0ULL))
+            return;
+    if (t->n == t->cap) {
+        u32 cap = t->cap ? t->cap * 2 : 4;
+        u32 *v = arena_alloc(ev, level, (usize)cap * (arity ? arity : 1) * sizeof(u32));
+        if (!v)
+            return;
+        copy32(v, t->ans, t->n * arity);
+        t->ans = v;
+        t->cap = cap;
+    }
+    copy32(t->ans + (usize)t->n * arity, a, arity);
+    t->set[i] = ++t->n;
+}
+
+/* What the generated code says about each query id. */
+typedef struct QInfo {
+    u32 arity, level;
+    u64 mask;
+    void (*rules)(Ev *ev, Table *t);
+} QInfo;
+
+static const QInfo QI[NQ];
+
+static void tb_eval(Ev *ev, Table *t);
+
+/* The table of a call, evaluated if it is new. NULL after a failure. */
+MAYBE_UNUSED static Table *tb_call(Ev *ev, u32 q, const u32 *key)
+{
+    const QInfo *qi = &QI[q];
+    CallMap *m = &ev->calls[q];
+    u32 ar = qi->arity;
+    if (STOP)
+        return 0;
+    if (m->n * 2 + 2 > m->nslots) {
+        u32 want = m->nslots ? m->nslots * 2 : 4;
+        Table **slot = arena_alloc(ev, qi->level, (usize)want * sizeof(Table *));
+        if (!slot)
+            return 0;
+        zero(slot, (usize)want * sizeof(Table *));
+        for (u32 k = 0; k < m->nslots; k++) {
+            Table *x = m->slot[k];
+            if (!x)
+                continue;
+            u32 i = hash_masked(x->key, ar, qi->mask) & (want - 1);
+            while (slot[i])
+                i = (i + 1) & (want - 1);
+            slot[i] = x;
+        }
+        m->slot = slot;
+        m->nslots = want;
+    }
+    u32 mask = m->nslots - 1;
+    u32 i = hash_masked(key, ar, qi->mask) & mask;
+    for (; m->slot[i]; i = (i + 1) & mask)
+        if (eq_masked(m->slot[i]->key, key, ar, qi->mask))
+            return m->slot[i];
+    Table *t = tb_new(ev, q, ar, qi->level, key);
+    if (!t)
+        return 0;
+    m->slot[i] = t;
+    m->n++;
+    tb_eval(ev, t);
+    return STOP ? 0 : t;
+}
+
+/* A call whose table must be complete: negation, lower components. */
+MAYBE_UNUSED static Table *tb_call_complete(Ev *ev, u32 q, const u32 *key)
+{
+    Table *t = tb_call(ev, q, key);
+    if (t && t->status != TB_COMPLETE) {
+        ev_fail(ev, ST_NEGATION);
+        return 0;
+    }
+    return t;
+}
+
+static void tb_eval(Ev *ev, Table *t)
+{
+    if (ev->sn == ev->scap) {
+        u32 cap = ev->scap ? ev->scap * 2 : 64;
+        Table **v = ev->h->alloc((usize)cap * sizeof(Table *));
+        if (!v) {
+            ev_fail(ev, ST_MEMORY);
+            return;
+        }
+        for (u32 i = 0; i < ev->sn; i++)
+            v[i] = ev->stack[i];
+        ev->h->release(ev->stack);
+        ev->stack = v;
+        ev->scap = cap;
+    }
+    u32 sp = ev->sn++;
+    t->sp = sp;
+    t->status = TB_PROGRESS;
+    ev->stack[sp] = t;
+    u32 outer = ev->low;
+    ev->low = sp;
+    QI[t->q].rules(ev, t);
+    if (STOP)
+        return;
+    if (ev->low == sp) {
+        /* The leader: feed every consumer above it until nothing moves. */
+        u32 buf[64];
+        for (int progress = 1; progress;) {
+            progress = 0;
+            for (u32 j = sp; j < ev->sn; j++) {
+                Table *u = ev->stack[j];
+                u32 ar = QI[u->q].arity;
+                for (Cons *c = u->cons; c; c = c->next) {
+                    while (c->cursor < u->n) {
+                        copy32(buf, u->ans + (usize)c->cursor * ar, ar);
+                        c->cursor++;
+                        c->k(ev, c->head, c->env, buf);
+                        progress = 1;
+                        if (STOP)
+                            return;
+                        if (ev->low < sp)
+                            goto not_leader;
+                    }
+                }
+            }
+        }
+        for (u32 j = sp; j < ev->sn; j++) {
+            ev->stack[j]->status = TB_COMPLETE;
+            ev->stack[j]->cons = 0;
+        }
+        ev->sn = sp;
+        ev->low = outer;
+        return;
+    }
+not_leader:
+    if (outer < ev->low)
+        ev->low = outer;
+}
+
+/* Runs k on every answer of t: now if t is complete, else as a consumer. */
+MAYBE_UNUSED static void tb_consume(Ev *ev, Table *t, KFn k, Table *head, const u32 *env, u32 nenv)
+{
+    if (t->status == TB_COMPLETE) {
+        u32 ar = QI[t->q].arity;
+        for (u32 i = 0; i < t->n && !STOP; i++)
+            k(ev, head, env, t->ans + (usize)i * ar);
+        return;
+    }
+    Cons *c = arena_alloc(ev, QI[t->q].level, sizeof(Cons) + (nenv ? nenv : 1) * sizeof(u32));
+    if (!c)
+        return;
+    c->k = k;
+    c->head = head;
+    c->cursor = 0;
+    copy32(c->env, env, nenv);
+    c->next = t->cons;
+    t->cons = c;
+    if (t->sp < ev->low)
+        ev->low = t->sp;
+}
+
+/* ---- levels ----------------------------------------------------------- */
+
+/* Forgets every table and index of a level and of the levels below it
+ * (a move's tables depend on the state, the state's on nothing else). */
+static void ev_reset(Ev *ev, u32 level)
+{
+    for (u32 q = 0; q < NQ; q++)
+        if (QI[q].level >= level)
+            zero(&ev->calls[q], sizeof(CallMap));
+    for (u32 f = 0; f < NFS; f++)
+        if (ev->fs[f].level >= level)
+            for (u32 x = 0; x < ev->fs[f].nix; x++)
+                ev->fs[f].ix[x].slot = 0;
+    for (u32 l = level; l < LV_N; l++)
+        arena_reset(ev, l);
+    ev->sn = 0;
+    ev->low = NONE;
+}
+
+/* ---- the module: what the runtime calls ---------------------------------- */
+
+typedef struct FsInfo {
+    u32 arity, level, nix, mask0;
+} FsInfo;
+
+typedef struct Shape {
+    u32 sym, arity, fs; /* functor (an S index) and arity of a fact; its set */
+} Shape;
+
+/* Given by the game's code below. */
+static const char *const SYMNAME[NSYM + 1];
+static const u32 KSYM[NK + 1];
+static const u32 ROLESYM[NROLE + 1];
+static const u32 ROOT[GQ_N];
+static const FsInfo FSI[NFS + 1];
+static const u64 FSMASK[NMASK + 1];
+static const Shape TSH[NTS + 1];
+static const Shape DSH[NDS + 1];
+static void load_facts(Ev *ev);
+
+static void m_destroy(void *e)
+{
+    Ev *ev = e;
+    if (!ev)
+        return;
+    const GdlcHost *h = ev->h;
+    for (u32 l = 0; l < LV_N; l++)
+        arena_free(ev, l);
+    if (ev->fs)
+        for (u32 f = 0; f < NFS; f++) {
+            h->release(ev->fs[f].tup);
+            h->release(ev->fs[f].ix);
+        }
+    h->release(ev->fs);
+    h->release(ev->calls);
+    h->release(ev->stack);
+    h->release(ev->syms);
+    h->release(ev->consts);
+    h->release(ev->roles);
+    h->release(ev);
+}
+
+static void *m_create(const GdlcHost *h, void *store, void *ctl, const GdlcTermView *tv, usize limit)
+{
+    Ev *ev = h->alloc(sizeof(Ev));
+    if (!ev)
+        return 0;
+    zero(ev, sizeof(Ev));
+    ev->h = h;
+    ev->store = store;
+    ev->ctl = ctl;
+    ev->tv = *tv;
+    ev->arena_limit = limit;
+    ev->poll = 4096;
+    ev->low = NONE;
+    ev->syms = h->alloc((NSYM + 1) * sizeof(u32));
+    ev->consts = h->alloc((NK + 1) * sizeof(u32));
+    ev->roles = h->alloc((NROLE + 1) * sizeof(u32));
+    ev->calls = h->alloc(NQ * sizeof(CallMap));
+    ev->fs = h->alloc((NFS + 1) * sizeof(FactSet));
+    if (!ev->syms || !ev->consts || !ev->roles || !ev->calls || !ev->fs) {
+        m_destroy(ev);
+        return 0;
+    }
+    zero(ev->calls, NQ * sizeof(CallMap));
+    zero(ev->fs, (NFS + 1) * sizeof(FactSet));
+    for (u32 i = 0; i < NSYM; i++)
+        ev->syms[i] = h->sym(store, SYMNAME[i]);
+    for (u32 i = 0; i < NK; i++)
+        ev->consts[i] = h->intern(store, ev->syms[KSYM[i]], 0, 0);
+    ev->nroles = NROLE;
+    for (u32 i = 0; i < NROLE; i++)
+        ev->roles[i] = h->intern(store, ev->syms[ROLESYM[i]], 0, 0);
+    for (u32 f = 0; f < NFS; f++) {
+        FactSet *s = &ev->fs[f];
+        s->arity = FSI[f].arity;
+        s->level = FSI[f].level;
+        s->nix = FSI[f].nix;
+        s->ix = h->alloc((s->nix + 1) * sizeof(Index));
+        if (!s->ix) {
+            m_destroy(ev);
+            return 0;
+        }
+        zero(s->ix, (s->nix + 1) * sizeof(Index));
+        for (u32 x = 0; x < s->nix; x++)
+            s->ix[x].mask = FSMASK[FSI[f].mask0 + x];
+    }
+    load_facts(ev);
+    if (STOP) {
+        m_destroy(ev);
+        return 0;
+    }
+    return ev;
+}
+
+static u32 m_set_state(void *e, const u32 *facts, u32 n)
+{
+    Ev *ev = e;
+    ev->status = ST_OK;
+    ev_reset(ev, LV_STATE);
+    for (u32 s = 0; s < NTS; s++)
+        fs_clear(&ev->fs[TSH[s].fs]);
+    if (TANY != NONE)
+        fs_clear(&ev->fs[TANY]);
+    for (u32 i = 0; i < n; i++) {
+        u32 f = facts[i], fn = FN(f), ar = AR(f);
+        for (u32 s = 0; s < NTS; s++)
+            if (ev->syms[TSH[s].sym] == fn && TSH[s].arity == ar) {
+                fs_add(ev, &ev->fs[TSH[s].fs], *ev->tv.args + (*ev->tv.args_at)[f]);
+                break;
+            }
+        if (TANY != NONE)
+            fs_add(ev, &ev->fs[TANY], &f);
+    }
+    return ev->status;
+}
+
+static u32 m_set_move(void *e, const u32 *joint)
+{
+    Ev *ev = e;
+    ev->status = ST_OK;
+    ev_reset(ev, LV_MOVE);
+    for (u32 s = 0; s < NDS; s++)
+        fs_clear(&ev->fs[DSH[s].fs]);
+    if (DANY != NONE)
+        fs_clear(&ev->fs[DANY]);
+    u32 buf[66];
+    for (u32 r = 0; r < NROLE; r++) {
+        u32 m = joint[r], fn = FN(m), ar = AR(m);
+        buf[0] = ev->roles[r];
+        for (u32 s = 0; s < NDS; s++)
+            if (ev->syms[DSH[s].sym] == fn && DSH[s].arity == ar) {
+                for (u32 i = 0; i < ar; i++)
+                    buf[i + 1] = ARG(m, i);
+                fs_add(ev, &ev->fs[DSH[s].fs], buf);
+                break;
+            }
+        if (DANY != NONE) {
+            buf[1] = m;
+            fs_add(ev, &ev->fs[DANY], buf);
+        }
+    }
+    return ev->status;
+}
+
+static u32 m_query(void *e, u32 which, u32 role, const u32 **ans, u32 *n)
+{
+    Ev *ev = e;
+    *ans = 0;
+    *n = 0;
+    if (which >= GQ_N || ROOT[which] == NONE)
+        return ST_OK;
+    u32 key[2] = {role, 0};
+    if (which != GQ_LEGAL)
+        key[0] = 0;
+    Table *t = tb_call_complete(ev, ROOT[which], key);
+    if (!t) {
+        /* Whatever failed, forget everything computed: the next call starts
+         * clean (the runtime sends the state again). */
+        u32 st = ev->status;
+        ev_reset(ev, LV_GAME);
+        ev->status = ST_OK;
+        return st;
+    }
+    *ans = t->ans;
+    *n = t->n;
+    return ST_OK;
+}

@@ -1,0 +1,23 @@
+/*
+ * compiled.h: what the commands need of the compiled engines (compiled.c).
+ */
+#ifndef GDLC_COMPILED_H
+#define GDLC_COMPILED_H
+
+#include "../include/gdl.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The C of a game (malloc-ed), or NULL with *err. c_name names the C file
+ * in #line directives (NULL: "<game>.c"); no_lines leaves them out. */
+char *rt_emit(const GdlGame *game, const char *c_name, bool no_lines, size_t *len, char **err);
+/* Compiles the game into a shared object at so_path with the system C
+ * compiler; false with *err. */
+bool rt_compile_so(const GdlGame *game, const char *so_path, char **err);
+/* Where engine aot keeps (or will keep) the game's object; NULL with *err. */
+char *rt_aot_path(const GdlGame *game, char **err);
+/* The C compiler (GDLC_CC, else CC, else cc) and the flags it is given. */
+const char *rt_cc(void);
+extern const char *const rt_cc_flags;
+
+#endif
