@@ -262,7 +262,7 @@ const CliCommand cli_play = {
     "a seed gives the same playthrough on every engine and machine.\n"
     "\n"
     "options:\n"
-    "  --engine E      the engine (default: ref)\n"
+    "  --engine E      ref, jit (default), aot or so:PATH\n"
     "  --seed N        the seed (default 1)\n"
     "  --max-steps K   stop after K joint moves (default 10000)\n"
     "  -o, --output F  write the trace to F instead of stdout\n",
@@ -606,7 +606,7 @@ const CliCommand cli_replay = {
     "divergence it prints the step, what differs and both set differences.\n"
     "\n"
     "options:\n"
-    "  --engine E    the engine (default: ref)\n"
+    "  --engine E    ref, jit (default), aot or so:PATH\n"
     "  --seconds S   time cap per trace; a trace stopped by it counts as agreeing\n"
     "                up to where it got, and says so\n"
     "\n"
@@ -719,7 +719,7 @@ const CliCommand cli_bench = {
     "per second, average depth, time from load to ready and peak memory.\n"
     "\n"
     "options:\n"
-    "  --engine E      the engine (default: ref)\n"
+    "  --engine E      ref, jit (default), aot or so:PATH\n"
     "  --seconds S     how long to play (default 10)\n"
     "  --seed N        the seed (default 1)\n"
     "  --max-steps K   cap each playthrough at K joint moves (default 10000);\n"
@@ -939,7 +939,7 @@ static int verify_run(CliArgs *a)
     if (npos != 1)
         return cli_usage_error(a->cmd, "give one game file");
     Session s;
-    int rc = session_open(&s, pos[0], o.engine ? o.engine : "ref");
+    int rc = session_open(&s, pos[0], o.engine ? o.engine : "jit");
     if (rc != CLI_OK)
         return rc;
     GdlMachine *ref = NULL;
@@ -978,7 +978,7 @@ const CliCommand cli_verify = {
     "the step, the query and both answers.\n"
     "\n"
     "options:\n"
-    "  --engine E      the engine to check (default: ref)\n"
+    "  --engine E      the engine to check (default: jit)\n"
     "  --playouts N    how many playthroughs (default 10)\n"
     "  --seed N        the seed (default 1)\n"
     "  --max-steps K   cap each playthrough at K joint moves (default 10000)\n"

@@ -8,6 +8,9 @@
  * by construction. Every variable of a head, negation or distinct is bound
  * by a positive literal first: it is safe by construction. Domains are tiny
  * (constants a b c d, and pairs (pr X Y)) so every model is small.
+ * Calls come with every binding pattern: free, bound, a constant in a bound
+ * position, the same variable twice. `nat` builds function terms (s (s z))
+ * by recursion, bounded only by the facts of `small`.
  */
 #include "gen.h"
 
@@ -65,15 +68,19 @@ static void body(Out *o, uint64_t *st, int rel)
     for (int k = 0; k < extra; k++) {
         int r = pick(st, 2 * group + 2); /* own group or lower */
         if (ARITY[r] == 2) {
-            int shape = pick(st, 4);
+            int shape = pick(st, 6);
             if (shape == 0)
                 put(o, " (p%d ?x ?z) (p%d ?z ?y)", r, r); /* two recursive literals */
             else if (shape == 1)
                 put(o, " (p%d ?y ?x)", r);
             else if (shape == 2)
                 put(o, " (p%d ?x ?z) (e ?z ?y)", r); /* left recursion when r == rel */
-            else
+            else if (shape == 3)
                 put(o, " (e ?x ?z) (p%d ?z ?y)", r); /* right recursion */
+            else if (shape == 4)
+                put(o, " (p%d ?x ?x)", r); /* one variable twice */
+            else
+                put(o, " (p%d %s ?y)", r, CONSTS[pick(st, 4)]); /* a constant bound */
         } else {
             put(o, " (p%d ?%c)", r, pick(st, 2) ? 'x' : 'y');
         }
@@ -120,8 +127,15 @@ char *gen_game(uint64_t seed)
             put(&o, ")\n");
         }
     }
+    /* function terms built by recursion, bounded by `small` */
+    put(&o, "(nat z)\n(<= (nat (s ?n)) (nat ?n) (small ?n))\n(small z)\n");
+    int nsmall = pick(&st, 4);
+    const char *chain[] = {"(s z)", "(s (s z))", "(s (s (s z)))"};
+    for (int i = 0; i < nsmall; i++)
+        put(&o, "(small %s)\n", chain[i]);
     /* moves: noop always, and (m X) for a helper's answers */
     put(&o, "(<= (legal ?r noop) (role ?r))\n");
+    put(&o, "(<= (legal r2 (c ?n)) (nat ?n) (true (step %d)))\n", pick(&st, 3));
     put(&o, "(<= (legal r1 (m ?x)) (p%d ?x))\n", pick(&st, 2) ? 1 : 4);
     static const int binary[] = {0, 2, 3, 5};
     put(&o, "(<= (legal r2 (m ?x)) (p%d ?x ?y))\n", binary[pick(&st, 4)]);

@@ -1,0 +1,40 @@
+#!/bin/sh
+# conformance.sh [SHARED]: everything on every engine, without time caps
+# that would hide a slow game. Longer than the test suite (which runs a
+# bounded part of this); prints one summary line per check and exits 1 if
+# any fails.
+#   - replay of every shared trace on ref, jit and aot;
+#   - gdlc verify (against ref) of every accepted corpus game on jit and aot;
+#   - random games (tests/gen): GDLC_GEN_SEEDS (default 20000) on jit,
+#     200 on aot (each one a system-compiler run).
+set -u
+cd "$(dirname "$0")/.."
+shared=${1:-${GDL_SHARED:-$(cd .. && pwd)/shared}}
+scripts/build.sh build -DCMAKE_BUILD_TYPE=Release >/dev/null || exit 2
+gdlc=$PWD/build/gdlc
+export XDG_CACHE_HOME=${XDG_CACHE_HOME:-$(mktemp -d)}
+status=0
+summary=$(mktemp)
+trap 'rm -f "$summary"' EXIT
+step() {
+    name=$1
+    shift
+    start=$(date +%s)
+    out=$("$@" 2>&1)
+    rc=$?
+    echo "$out" | grep -v '^\(/work\|[a-z]\)' | tail -n 5
+    line=$(echo "$out" | tail -n 1)
+    echo "$name: $line ($(($(date +%s) - start)) s)$([ $rc -ne 0 ] && echo ' FAILED')" | tee -a "$summary"
+    [ $rc -eq 0 ] || status=1
+}
+for e in ref jit aot; do
+    step "replay $e" sh tests/replay-corpus.sh "$gdlc" "$shared" 0 $e
+done
+for e in jit aot; do
+    step "verify $e" sh tests/verify-corpus.sh "$gdlc" "$shared" $e 10 5
+done
+step "random games jit" env GDLC_GEN_SEEDS=${GDLC_GEN_SEEDS:-20000} GDLC_ENGINE=jit build/test_jit_ref
+step "random games aot" env GDLC_GEN_SEEDS=200 GDLC_GEN_FIRST=100001 GDLC_ENGINE=aot build/test_jit_ref
+echo "== summary"
+cat "$summary"
+exit $status

@@ -1,0 +1,36 @@
+#!/bin/sh
+# verify-corpus.sh GDLC SHARED ENGINE SECONDS PLAYOUTS: `gdlc verify` of the
+# engine against ref on every corpus game gdlc accepts that MANIFEST.tsv
+# marks ok or truncated (and not a known fault), SECONDS at most per game.
+# Without the corpus: a visible skip (exit 77), or a failure when CI=true.
+set -u
+gdlc=$1 shared=$2 engine=$3 seconds=$4 playouts=$5
+here=$(dirname "$0")
+manifest=$shared/games/MANIFEST.tsv
+if ! [ -f "$manifest" ]; then
+    if [ "${CI:-}" = true ]; then
+        echo "FAIL: the shared corpus is missing at $shared (set GDL_SHARED)"
+        exit 1
+    fi
+    echo "SKIP: the shared corpus is missing at $shared (set GDL_SHARED to run this test)"
+    exit 77
+fi
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+pass=0 fail=0 states=0
+for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "no" { print $1 }' "$manifest"); do
+    if grep -q "^$path	" "$here/corpus-rejected.tsv"; then continue; fi
+    "$gdlc" verify "$shared/games/$path" --engine "$engine" --playouts "$playouts" --seconds "$seconds" >"$out" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        pass=$((pass + 1))
+        n=$(sed -n 's/.* \([0-9][0-9]*\) states checked.*/\1/p' "$out" | tail -n 1)
+        states=$((states + ${n:-0}))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: $path (exit $rc):"
+        head -n 12 "$out"
+    fi
+done
+echo "verify ($engine, ${seconds}s and $playouts playouts per game): $pass games agree ($states states), $fail differ"
+[ $fail -eq 0 ]
