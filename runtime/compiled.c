@@ -384,7 +384,9 @@ static GdlStatus use_state(Compiled *c, const Gt *state, uint32_t n)
 
 static GdlStatus query(Compiled *c, u32 which, u32 role, const u32 **ans, u32 *n)
 {
-    if (rt_should_stop(c->ctl)) {
+    /* the clock once per query; the generated code polls it every few
+     * thousand steps */
+    if ((c->ctl->flag && *c->ctl->flag) || (c->ctl->deadline > 0 && gdl_now() >= c->ctl->deadline)) {
         c->have_state = c->have_joint = false;
         return rt_fail(c->ctl, GDL_CANCELLED, "cancelled");
     }

@@ -459,6 +459,11 @@ static void body(Ref *r, const BodyK *k, uint32_t i)
 {
     if (stopping(r))
         return;
+    /* a long loop that derives nothing must still see a deadline */
+    if (rt_should_stop(r->ctl)) {
+        r->status = rt_fail(r->ctl, GDL_CANCELLED, "cancelled");
+        return;
+    }
     const IrRule *rule = k->rule;
     if (i == rule->nlits) {
         const IrRel *h = &r->ir->rels.v[rule->head];

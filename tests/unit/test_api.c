@@ -34,10 +34,16 @@ static GdlGame *load_text(const char *text)
     return g;
 }
 
+/* Every test runs on each engine in turn (see main). */
+static const char *engine = "ref";
+
 static GdlMachine *machine(const GdlGame *g)
 {
     GdlMachine *m = NULL;
-    assert_int_equal(gdl_machine_new(g, "ref", &m, NULL), GDL_OK);
+    char *err = NULL;
+    if (gdl_machine_new(g, engine, &m, &err) != GDL_OK)
+        fail_msg("engine %s: %s", engine, err);
+    assert_string_equal(gdl_machine_engine(m), engine);
     return m;
 }
 
@@ -249,6 +255,27 @@ static void cancellation(void **state)
     gdl_game_free(g);
 }
 
+/* A query that would run for minutes stops at the deadline, inside the
+ * evaluation (a loop over 10^9 combinations; `never` has no facts). */
+static void cancellation_inside_a_query(void **state)
+{
+    (void)state;
+    char text[20000] = "(role a)\n(init p)\n(<= (legal a go) (true p))\n(<= (next p) (true p))\n"
+                       "(<= terminal (d ?x) (d ?y) (d ?z) (never ?x ?y ?z))\n(goal a 100)\n";
+    for (int i = 0; i < 1000; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "(d n%d)", i);
+    GdlGame *g = load_text(text);
+    GdlMachine *m = machine(g);
+    GdlState *s = NULL;
+    assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+    bool terminal;
+    gdl_machine_set_deadline(m, gdl_now() + 0.05);
+    assert_int_equal(gdl_is_terminal(m, s, &terminal), GDL_CANCELLED);
+    gdl_state_free(s);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
 static void limits_stop_runaway_terms(void **state)
 {
     (void)state;
@@ -270,7 +297,7 @@ static void limits_stop_runaway_terms(void **state)
 static uint64_t playouts(const GdlGame *g, uint64_t seed, int count)
 {
     GdlMachine *m = NULL;
-    if (gdl_machine_new(g, "ref", &m, NULL) != GDL_OK)
+    if (gdl_machine_new(g, engine, &m, NULL) != GDL_OK)
         return 0;
     GdlRng rng;
     gdl_rng_seed(&rng, seed);
@@ -353,9 +380,16 @@ int main(void)
         cmocka_unit_test(reversi_opening_flips),
         cmocka_unit_test(game_faults_name_role_and_state),
         cmocka_unit_test(cancellation),
+        cmocka_unit_test(cancellation_inside_a_query),
         cmocka_unit_test(limits_stop_runaway_terms),
         cmocka_unit_test(one_machine_per_thread),
         cmocka_unit_test(rng_is_documented_splitmix),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = 0;
+    static const char *const engines[] = {"ref", "jit"};
+    for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++) {
+        engine = engines[i];
+        failed += _cmocka_run_group_tests(engine, tests, sizeof tests / sizeof tests[0], NULL, NULL);
+    }
+    return failed;
 }
