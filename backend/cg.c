@@ -70,7 +70,10 @@ typedef struct Cg {
     VEC(CgFs) fs;
     bool *facts_only;    /* per relation */
     StrBuf protos, funcs;
+    U32Vec gix;          /* precomputed facts: store term -> G index + 1 */
+    U32Vec glist;        /* G index -> store term */
     uint32_t tmp;        /* numbering of temporaries */
+    StrBuf pre_data;     /* the arrays of precomputed facts */
     char *err;
 } Cg;
 
@@ -630,7 +633,7 @@ static void classify(Cg *c)
         bool only = true;
         for (uint32_t k = 0; k < r->nrules && only; k++)
             only = rule_fact(ir, ir->rule_index.v[r->rules + k]);
-        c->facts_only[i] = only;
+        c->facts_only[i] = only || (c->opt->pre && c->opt->pre[i]);
     }
 }
 
@@ -697,6 +700,23 @@ static void emit_c_string(StrBuf *b, const char *s)
     strbuf_add(b, "\"");
 }
 
+/* The G index of a term of the precomputation's store (its arguments
+ * first, so the table can be built in order). */
+static uint32_t g_ix(Cg *c, Gt t)
+{
+    GtStore *st = c->opt->store;
+    if (t < c->gix.n && c->gix.v[t])
+        return c->gix.v[t] - 1;
+    for (uint32_t i = 0; i < gt_arity(st, t); i++)
+        g_ix(c, gt_arg(st, t, i));
+    while (c->gix.n <= t)
+        vec_push(c->gix, 0);
+    vec_push(c->glist, t);
+    c->gix.v[t] = c->glist.n;
+    sym_ix(c, gt_fn(st, t));
+    return c->glist.n - 1;
+}
+
 /* load_facts(): the relations given by facts, into their sets. */
 static void emit_load_facts(Cg *c, StrBuf *out)
 {
@@ -710,6 +730,18 @@ static void emit_load_facts(Cg *c, StrBuf *out)
         if (s->kind != FS_FACTS)
             continue;
         const IrRel *rel = &ir->rels.v[s->rel];
+        const U32Vec *pre = c->opt->pre ? c->opt->pre[s->rel] : NULL;
+        if (pre) {
+            uint32_t n = rel->arity ? pre->n / rel->arity : 0;
+            line(&x, "/* %s/%" PRIu32 ": %" PRIu32 " facts, evaluated when compiling */", symtab_str(&c->f->syms, rel->sym),
+                 rel->arity, n);
+            line(&x, "load_pre(ev, &ev->fs[%" PRIu32 "], PRE%" PRIu32 ", %" PRIu32 ");", f, f, n);
+            strbuf_addf(&c->pre_data, "static const u32 PRE%" PRIu32 "[%" PRIu32 "] = {", f, pre->n + 1);
+            for (uint32_t i = 0; i < pre->n; i++)
+                strbuf_addf(&c->pre_data, "%s%" PRIu32 ",", i % 16 ? " " : "\n    ", g_ix(c, pre->v[i]));
+            strbuf_add(&c->pre_data, "\n    0};\n");
+            continue;
+        }
         line(&x, "/* %s/%" PRIu32 " */", symtab_str(&c->f->syms, rel->sym), rel->arity);
         for (uint32_t k = 0; k < rel->nrules; k++) {
             const IrRule *r = &ir->rules.v[ir->rule_index.v[rel->rules + k]];
@@ -808,7 +840,9 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
     strbuf_add(&o, " * The engine's runtime (abi.h, prelude.h) comes first; the game's code\n"
                    " * follows the line \"the game\".\n */\n");
     strbuf_add(&o, cg_text_abi);
-    uint32_t nts = 0, nds = 0, nmask = 0, tany = BASE_NONE, dany = BASE_NONE;
+    uint32_t nts = 0, nds = 0, nmask = 0, tany = BASE_NONE, dany = BASE_NONE, ngargs = 0;
+    for (uint32_t i = 0; i < c.glist.n; i++)
+        ngargs += gt_arity(opt->store, c.glist.v[i]);
     for (uint32_t i = 0; i < c.fs.n; i++) {
         CgFs *s = &c.fs.v[i];
         nmask += s->masks.n;
@@ -823,8 +857,8 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
     }
     strbuf_addf(&o,
                 "\nenum { NQ = %" PRIu32 ", NFS = %" PRIu32 ", NSYM = %" PRIu32 ", NK = %" PRIu32 ", NROLE = %" PRIu32
-                ", NTS = %" PRIu32 ", NDS = %" PRIu32 ", NMASK = %" PRIu32 " };\n",
-                c.qs.n, c.fs.n, c.slist.n, c.klist.n, ir->roles.n, nts, nds, nmask);
+                ", NTS = %" PRIu32 ", NDS = %" PRIu32 ", NMASK = %" PRIu32 ",\n       NG = %" PRIu32 ", NGARGS = %" PRIu32 " };\n",
+                c.qs.n, c.fs.n, c.slist.n, c.klist.n, ir->roles.n, nts, nds, nmask, c.glist.n, ngargs);
     char tbuf[16] = "NONE", dbuf[16] = "NONE";
     if (tany != BASE_NONE)
         sprintf(tbuf, "%" PRIu32 "u", tany);
@@ -889,6 +923,21 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
                     rel_level(ir, c.qs.v[q].rel), c.qs.v[q].mask, q, symtab_str(&f->syms, rel->sym));
     }
     strbuf_add(&o, "};\n\n");
+    strbuf_add(&o, "/* Terms of the facts evaluated when compiling: symbol, arity, first argument. */\n");
+    strbuf_add(&o, "static const u32 GTERM[NG * 3 + 1] = {");
+    for (uint32_t i = 0, first = 0; i < c.glist.n; i++) {
+        uint32_t ar = gt_arity(opt->store, c.glist.v[i]);
+        strbuf_addf(&o, "%s%" PRIu32 ", %" PRIu32 ", %" PRIu32 ",", i % 6 ? " " : "\n    ",
+                    c.sidx.v[gt_fn(opt->store, c.glist.v[i])] - 1, ar, first);
+        first += ar;
+    }
+    strbuf_add(&o, "\n    0};\nstatic const u32 GARGS[NGARGS + 1] = {");
+    for (uint32_t i = 0; i < c.glist.n; i++)
+        for (uint32_t k = 0; k < gt_arity(opt->store, c.glist.v[i]); k++)
+            strbuf_addf(&o, "%" PRIu32 ", ", c.gix.v[gt_arg(opt->store, c.glist.v[i], k)] - 1);
+    strbuf_add(&o, "0};\n");
+    strbuf_add(&o, c.pre_data.s ? c.pre_data.s : "");
+    strbuf_add(&o, "\n");
     strbuf_add(&o, facts.s);
     strbuf_addf(&o, "const GdlcModule gdlc_module = {GDLC_ABI, \"%s\", \"%s\", m_create, m_destroy, m_set_state, "
                     "m_set_move, m_query};\n",
@@ -909,6 +958,9 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
     }
 done:
     free(facts.s);
+    free(c.pre_data.s);
+    vec_free(c.gix);
+    vec_free(c.glist);
     free(c.protos.s);
     free(c.funcs.s);
     vec_free(c.sidx);

@@ -11,6 +11,7 @@
 #define GDLC_CG_H
 
 #include "../frontend/front.h"
+#include "../runtime/terms.h"
 
 enum {
     CG_MAX_ARITY = 64,                   /* widest relation or term the engine takes */
@@ -21,6 +22,11 @@ typedef struct CgOptions {
     const char *c_name;   /* name of the C file, for #line; NULL: "<name>.c" */
     bool no_lines;        /* leave out #line directives */
     size_t max_bytes;     /* 0: CG_DEFAULT_MAX_BYTES */
+    /* Relations evaluated ahead (NULL for none): pre[rel] holds every
+     * answer of rel as tuples of terms of store, or is NULL. Such a
+     * relation is emitted as facts. */
+    const U32Vec *const *pre;
+    GtStore *store;
 } CgOptions;
 
 /* The C of an accepted game (malloc-ed, NUL-terminated), or NULL with *err

@@ -141,6 +141,7 @@ typedef struct Ev {
     u32 *syms;      /* symbol ids: S[i] */
     u32 *consts;    /* constant term ids: K[i] */
     u32 *roles;     /* role constants */
+    u32 *g;         /* the terms of precomputed facts */
     u32 nroles;
 } Ev;
 
@@ -590,7 +591,20 @@ static const FsInfo FSI[NFS + 1];
 static const u64 FSMASK[NMASK + 1];
 static const Shape TSH[NTS + 1];
 static const Shape DSH[NDS + 1];
+static const u32 GTERM[NG * 3 + 1];
+static const u32 GARGS[NGARGS + 1];
 static void load_facts(Ev *ev);
+
+/* Facts evaluated when compiling: tuples of indexes into the G terms. */
+MAYBE_UNUSED static void load_pre(Ev *ev, FactSet *s, const u32 *t, u32 n)
+{
+    u32 buf[64];
+    for (u32 i = 0; i < n && !STOP; i++) {
+        for (u32 k = 0; k < s->arity; k++)
+            buf[k] = ev->g[t[(usize)i * s->arity + k]];
+        fs_add(ev, s, buf);
+    }
+}
 
 static void m_destroy(void *e)
 {
@@ -611,6 +625,7 @@ static void m_destroy(void *e)
     h->release(ev->syms);
     h->release(ev->consts);
     h->release(ev->roles);
+    h->release(ev->g);
     h->release(ev);
 }
 
@@ -632,7 +647,8 @@ static void *m_create(const GdlcHost *h, void *store, void *ctl, const GdlcTermV
     ev->roles = h->alloc((NROLE + 1) * sizeof(u32));
     ev->calls = h->alloc(NQ * sizeof(CallMap));
     ev->fs = h->alloc((NFS + 1) * sizeof(FactSet));
-    if (!ev->syms || !ev->consts || !ev->roles || !ev->calls || !ev->fs) {
+    ev->g = h->alloc((NG + 1) * sizeof(u32));
+    if (!ev->syms || !ev->consts || !ev->roles || !ev->calls || !ev->fs || !ev->g) {
         m_destroy(ev);
         return 0;
     }
@@ -642,6 +658,12 @@ static void *m_create(const GdlcHost *h, void *store, void *ctl, const GdlcTermV
         ev->syms[i] = h->sym(store, SYMNAME[i]);
     for (u32 i = 0; i < NK; i++)
         ev->consts[i] = h->intern(store, ev->syms[KSYM[i]], 0, 0);
+    for (u32 i = 0; i < NG; i++) {
+        u32 args[64], ar = GTERM[3 * i + 1];
+        for (u32 k = 0; k < ar; k++)
+            args[k] = ev->g[GARGS[GTERM[3 * i + 2] + k]];
+        ev->g[i] = h->intern(store, ev->syms[GTERM[3 * i]], ar, args);
+    }
     ev->nroles = NROLE;
     for (u32 i = 0; i < NROLE; i++)
         ev->roles[i] = h->intern(store, ev->syms[ROLESYM[i]], 0, 0);

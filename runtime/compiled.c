@@ -83,10 +83,52 @@ static bool module_check(const GdlcModule *m, const char *what, const Source *sr
     return true;
 }
 
+/* Relations that depend on neither the state nor the move are evaluated
+ * once, here, by ref, and compiled as facts: board geometry, arithmetic,
+ * successor chains become indexed sets instead of calls. A relation too big
+ * (or slow) to enumerate stays a goal-directed call. */
+enum { PRE_MAX_FACTS = 1u << 20 };
+static const double PRE_SECONDS = 0.5;
+
 char *rt_emit(const GdlGame *game, const char *c_name, bool no_lines, size_t *len, char **err)
 {
-    CgOptions opt = {.c_name = c_name, .no_lines = no_lines};
-    return cg_emit(&game->front, &opt, len, err);
+    const Ir *ir = &game->front.ir;
+    Symtab syms;
+    symtab_init(&syms);
+    const Symtab *gs = &game->front.syms;
+    for (uint32_t i = 0; i < gs->n; i++)
+        symtab_intern(&syms, gs->str[i], gs->len[i]);
+    GtStore store;
+    gt_init(&store, &syms);
+    U32Vec *pre = base_xcalloc(ir->rels.n + 1, sizeof *pre);
+    const U32Vec **pre_of = base_xcalloc(ir->rels.n + 1, sizeof *pre_of);
+    double end = gdl_now() + PRE_SECONDS;
+    uint32_t budget = PRE_MAX_FACTS;
+    for (uint32_t i = 0; i < ir->rels.n && budget > 0; i++) {
+        const IrRel *r = &ir->rels.v[i];
+        if (r->kind != IR_REL_USER || r->dep_true || r->dep_does || !r->nrules)
+            continue;
+        bool facts = true;
+        for (uint32_t k = 0; k < r->nrules && facts; k++)
+            facts = ir->rules.v[ir->rule_index.v[r->rules + k]].nlits == 0;
+        if (facts)
+            continue;
+        if (rt_ref_relation(game, &store, i, budget, end, &pre[i]) == GDL_OK) {
+            pre_of[i] = &pre[i];
+            budget -= r->arity ? pre[i].n / r->arity : 1;
+        } else {
+            vec_free(pre[i]);
+        }
+    }
+    CgOptions opt = {.c_name = c_name, .no_lines = no_lines, .pre = pre_of, .store = &store};
+    char *code = cg_emit(&game->front, &opt, len, err);
+    for (uint32_t i = 0; i < ir->rels.n; i++)
+        vec_free(pre[i]);
+    free(pre);
+    free(pre_of);
+    gt_free(&store);
+    symtab_free(&syms);
+    return code;
 }
 
 /* Writes text to a new file path; false with *err. */

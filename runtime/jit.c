@@ -49,10 +49,8 @@ static void on_error(void *opaque, const char *msg)
 static char *keep_source(const char *name, const char *code)
 {
     const char *dir = getenv("TMPDIR");
-    char *path = base_sprintf("%s/gdlc-%s-XXXXXX.c", dir && *dir ? dir : "/tmp", name);
-    for (char *p = path + strlen(path) - 14; *p; p++)
-        if (*p == '/')
-            *p = '_';
+    const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+    char *path = base_sprintf("%s/gdlc-%.64s-XXXXXX.c", dir && *dir ? dir : "/tmp", base);
     int fd = mkstemps(path, 2);
     if (fd < 0) {
         free(path);

@@ -843,3 +843,39 @@ static void ref_destroy(void *e)
 const EngineOps rt_engine_ref = {
     "ref", ref_create, ref_destroy, ref_initial, ref_legal, ref_next, ref_terminal, ref_goals,
 };
+
+/* ---- precomputing relations for the compiler ------------------------------ */
+
+typedef struct Gather {
+    U32Vec *out;
+    uint32_t arity, max, n;
+} Gather;
+
+static void gather(Ref *r, void *ctx, const Gt *tuple)
+{
+    Gather *g = ctx;
+    if (++g->n > g->max) {
+        r->status = rt_fail(r->ctl, GDL_LIMIT, "more than %u answers", g->max);
+        return;
+    }
+    for (uint32_t i = 0; i < g->arity; i++)
+        vec_push(*g->out, tuple[i]);
+}
+
+GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uint32_t max, double deadline,
+                          U32Vec *out)
+{
+    RtControl ctl = {.deadline = deadline};
+    Ref *r = ref_create(game, NULL, store, &ctl, NULL);
+    set_model(r, NULL, 0, NULL);
+    uint32_t arity = game->front.ir.rels.v[rel].arity;
+    Gt call[arity + 1];
+    for (uint32_t i = 0; i <= arity; i++)
+        call[i] = BASE_NONE;
+    Gather g = {out, arity, max, 0};
+    solve(r, rel, call, gather, &g);
+    GdlStatus st = finish(r);
+    ref_destroy(r);
+    free(ctl.error);
+    return st;
+}

@@ -48,6 +48,13 @@ typedef struct EngineOps {
 } EngineOps;
 
 extern const EngineOps rt_engine_ref;
+
+/* Every answer of a relation that depends on neither `true` nor `does`,
+ * evaluated by ref: tuples of the relation's arity appended to out, in
+ * store. GDL_LIMIT past max tuples, GDL_CANCELLED past the deadline. The
+ * compiler uses it to turn such relations into facts. */
+GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uint32_t max, double deadline,
+                          U32Vec *out);
 extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so;
 
 struct GdlMachine {
