@@ -45,6 +45,7 @@
 typedef struct CgQ {
     uint32_t rel;
     uint64_t mask;  /* bound argument positions */
+    bool exists;    /* every position bound, answered by a yes/no function */
 } CgQ;
 
 enum { FS_TRUE, FS_DOES, FS_FACTS };
@@ -87,6 +88,9 @@ typedef struct Fx {
     uint32_t *occ;
     int ind;
     const char *fail;
+    const char *ret;    /* "return" or, in a yes/no function, "return 0" */
+    const char *key;    /* the call's bound values */
+    bool exists;        /* a yes/no function: the head returns 1 */
 } Fx;
 
 static void fail_limit(Cg *c, char *msg)
@@ -123,12 +127,12 @@ static uint32_t rel_level(const Ir *ir, uint32_t rel)
     return r->dep_does ? 2 : r->dep_true ? 1 : 0;
 }
 
-static uint32_t q_ix(Cg *c, uint32_t rel, uint64_t mask)
+static uint32_t q_ix(Cg *c, uint32_t rel, uint64_t mask, bool exists)
 {
     for (uint32_t i = 0; i < c->qs.n; i++)
-        if (c->qs.v[i].rel == rel && c->qs.v[i].mask == mask)
+        if (c->qs.v[i].rel == rel && c->qs.v[i].mask == mask && c->qs.v[i].exists == exists)
             return i;
-    vec_push(c->qs, ((CgQ){rel, mask}));
+    vec_push(c->qs, ((CgQ){rel, mask, exists}));
     return c->qs.n - 1;
 }
 
@@ -245,7 +249,7 @@ static void gval(Fx *x, uint32_t t, char *out)
     uint32_t fsym = x->c->ir->funcs.v[p->val].sym;
     line(x, "u32 a%" PRIu32 "[%" PRIu32 "] = {%s};", n, p->nargs, args.s);
     line(x, "u32 g%" PRIu32 " = mkn(ev, S[%" PRIu32 "], %" PRIu32 ", a%" PRIu32 ");", n, sym_ix(x->c, fsym), p->nargs, n);
-    line(x, "if (STOP) return;");
+    line(x, "if (STOP) %s;", x->ret);
     free(args.s);
     sprintf(out, "g%" PRIu32, n);
 }
@@ -365,7 +369,7 @@ static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, u
     x->fail = "continue";
     line(x, "const u32 *a%" PRIu32 " = ev->fs[%" PRIu32 "].tup + (usize)f%" PRIu32 " * %" PRIu32 ";", n, fs, n, k);
     line(x, "(void)a%" PRIu32 ";", n);
-    line(x, "POLL(return);");
+    line(x, "POLL(%s);", x->ret);
     char tup[32];
     sprintf(tup, "a%" PRIu32, n);
     match_free(x, pos, k, mask, tup);
@@ -386,18 +390,26 @@ static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l)
     bool *before = base_xmalloc((x->r->nvars + 1) * sizeof *before);
     memcpy(before, x->bound, x->r->nvars * sizeof *before);
     uint64_t mask = emit_key(x, pos, k, n, true);
-    uint32_t q = q_ix(c, l->rel, mask);
     const IrRel *head = &ir->rels.v[x->r->head], *callee = &ir->rels.v[l->rel];
     bool recursive = l->kind == IR_LIT_POS && head->scc == callee->scc && ir->sccs.v[head->scc].recursive;
-    if (l->kind == IR_LIT_NEG) {
+    /* Every position bound, no recursion through the callee: a yes/no
+     * function that stops at the first proof, and no table. */
+    bool exists = mask == full_mask(k) && !ir->sccs.v[callee->scc].recursive;
+    uint32_t q = q_ix(c, l->rel, mask, exists);
+    if (exists) {
+        line(x, "int y%" PRIu32 " = x%" PRIu32 "(ev, k%" PRIu32 ");", n, q, n);
+        line(x, "if (STOP) %s;", x->ret);
+        line(x, "if (%sy%" PRIu32 ") %s;", l->kind == IR_LIT_NEG ? "" : "!", n, x->fail);
+        emit_lits(x, li + 1);
+    } else if (l->kind == IR_LIT_NEG) {
         line(x, "Table *t%" PRIu32 " = tb_call_complete(ev, %" PRIu32 ", k%" PRIu32 ");", n, q, n);
-        line(x, "if (!t%" PRIu32 ") return;", n);
+        line(x, "if (!t%" PRIu32 ") %s;", n, x->ret);
         line(x, "if (t%" PRIu32 "->n) %s;", n, x->fail);
         emit_lits(x, li + 1);
     } else if (recursive) {
         /* The rest of the body becomes a continuation fed by the table. */
         line(x, "Table *t%" PRIu32 " = tb_call(ev, %" PRIu32 ", k%" PRIu32 ");", n, q, n);
-        line(x, "if (!t%" PRIu32 ") return;", n);
+        line(x, "if (!t%" PRIu32 ") %s;", n, x->ret);
         StrBuf env = {0};
         strbuf_add(&env, "");
         uint32_t nv = x->r->nvars;
@@ -412,11 +424,11 @@ static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l)
         free(env.s);
         line(x, "tb_consume(ev, t%" PRIu32 ", k%" PRIu32 "_q%" PRIu32 "_%" PRIu32 ", T, e%" PRIu32 ", %" PRIu32 ");", n,
              x->rule, x->q, li, n, nv);
-        line(x, "if (STOP) return;");
+        line(x, "if (STOP) %s;", x->ret);
         emit_function(c, x->rule, x->q, li, before);
     } else {
         line(x, "Table *t%" PRIu32 " = tb_call_complete(ev, %" PRIu32 ", k%" PRIu32 ");", n, q, n);
-        line(x, "if (!t%" PRIu32 ") return;", n);
+        line(x, "if (!t%" PRIu32 ") %s;", n, x->ret);
         if (mask == full_mask(k)) {
             line(x, "if (!t%" PRIu32 "->n) %s;", n, x->fail);
             emit_lits(x, li + 1);
@@ -467,6 +479,10 @@ static void emit_state_lit(Fx *x, uint32_t li, const IrLit *l, bool does)
 
 static void emit_head(Fx *x)
 {
+    if (x->exists) {
+        line(x, "return 1;");
+        return;
+    }
     const Ir *ir = x->c->ir;
     const IrRel *rel = &ir->rels.v[x->r->head];
     uint32_t n = x->c->tmp++;
@@ -528,7 +544,9 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const b
     const Ir *ir = c->ir;
     const IrRule *r = &ir->rules.v[rule];
     uint32_t nv = r->nvars;
-    Fx x = {.c = c, .rule = rule, .q = q, .r = r, .ind = 1, .fail = "return"};
+    bool exists = c->qs.v[q].exists;
+    Fx x = {.c = c, .rule = rule, .q = q, .r = r, .ind = 1, .fail = exists ? "return 0" : "return",
+            .ret = exists ? "return 0" : "return", .key = exists ? "key" : "T->key", .exists = exists};
     x.level = rel_level(ir, r->head);
     x.bound = base_xcalloc(nv + 1, sizeof *x.bound);
     x.used = base_xcalloc(nv + 1, sizeof *x.used);
@@ -544,13 +562,13 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const b
     char name[96];
     bool cont = li != BASE_NONE;
     if (!cont) {
-        sprintf(name, "r%" PRIu32 "_q%" PRIu32, rule, q);
-        line(&x, "POLL(return);");
+        sprintf(name, "%c%" PRIu32 "_q%" PRIu32, exists ? 'e' : 'r', rule, q);
+        line(&x, "POLL(%s);", x.ret);
         uint64_t mask = c->qs.v[q].mask;
         for (uint32_t i = 0; i < ir->rels.v[r->head].arity; i++)
             if (mask >> i & 1) {
                 char e[32];
-                sprintf(e, "T->key[%" PRIu32 "]", i);
+                sprintf(e, "%s[%" PRIu32 "]", x.key, i);
                 match(&x, e, ir->largs.v[r->args + i]);
             }
         emit_lits(&x, 0);
@@ -588,10 +606,15 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const b
     }
     if (cont)
         strbuf_addf(&fn, "static void %s(Ev *ev, Table *T, const u32 *e, const u32 *a)\n{\n", name);
+    else if (exists)
+        strbuf_addf(&fn, "static int %s(Ev *ev, const u32 *key)\n{\n", name);
     else
         strbuf_addf(&fn, "static void %s(Ev *ev, Table *T)\n{\n", name);
-    strbuf_addf(&c->protos, "static void %s(Ev *ev, Table *T%s);\n", name,
-                cont ? ", const u32 *e, const u32 *a" : "");
+    if (exists)
+        strbuf_addf(&c->protos, "static int %s(Ev *ev, const u32 *key);\n", name);
+    else
+        strbuf_addf(&c->protos, "static void %s(Ev *ev, Table *T%s);\n", name,
+                    cont ? ", const u32 *e, const u32 *a" : "");
     bool any = false;
     for (uint32_t v = 0; v < nv; v++)
         if (x.used[v]) {
@@ -601,11 +624,14 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const b
                 strbuf_addf(&fn, "    u32 v%" PRIu32 " = 0;\n", v);
             any = true;
         }
-    if (cont) {
+    if (cont)
         strbuf_add(&fn, "    (void)e;\n    (void)a;\n");
-    }
+    if (exists)
+        strbuf_add(&fn, "    (void)key;\n");
     (void)any;
     strbuf_add(&fn, x.b.s);
+    if (exists)
+        strbuf_add(&fn, "    return 0;\n");
     strbuf_add(&fn, "}\n");
     if (!c->opt->no_lines)
         strbuf_add(&fn, "\001\n");
@@ -667,12 +693,28 @@ static void emit_query(Cg *c, uint32_t q)
     for (uint32_t k = 0; k < rel->nrules && !c->err; k++) {
         uint32_t rule = ir->rule_index.v[rel->rules + k];
         emit_function(c, rule, q, BASE_NONE, NULL);
-        strbuf_addf(&d, "    r%" PRIu32 "_q%" PRIu32 "(ev, T);\n    if (STOP) return;\n", rule, q);
+        if (cq.exists)
+            strbuf_addf(&d, "    if (e%" PRIu32 "_q%" PRIu32 "(ev, key))\n        return 1;\n    if (STOP)\n        return 0;\n",
+                        rule, q);
+        else
+            strbuf_addf(&d, "    r%" PRIu32 "_q%" PRIu32 "(ev, T);\n    if (STOP) return;\n", rule, q);
     }
     char pat[CG_MAX_ARITY + 1];
     for (uint32_t i = 0; i < rel->arity; i++)
         pat[i] = cq.mask >> i & 1 ? 'b' : 'f';
     pat[rel->arity] = 0;
+    if (cq.exists) {
+        strbuf_addf(&c->protos, "static int x%" PRIu32 "(Ev *ev, const u32 *key);\n", q);
+        strbuf_addf(&c->funcs, "/* %s/%" PRIu32 " with every argument bound: is there a proof? */\nstatic int x%" PRIu32
+                               "(Ev *ev, const u32 *key)\n{\n",
+                    symtab_str(&c->f->syms, rel->sym), rel->arity, q);
+        if (!rel->nrules)
+            strbuf_add(&c->funcs, "    (void)ev;\n    (void)key;\n");
+        strbuf_add(&c->funcs, d.s);
+        strbuf_add(&c->funcs, "    return 0;\n}\n\n");
+        free(d.s);
+        return;
+    }
     strbuf_addf(&c->protos, "static void q%" PRIu32 "(Ev *ev, Table *T);\n", q);
     strbuf_addf(&c->funcs, "/* %s/%" PRIu32 " called with pattern %s */\nstatic void q%" PRIu32 "(Ev *ev, Table *T)\n{\n",
                 symtab_str(&c->f->syms, rel->sym), rel->arity, rel->arity ? pat : "()", q);
@@ -721,7 +763,7 @@ static uint32_t g_ix(Cg *c, Gt t)
 static void emit_load_facts(Cg *c, StrBuf *out)
 {
     const Ir *ir = c->ir;
-    Fx x = {.c = c, .ind = 1, .fail = "return"};
+    Fx x = {.c = c, .ind = 1, .fail = "return", .ret = "return", .key = "T->key"};
     strbuf_add(&x.b, "");
     bool dummy = false;
     x.bound = x.used = &dummy;
@@ -817,7 +859,7 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
     static const uint32_t kw[5] = {IR_REL_INIT, IR_REL_LEGAL, IR_REL_NEXT, IR_REL_TERMINAL, IR_REL_GOAL};
     for (int i = 0; i < 5; i++) {
         uint32_t rel = ir->kwrel[kw[i]];
-        root[i] = rel == BASE_NONE ? BASE_NONE : q_ix(&c, rel, kw[i] == IR_REL_LEGAL ? 1 : 0);
+        root[i] = rel == BASE_NONE ? BASE_NONE : q_ix(&c, rel, kw[i] == IR_REL_LEGAL ? 1 : 0, false);
     }
     for (uint32_t i = 0; i < ir->roles.n; i++)
         const_ix(&c, ir->roles.v[i]);
@@ -919,8 +961,12 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
     strbuf_add(&o, "static const QInfo QI[NQ] = {\n");
     for (uint32_t q = 0; q < c.qs.n; q++) {
         const IrRel *rel = &ir->rels.v[c.qs.v[q].rel];
-        strbuf_addf(&o, "    {%" PRIu32 ", %" PRIu32 ", 0x%" PRIx64 "ULL, q%" PRIu32 "}, /* %s */\n", rel->arity,
-                    rel_level(ir, c.qs.v[q].rel), c.qs.v[q].mask, q, symtab_str(&f->syms, rel->sym));
+        char fn[24] = "0";
+        if (!c.qs.v[q].exists)
+            sprintf(fn, "q%" PRIu32, q);
+        strbuf_addf(&o, "    {%" PRIu32 ", %" PRIu32 ", 0x%" PRIx64 "ULL, %s}, /* %s%s */\n", rel->arity,
+                    rel_level(ir, c.qs.v[q].rel), c.qs.v[q].mask, fn, symtab_str(&f->syms, rel->sym),
+                    c.qs.v[q].exists ? ", yes/no" : "");
     }
     strbuf_add(&o, "};\n\n");
     strbuf_add(&o, "/* Terms of the facts evaluated when compiling: symbol, arity, first argument. */\n");

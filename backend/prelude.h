@@ -67,6 +67,11 @@
 #define S (ev->syms)
 #define K (ev->consts)
 
+/* The sizes, as values: loops over an empty table are not worth a warning. */
+static const struct {
+    u32 nq, nfs, nsym, nk, ng, nrole, nts, nds;
+} sizes = {NQ, NFS, NSYM, NK, NG, NROLE, NTS, NDS};
+
 enum { LV_GAME, LV_STATE, LV_MOVE, LV_N };
 enum { TB_PROGRESS, TB_COMPLETE };
 
@@ -235,7 +240,7 @@ static void arena_free(Ev *ev, u32 level)
 
 /* ---- hashing ---------------------------------------------------------- */
 
-static u64 mix64(u64 x)
+MAYBE_UNUSED static u64 mix64(u64 x)
 {
     x ^= x >> 30;
     x *= 0xbf58476d1ce4e5b9ULL;
@@ -245,13 +250,15 @@ static u64 mix64(u64 x)
     return x;
 }
 
+/* Multiply-add over the bound positions, one final mix: cheap, and good
+ * enough for open addressing over small ids. */
 static u32 hash_masked(const u32 *t, u32 arity, u64 mask)
 {
-    u64 h = 0x9e3779b97f4a7c15ULL;
+    u64 h = 0;
     for (u32 i = 0; i < arity; i++)
         if (mask >> i & 1)
-            h = mix64(h ^ (t[i] + ((u64)i << 32)));
-    return (u32)h;
+            h = (h + t[i] + 1) * 0x9e3779b97f4a7c15ULL;
+    return (u32)(h >> 32 ^ h >> 7);
 }
 
 static int eq_masked(const u32 *a, const u32 *b, u32 arity, u64 mask)
@@ -559,10 +566,10 @@ MAYBE_UNUSED static void tb_consume(Ev *ev, Table *t, KFn k, Table *head, const 
  * (a move's tables depend on the state, the state's on nothing else). */
 static void ev_reset(Ev *ev, u32 level)
 {
-    for (u32 q = 0; q < NQ; q++)
+    for (u32 q = 0; q < sizes.nq; q++)
         if (QI[q].level >= level)
             zero(&ev->calls[q], sizeof(CallMap));
-    for (u32 f = 0; f < NFS; f++)
+    for (u32 f = 0; f < sizes.nfs; f++)
         if (ev->fs[f].level >= level)
             for (u32 x = 0; x < ev->fs[f].nix; x++)
                 ev->fs[f].ix[x].slot = 0;
@@ -615,7 +622,7 @@ static void m_destroy(void *e)
     for (u32 l = 0; l < LV_N; l++)
         arena_free(ev, l);
     if (ev->fs)
-        for (u32 f = 0; f < NFS; f++) {
+        for (u32 f = 0; f < sizes.nfs; f++) {
             h->release(ev->fs[f].tup);
             h->release(ev->fs[f].ix);
         }
@@ -654,20 +661,20 @@ static void *m_create(const GdlcHost *h, void *store, void *ctl, const GdlcTermV
     }
     zero(ev->calls, NQ * sizeof(CallMap));
     zero(ev->fs, (NFS + 1) * sizeof(FactSet));
-    for (u32 i = 0; i < NSYM; i++)
+    for (u32 i = 0; i < sizes.nsym; i++)
         ev->syms[i] = h->sym(store, SYMNAME[i]);
-    for (u32 i = 0; i < NK; i++)
+    for (u32 i = 0; i < sizes.nk; i++)
         ev->consts[i] = h->intern(store, ev->syms[KSYM[i]], 0, 0);
-    for (u32 i = 0; i < NG; i++) {
+    for (u32 i = 0; i < sizes.ng; i++) {
         u32 args[64], ar = GTERM[3 * i + 1];
         for (u32 k = 0; k < ar; k++)
             args[k] = ev->g[GARGS[GTERM[3 * i + 2] + k]];
         ev->g[i] = h->intern(store, ev->syms[GTERM[3 * i]], ar, args);
     }
     ev->nroles = NROLE;
-    for (u32 i = 0; i < NROLE; i++)
+    for (u32 i = 0; i < sizes.nrole; i++)
         ev->roles[i] = h->intern(store, ev->syms[ROLESYM[i]], 0, 0);
-    for (u32 f = 0; f < NFS; f++) {
+    for (u32 f = 0; f < sizes.nfs; f++) {
         FactSet *s = &ev->fs[f];
         s->arity = FSI[f].arity;
         s->level = FSI[f].level;
@@ -694,13 +701,13 @@ static u32 m_set_state(void *e, const u32 *facts, u32 n)
     Ev *ev = e;
     ev->status = ST_OK;
     ev_reset(ev, LV_STATE);
-    for (u32 s = 0; s < NTS; s++)
+    for (u32 s = 0; s < sizes.nts; s++)
         fs_clear(&ev->fs[TSH[s].fs]);
     if (TANY != NONE)
         fs_clear(&ev->fs[TANY]);
     for (u32 i = 0; i < n; i++) {
         u32 f = facts[i], fn = FN(f), ar = AR(f);
-        for (u32 s = 0; s < NTS; s++)
+        for (u32 s = 0; s < sizes.nts; s++)
             if (ev->syms[TSH[s].sym] == fn && TSH[s].arity == ar) {
                 fs_add(ev, &ev->fs[TSH[s].fs], *ev->tv.args + (*ev->tv.args_at)[f]);
                 break;
@@ -716,15 +723,15 @@ static u32 m_set_move(void *e, const u32 *joint)
     Ev *ev = e;
     ev->status = ST_OK;
     ev_reset(ev, LV_MOVE);
-    for (u32 s = 0; s < NDS; s++)
+    for (u32 s = 0; s < sizes.nds; s++)
         fs_clear(&ev->fs[DSH[s].fs]);
     if (DANY != NONE)
         fs_clear(&ev->fs[DANY]);
     u32 buf[66];
-    for (u32 r = 0; r < NROLE; r++) {
+    for (u32 r = 0; r < sizes.nrole; r++) {
         u32 m = joint[r], fn = FN(m), ar = AR(m);
         buf[0] = ev->roles[r];
-        for (u32 s = 0; s < NDS; s++)
+        for (u32 s = 0; s < sizes.nds; s++)
             if (ev->syms[DSH[s].sym] == fn && DSH[s].arity == ar) {
                 for (u32 i = 0; i < ar; i++)
                     buf[i + 1] = ARG(m, i);
