@@ -187,16 +187,26 @@ static bool run(char *const argv[], char **out)
     return ok;
 }
 
+static bool compile_code(const char *code, size_t len, const char *so_path, char **err);
+
 bool rt_compile_so(const GdlGame *game, const char *so_path, char **err)
 {
     size_t len = 0;
     char *code = rt_emit(game, NULL, false, &len, err);
     if (!code)
         return false;
+    bool ok = compile_code(code, len, so_path, err);
+    free(code);
+    return ok;
+}
+
+/* Writes the C next to so_path, compiles it there, renames the object into
+ * place (so a reader never sees half an object). */
+static bool compile_code(const char *code, size_t len, const char *so_path, char **err)
+{
     char *c_path = base_sprintf("%s.%ld.c", so_path, (long)getpid());
     char *tmp_so = base_sprintf("%s.%ld.tmp", so_path, (long)getpid());
     bool ok = write_file(c_path, code, len, err);
-    free(code);
     if (ok) {
         char *flags = base_xstrdup(rt_cc_flags);
         char *argv[16];
@@ -344,12 +354,14 @@ static char *cache_dir(char **err)
     return dir;
 }
 
-char *rt_aot_path(const GdlGame *game, char **err)
+/* The object of a generated C text: its name hashes the C itself (so any
+ * change in gdlc's code generation or runtime makes a new object), the
+ * compiler's --version line and the flags. */
+static char *aot_path_of(const GdlGame *game, const char *code, size_t len, char **err)
 {
     char *dir = cache_dir(err);
     if (!dir)
         return NULL;
-    /* What the compiler says it is: a new compiler makes a new key. */
     char *argv[] = {(char *)rt_cc(), "--version", NULL};
     char *out = NULL;
     bool ok = run(argv, &out);
@@ -364,8 +376,8 @@ char *rt_aot_path(const GdlGame *game, char **err)
         *nl = 0;
     char hash[17];
     cg_game_hash(game->front.src, hash);
-    char *key = base_sprintf("%s|%s|%s|%s|%u", GDL_VERSION, rt_cc(), out, rt_cc_flags, GDLC_ABI);
-    uint64_t kh = base_hash_bytes(key, strlen(key), 0);
+    char *key = base_sprintf("%s|%s|%s|%u", rt_cc(), out, rt_cc_flags, GDLC_ABI);
+    uint64_t kh = base_hash_bytes(code, len, base_hash_bytes(key, strlen(key), 0));
     char *path = base_sprintf("%s/%s-%016llx.so", dir, hash, (unsigned long long)kh);
     free(key);
     free(out);
@@ -373,14 +385,29 @@ char *rt_aot_path(const GdlGame *game, char **err)
     return path;
 }
 
+char *rt_aot_path(const GdlGame *game, char **err)
+{
+    size_t len = 0;
+    char *code = rt_emit(game, NULL, false, &len, err);
+    if (!code)
+        return NULL;
+    char *path = aot_path_of(game, code, len, err);
+    free(code);
+    return path;
+}
+
 static void *aot_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
     (void)arg;
-    char *path = rt_aot_path(game, err);
-    if (!path)
+    size_t len = 0;
+    char *code = rt_emit(game, NULL, false, &len, err);
+    if (!code)
         return NULL;
+    char *path = aot_path_of(game, code, len, err);
     struct stat st;
-    if (stat(path, &st) != 0 && !rt_compile_so(game, path, err)) {
+    bool ok = path && (stat(path, &st) == 0 || compile_code(code, len, path, err));
+    free(code);
+    if (!ok) {
         free(path);
         return NULL;
     }
