@@ -86,10 +86,16 @@ typedef struct Arena {
     usize total;
 } Arena;
 
+/* Positions of a tuple: those a binding pattern binds. */
+typedef struct Cols {
+    u32 n;
+    u8 at[64];
+} Cols;
+
 typedef struct Index {
     u32 gen;        /* the set's generation it was built for */
     u32 nslots;
-    u64 mask;       /* bound positions */
+    Cols cols;      /* bound positions */
     u32 *slot;      /* first fact + 1 of each key; 0 empty */
     u32 *next;      /* next fact with the same key, or NONE */
 } Index;
@@ -142,6 +148,7 @@ typedef struct Ev {
     Arena arena[LV_N];
     usize arena_limit;
     CallMap *calls; /* one per query id */
+    Cols *qcols;    /* the bound positions of each query id */
     FactSet *fs;    /* one per fact set */
     u32 *syms;      /* symbol ids: S[i] */
     u32 *consts;    /* constant term ids: K[i] */
@@ -250,23 +257,46 @@ MAYBE_UNUSED static u64 mix64(u64 x)
     return x;
 }
 
-/* Multiply-add over the bound positions, one final mix: cheap, and good
- * enough for open addressing over small ids. */
-static u32 hash_masked(const u32 *t, u32 arity, u64 mask)
+/* Multiply-add over the positions, one final mix: cheap, and good enough
+ * for open addressing over small ids. */
+static u32 hash_cols(const u32 *t, const Cols *c)
 {
     u64 h = 0;
-    for (u32 i = 0; i < arity; i++)
-        if (mask >> i & 1)
-            h = (h + t[i] + 1) * 0x9e3779b97f4a7c15ULL;
+    for (u32 i = 0; i < c->n; i++)
+        h = (h + t[c->at[i]] + 1) * 0x9e3779b97f4a7c15ULL;
     return (u32)(h >> 32 ^ h >> 7);
 }
 
-static int eq_masked(const u32 *a, const u32 *b, u32 arity, u64 mask)
+static int eq_cols(const u32 *a, const u32 *b, const Cols *c)
 {
-    for (u32 i = 0; i < arity; i++)
-        if ((mask >> i & 1) && a[i] != b[i])
+    for (u32 i = 0; i < c->n; i++)
+        if (a[c->at[i]] != b[c->at[i]])
             return 0;
     return 1;
+}
+
+static u32 hash_all(const u32 *t, u32 n)
+{
+    u64 h = 0;
+    for (u32 i = 0; i < n; i++)
+        h = (h + t[i] + 1) * 0x9e3779b97f4a7c15ULL;
+    return (u32)(h >> 32 ^ h >> 7);
+}
+
+static int eq_all(const u32 *a, const u32 *b, u32 n)
+{
+    for (u32 i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
+static void cols_of(Cols *c, u64 mask)
+{
+    c->n = 0;
+    for (u32 i = 0; i < 64; i++)
+        if (mask >> i & 1)
+            c->at[c->n++] = (u8)i;
 }
 
 /* ---- terms ------------------------------------------------------------ */
@@ -324,7 +354,7 @@ MAYBE_UNUSED static Index *ix_build(Ev *ev, FactSet *s, u32 slot)
     u32 mask = want - 1, ar = s->arity;
     for (u32 f = s->n; f-- > 0;) {
         const u32 *t = s->tup + (usize)f * ar;
-        u32 i = hash_masked(t, ar, x->mask) & mask;
+        u32 i = hash_cols(t, &x->cols) & mask;
         for (;; i = (i + 1) & mask) {
             u32 g = x->slot[i];
             if (!g) {
@@ -332,7 +362,7 @@ MAYBE_UNUSED static Index *ix_build(Ev *ev, FactSet *s, u32 slot)
                 x->slot[i] = f + 1;
                 break;
             }
-            if (eq_masked(s->tup + (usize)(g - 1) * ar, t, ar, x->mask)) {
+            if (eq_cols(s->tup + (usize)(g - 1) * ar, t, &x->cols)) {
                 x->next[f] = g - 1;
                 x->slot[i] = f + 1;
                 break;
@@ -356,11 +386,11 @@ MAYBE_UNUSED static u32 fs_first(Ev *ev, FactSet *s, u32 slot, const u32 *key)
             return NONE;
     }
     u32 mask = x->nslots - 1, ar = s->arity;
-    for (u32 i = hash_masked(key, ar, x->mask) & mask;; i = (i + 1) & mask) {
+    for (u32 i = hash_cols(key, &x->cols) & mask;; i = (i + 1) & mask) {
         u32 g = x->slot[i];
         if (!g)
             return NONE;
-        if (eq_masked(s->tup + (usize)(g - 1) * ar, key, ar, x->mask))
+        if (eq_cols(s->tup + (usize)(g - 1) * ar, key, &x->cols))
             return g - 1;
     }
 }
@@ -391,7 +421,7 @@ static void tb_add(Ev *ev, Table *t, u32 arity, u32 level, const u32 *a)
             return;
         zero(set, (usize)want * sizeof(u32));
         for (u32 k = 0; k < t->n; k++) {
-            u32 i = hash_masked(t->ans + (usize)k * arity, arity, ~0ULL) & (want - 1);
+            u32 i = hash_all(t->ans + (usize)k * arity, arity) & (want - 1);
             while (set[i])
                 i = (i + 1) & (want - 1);
             set[i] = k + 1;
@@ -400,9 +430,9 @@ static void tb_add(Ev *ev, Table *t, u32 arity, u32 level, const u32 *a)
         t->nset = want;
     }
     u32 mask = t->nset - 1;
-    u32 i = hash_masked(a, arity, ~0ULL) & mask;
+    u32 i = hash_all(a, arity) & mask;
     for (; t->set[i]; i = (i + 1) & mask)
-        if (eq_masked(t->ans + (usize)(t->set[i] - 1) * arity, a, arity, ~0ULL))
+        if (eq_all(t->ans + (usize)(t->set[i] - 1) * arity, a, arity))
             return;
     if (t->n == t->cap) {
         u32 cap = t->cap ? t->cap * 2 : 4;
@@ -433,6 +463,7 @@ MAYBE_UNUSED static Table *tb_call(Ev *ev, u32 q, const u32 *key)
 {
     const QInfo *qi = &QI[q];
     CallMap *m = &ev->calls[q];
+    const Cols *cols = &ev->qcols[q];
     u32 ar = qi->arity;
     if (STOP)
         return 0;
@@ -446,7 +477,7 @@ MAYBE_UNUSED static Table *tb_call(Ev *ev, u32 q, const u32 *key)
             Table *x = m->slot[k];
             if (!x)
                 continue;
-            u32 i = hash_masked(x->key, ar, qi->mask) & (want - 1);
+            u32 i = hash_cols(x->key, cols) & (want - 1);
             while (slot[i])
                 i = (i + 1) & (want - 1);
             slot[i] = x;
@@ -455,9 +486,9 @@ MAYBE_UNUSED static Table *tb_call(Ev *ev, u32 q, const u32 *key)
         m->nslots = want;
     }
     u32 mask = m->nslots - 1;
-    u32 i = hash_masked(key, ar, qi->mask) & mask;
+    u32 i = hash_cols(key, cols) & mask;
     for (; m->slot[i]; i = (i + 1) & mask)
-        if (eq_masked(m->slot[i]->key, key, ar, qi->mask))
+        if (eq_cols(m->slot[i]->key, key, cols))
             return m->slot[i];
     Table *t = tb_new(ev, q, ar, qi->level, key);
     if (!t)
@@ -628,6 +659,7 @@ static void m_destroy(void *e)
         }
     h->release(ev->fs);
     h->release(ev->calls);
+    h->release(ev->qcols);
     h->release(ev->stack);
     h->release(ev->syms);
     h->release(ev->consts);
@@ -655,11 +687,14 @@ static void *m_create(const GdlcHost *h, void *store, void *ctl, const GdlcTermV
     ev->calls = h->alloc(NQ * sizeof(CallMap));
     ev->fs = h->alloc((NFS + 1) * sizeof(FactSet));
     ev->g = h->alloc((NG + 1) * sizeof(u32));
-    if (!ev->syms || !ev->consts || !ev->roles || !ev->calls || !ev->fs || !ev->g) {
+    ev->qcols = h->alloc(NQ * sizeof(Cols));
+    if (!ev->syms || !ev->consts || !ev->roles || !ev->calls || !ev->fs || !ev->g || !ev->qcols) {
         m_destroy(ev);
         return 0;
     }
     zero(ev->calls, NQ * sizeof(CallMap));
+    for (u32 q = 0; q < sizes.nq; q++)
+        cols_of(&ev->qcols[q], QI[q].mask);
     zero(ev->fs, (NFS + 1) * sizeof(FactSet));
     for (u32 i = 0; i < sizes.nsym; i++)
         ev->syms[i] = h->sym(store, SYMNAME[i]);
@@ -686,7 +721,7 @@ static void *m_create(const GdlcHost *h, void *store, void *ctl, const GdlcTermV
         }
         zero(s->ix, (s->nix + 1) * sizeof(Index));
         for (u32 x = 0; x < s->nix; x++)
-            s->ix[x].mask = FSMASK[FSI[f].mask0 + x];
+            cols_of(&s->ix[x].cols, FSMASK[FSI[f].mask0 + x]);
     }
     load_facts(ev);
     if (STOP) {
