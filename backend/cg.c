@@ -341,6 +341,28 @@ static void match_free(Fx *x, const uint32_t *pos, uint32_t k, uint64_t mask, co
 
 static uint64_t full_mask(uint32_t k) { return k >= 64 ? ~0ULL : (1ULL << k) - 1; }
 
+/* Would matching the term bind a variable used elsewhere? */
+static bool term_binds(const Fx *x, uint32_t t)
+{
+    const IrTerm *p = term(x, t);
+    if (p->kind == IR_VAR)
+        return !x->bound[p->val] && x->occ[p->val] > 1;
+    for (uint32_t i = 0; p->kind == IR_FN && i < p->nargs; i++)
+        if (term_binds(x, targ(x, p, i)))
+            return true;
+    return false;
+}
+
+/* A literal whose free positions bind nothing the rest of the rule uses is
+ * a test: the rest runs once if some answer matches, not once per answer. */
+static bool binds_nothing(const Fx *x, const uint32_t *pos, uint32_t k, uint64_t mask)
+{
+    for (uint32_t i = 0; i < k; i++)
+        if (!(mask >> i & 1) && term_binds(x, pos[i]))
+            return false;
+    return true;
+}
+
 static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, uint32_t k, bool neg)
 {
     uint32_t n = x->c->tmp++;
@@ -357,6 +379,8 @@ static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, u
         emit_lits(x, li + 1);
         return;
     }
+    if (binds_nothing(x, pos, k, mask))
+        line(x, "int s%" PRIu32 " = 0;", n);
     if (mask == 0)
         line(x, "for (u32 f%" PRIu32 " = 0; f%" PRIu32 " < ev->fs[%" PRIu32 "].n; f%" PRIu32 "++) {", n, n, fs, n);
     else
@@ -365,6 +389,7 @@ static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, u
              " != NONE; f%" PRIu32 " = ev->fs[%" PRIu32 "].ix[%" PRIu32 "].next[f%" PRIu32 "]) {",
              n, fs, slot, n, n, n, fs, slot, n);
     const char *fail = x->fail;
+    bool test = binds_nothing(x, pos, k, mask);
     x->ind++;
     x->fail = "continue";
     line(x, "const u32 *a%" PRIu32 " = ev->fs[%" PRIu32 "].tup + (usize)f%" PRIu32 " * %" PRIu32 ";", n, fs, n, k);
@@ -373,6 +398,17 @@ static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, u
     char tup[32];
     sprintf(tup, "a%" PRIu32, n);
     match_free(x, pos, k, mask, tup);
+    if (test) {
+        /* the first match is enough */
+        line(x, "s%" PRIu32 " = 1;", n);
+        line(x, "break;");
+        x->ind--;
+        x->fail = fail;
+        line(x, "}");
+        line(x, "if (!s%" PRIu32 ") %s;", n, x->fail);
+        emit_lits(x, li + 1);
+        return;
+    }
     emit_lits(x, li + 1);
     x->ind--;
     x->fail = fail;
@@ -394,7 +430,9 @@ static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l)
     bool recursive = l->kind == IR_LIT_POS && head->scc == callee->scc && ir->sccs.v[head->scc].recursive;
     /* Every position bound, no recursion through the callee: a yes/no
      * function that stops at the first proof, and no table. */
-    bool exists = mask == full_mask(k) && !ir->sccs.v[callee->scc].recursive;
+    bool exists = l->kind == IR_LIT_NEG ||
+                  (!recursive && !ir->sccs.v[callee->scc].recursive && binds_nothing(x, pos, k, mask));
+    exists = exists && !ir->sccs.v[callee->scc].recursive;
     uint32_t q = q_ix(c, l->rel, mask, exists);
     if (exists) {
         line(x, "int y%" PRIu32 " = x%" PRIu32 "(ev, k%" PRIu32 ");", n, q, n);
