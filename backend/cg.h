@@ -36,8 +36,9 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err);
 /* The hash of a game's text that modules carry: 16 hex digits and a NUL. */
 void cg_game_hash(const Source *src, char out[17]);
 
-/* The texts of abi.h and prelude.h, embedded at build time. */
+/* The texts of abi.h, engine.h and prelude.h, embedded at build time. */
 extern const char cg_text_abi[];
+extern const char cg_text_engine[];
 extern const char cg_text_prelude[];
 
 #endif

@@ -1,5 +1,5 @@
-# Embeds backend/abi.h and backend/prelude.h as C strings (cg_text_abi,
-# cg_text_prelude) in OUT: the backend copies them into every file it emits.
+# Embeds backend/abi.h, engine.h and prelude.h as C strings (cg_text_abi,
+# cg_text_engine, cg_text_prelude) in OUT: the backend copies them into every file it emits.
 function(embed var path out)
   file(READ ${path} hex HEX)
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," hex "${hex}")
@@ -8,6 +8,7 @@ function(embed var path out)
 endfunction()
 set(text "/* Generated from backend/abi.h and backend/prelude.h by cmake/embed.cmake. */\n")
 embed(cg_text_abi ${ABI} text)
+embed(cg_text_engine ${ENGINE} text)
 embed(cg_text_prelude ${PRELUDE} text)
 file(WRITE ${OUT}.tmp "${text}")
 file(RENAME ${OUT}.tmp ${OUT})

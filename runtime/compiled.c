@@ -26,6 +26,7 @@
 #include "../backend/abi.h"
 #include "../backend/cg.h"
 #include "compiled.h"
+#include "engine_host.h"
 #include "jit.h"
 #include "runtime.h"
 
@@ -291,11 +292,21 @@ static void *jit_create(const GdlGame *game, const char *arg, GtStore *store, Rt
     char *code = rt_emit(game, NULL, false, &len, err);
     if (!code)
         return NULL;
-    static const RtJitSymbol imports[] = {
-        {"memset", (const void *)memset}, {"memcpy", (const void *)memcpy}, {"memmove", (const void *)memmove}};
-    Compiled *c = compiled_start(game, store, ctl);
-    c->jit = rt_jit_compile(game->front.src->name, code, imports, sizeof imports / sizeof imports[0], err);
+    /* The runtime's functions are the host's (engine_host.c), compiled at
+     * -O2; libtcc compiles the game's rules. */
+    size_t nimp = rt_engine_nsymbols + 3;
+    RtJitSymbol *imports = base_xmalloc(nimp * sizeof *imports);
+    imports[0] = (RtJitSymbol){"memset", (const void *)memset};
+    imports[1] = (RtJitSymbol){"memcpy", (const void *)memcpy};
+    imports[2] = (RtJitSymbol){"memmove", (const void *)memmove};
+    for (size_t i = 0; i < rt_engine_nsymbols; i++)
+        imports[3 + i] = rt_engine_symbols[i];
+    char *jcode = base_sprintf("#define GDLC_RUNTIME_EXTERN 1\n%s", code);
     free(code);
+    Compiled *c = compiled_start(game, store, ctl);
+    c->jit = rt_jit_compile(game->front.src->name, jcode, imports, nimp, err);
+    free(jcode);
+    free(imports);
     if (!c->jit) {
         compiled_destroy(c);
         return NULL;
