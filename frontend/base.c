@@ -139,6 +139,40 @@ void strbuf_add(StrBuf *b, const char *text)
     b->len += n;
 }
 
+static void sort_u32_rec(uint32_t *v, uint32_t *tmp, uint32_t n)
+{
+    if (n <= 16) {
+        for (uint32_t i = 1; i < n; i++) {
+            uint32_t x = v[i], j = i;
+            for (; j > 0 && v[j - 1] > x; j--)
+                v[j] = v[j - 1];
+            v[j] = x;
+        }
+        return;
+    }
+    uint32_t h = n / 2, i = 0, j = h, k = 0;
+    sort_u32_rec(v, tmp, h);
+    sort_u32_rec(v + h, tmp, n - h);
+    while (i < h && j < n)
+        tmp[k++] = v[j] < v[i] ? v[j++] : v[i++];
+    while (i < h)
+        tmp[k++] = v[i++];
+    while (j < n)
+        tmp[k++] = v[j++];
+    memcpy(v, tmp, n * sizeof *v);
+}
+
+void base_sort_u32(uint32_t *v, uint32_t n)
+{
+    if (n <= 16) {
+        sort_u32_rec(v, NULL, n);
+        return;
+    }
+    uint32_t *tmp = base_xmalloc(n * sizeof *tmp);
+    sort_u32_rec(v, tmp, n);
+    free(tmp);
+}
+
 void strbuf_addf(StrBuf *b, const char *fmt, ...)
 {
     va_list ap;

@@ -72,6 +72,8 @@ void vec_grow_(void **v, uint32_t *cap, uint32_t need, size_t elem);
 #define vec_free(a) (free((a).v), (a).v = NULL, (a).n = (a).cap = 0)
 
 typedef VEC(uint32_t) U32Vec;
+/* Sorts ids ascending (no comparison callback: states are sorted a lot). */
+void base_sort_u32(uint32_t *v, uint32_t n);
 
 /* &v->v[i], without arithmetic on a NULL array (an empty vector of tuples of
  * arity 0 has none). */

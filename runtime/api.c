@@ -229,19 +229,12 @@ void gdl_machine_set_cancel_flag(GdlMachine *m, const volatile int *flag) { m->c
 
 /* ---- states ---------------------------------------------------------- */
 
-static int cmp_gt(const void *a, const void *b)
-{
-    Gt x = *(const Gt *)a, y = *(const Gt *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* A state from facts in any order, duplicates allowed. */
 static GdlState *state_make(const Gt *facts, uint32_t n)
 {
     GdlState *s = base_xmalloc(sizeof *s + (n + 1) * sizeof(Gt));
     gt_tuple_copy(s->facts, facts, n);
-    if (n > 1)
-        qsort(s->facts, n, sizeof(Gt), cmp_gt);
+    base_sort_u32(s->facts, n);
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++)
         if (k == 0 || s->facts[k - 1] != s->facts[i])

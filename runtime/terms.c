@@ -5,12 +5,24 @@
 
 #include <string.h>
 
+enum { GT_RECENT = 4096 /* entries of the interning cache */ };
+
+/* Where a term would sit in the interning cache: cheap, from ids. */
+static uint32_t recent_slot(uint32_t fn, uint32_t arity, const Gt *args)
+{
+    uint64_t h = fn * 0x9e3779b97f4a7c15ULL + arity;
+    for (uint32_t i = 0; i < arity; i++)
+        h = (h + args[i]) * 0xbf58476d1ce4e5b9ULL;
+    return (uint32_t)(h >> 40) & (GT_RECENT - 1);
+}
+
 void gt_init(GtStore *s, Symtab *syms)
 {
     memset(s, 0, sizeof *s);
     s->syms = syms;
     s->nslots = 1024;
     s->slots = base_xcalloc(s->nslots, sizeof *s->slots);
+    s->recent = base_xcalloc(GT_RECENT, sizeof *s->recent);
 }
 
 void gt_free(GtStore *s)
@@ -24,7 +36,10 @@ void gt_free(GtStore *s)
     vec_free(s->hash);
     vec_free(s->depth);
     vec_free(s->text);
+    vec_free(s->key);
+    vec_free(s->key2);
     vec_free(s->symhash);
+    free(s->recent);
     free(s->slots);
     memset(s, 0, sizeof *s);
 }
@@ -75,9 +90,16 @@ Gt gt_find(const GtStore *s, uint32_t fn, uint32_t arity, const Gt *args)
 
 Gt gt_intern(GtStore *s, uint32_t fn, uint32_t arity, const Gt *args)
 {
+    /* Engines build the same few terms again and again (moves, facts of
+     * the next state): a direct-mapped cache saves the content hash. */
+    uint32_t slot = recent_slot(fn, arity, args), r = s->recent[slot];
+    if (r && same_key(s, r - 1, fn, arity, args))
+        return r - 1;
     Gt found = gt_find(s, fn, arity, args);
-    if (found != BASE_NONE)
+    if (found != BASE_NONE) {
+        s->recent[slot] = found + 1;
         return found;
+    }
     uint8_t depth = 1;
     for (uint32_t i = 0; i < arity; i++)
         if (s->depth.v[args[i]] + 1 > depth)
@@ -106,10 +128,13 @@ Gt gt_intern(GtStore *s, uint32_t fn, uint32_t arity, const Gt *args)
     vec_push(s->hash, h);
     vec_push(s->depth, depth);
     vec_push(s->text, NULL);
+    vec_push(s->key, 0);
+    vec_push(s->key2, 0);
     uint32_t mask = s->nslots - 1, i = (uint32_t)h & mask;
     while (s->slots[i])
         i = (i + 1) & mask;
     s->slots[i] = t + 1;
+    s->recent[slot] = t + 1;
     return t;
 }
 
@@ -149,6 +174,13 @@ const char *gt_text(GtStore *s, Gt t)
         char *buf = base_xmalloc(cap);
         text_build(s, t, &buf, &len, &cap);
         s->text.v[t] = buf;
+        uint64_t k = 0, k2 = 0;
+        for (size_t i = 0; i < 8; i++)
+            k = k << 8 | (i < len ? (unsigned char)buf[i] : 0);
+        for (size_t i = 8; i < 16; i++)
+            k2 = k2 << 8 | (i < len ? (unsigned char)buf[i] : 0);
+        s->key.v[t] = k;
+        s->key2.v[t] = k2;
     }
     return s->text.v[t];
 }
@@ -168,8 +200,16 @@ static void merge_sort(GtStore *s, Gt *v, Gt *tmp, uint32_t n)
     uint32_t h = n / 2, i = 0, j = h, k = 0;
     merge_sort(s, v, tmp, h);
     merge_sort(s, v + h, tmp, n - h);
-    while (i < h && j < n)
-        tmp[k++] = strcmp(s->text.v[v[j]], s->text.v[v[i]]) < 0 ? v[j++] : v[i++];
+    while (i < h && j < n) {
+        /* the first 16 bytes decide most comparisons; ties read the text */
+        uint64_t a = s->key.v[v[j]], b = s->key.v[v[i]];
+        if (a == b) {
+            a = s->key2.v[v[j]];
+            b = s->key2.v[v[i]];
+        }
+        bool less = a != b ? a < b : strcmp(s->text.v[v[j]], s->text.v[v[i]]) < 0;
+        tmp[k++] = less ? v[j++] : v[i++];
+    }
     while (i < h)
         tmp[k++] = v[i++];
     while (j < n)

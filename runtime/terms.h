@@ -27,6 +27,9 @@ typedef struct GtStore {
     VEC(uint64_t) hash; /* content hash of each term */
     VEC(uint8_t) depth; /* 1 for a constant */
     VEC(char *) text;  /* canonical text, built on demand */
+    VEC(uint64_t) key; /* its first 16 bytes, big-endian, as two words: */
+    VEC(uint64_t) key2; /* they order most pairs without reading the text */
+    uint32_t *recent;  /* a direct-mapped cache of interned terms (id + 1) */
     uint32_t *slots;   /* open addressing: id+1, 0 empty */
     uint32_t nslots;
     VEC(uint64_t) symhash; /* per symbol: hash of its text */

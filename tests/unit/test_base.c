@@ -40,6 +40,29 @@ static void line_and_column(void **state)
     source_free(s);
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void sort_u32_matches_qsort(void **state)
+{
+    (void)state;
+    uint64_t x = 1;
+    for (uint32_t n = 0; n < 300; n += 7) {
+        uint32_t a[300], b[300];
+        for (uint32_t i = 0; i < n; i++) {
+            x = x * 6364136223846793005ULL + 1;
+            a[i] = b[i] = (uint32_t)(x >> 40) % (n / 2 + 1); /* duplicates too */
+        }
+        base_sort_u32(a, n);
+        qsort(b, n, sizeof *b, cmp_u32);
+        for (uint32_t i = 0; i < n; i++)
+            assert_int_equal(a[i], b[i]);
+    }
+}
+
 static void diagnostics_sort_keeps_notes(void **state)
 {
     (void)state;
@@ -101,6 +124,7 @@ int main(void)
         cmocka_unit_test(symbols_intern_once),
         cmocka_unit_test(line_and_column),
         cmocka_unit_test(diagnostics_sort_keeps_notes),
+        cmocka_unit_test(sort_u32_matches_qsort),
         cmocka_unit_test(diagnostic_printing_shows_caret),
         cmocka_unit_test(arena_is_zeroed_and_aligned),
     };
