@@ -90,13 +90,26 @@ typedef struct Cols {
     u8 at[64];
 } Cols;
 
+/* An index of a fact set on some positions. Keys of small ids (three
+ * positions at most, the product of their ranges at most DIRECT_MAX) are
+ * addressed directly: dir[sum of value * stride] holds the stamp of the
+ * build that wrote it and the first fact. Others go through an open
+ * addressing hash table. Both chain the facts of one key through next. */
 typedef struct Index {
     u32 gen;        /* the set's generation it was built for */
+    u32 ok;         /* built (reset drops it) */
     u32 nslots;
     Cols cols;      /* bound positions */
-    u32 *slot;      /* first fact + 1 of each key; 0 empty */
+    u32 *slot;      /* hashed: first fact + 1 of each key; 0 empty */
     u32 *next;      /* next fact with the same key, or NONE */
+    u32 direct;     /* 1: dir below, not slot */
+    u32 stamp;      /* of the latest direct build */
+    u32 range[3], stride[3];
+    u64 *dir;       /* stamp << 32 | first fact + 1 */
+    u32 dcap;
 } Index;
+
+enum { DIRECT_MAX = 1u << 15 };
 
 typedef struct FactSet {
     u32 arity, level;
@@ -394,14 +407,70 @@ RT void fs_add(Ev *ev, FactSet *s, const u32 *t)
     s->n++;
 }
 
+/* Direct addressing fits when at most three positions are bound and the
+ * product of their value ranges is small. */
+static int ix_try_direct(Ev *ev, FactSet *s, Index *x)
+{
+    u32 ar = s->arity, size = 1;
+    if (x->cols.n == 0 || x->cols.n > 3)
+        return 0;
+    for (u32 c = 0; c < x->cols.n; c++) {
+        u32 top = 0;
+        for (u32 f = 0; f < s->n; f++) {
+            u32 v = s->tup[(usize)f * ar + x->cols.at[c]];
+            if (v > top)
+                top = v;
+        }
+        if (top >= DIRECT_MAX || (u64)size * (top + 1) > DIRECT_MAX)
+            return 0;
+        x->range[c] = top + 1;
+        x->stride[c] = size;
+        size *= top + 1;
+    }
+    if (size > x->dcap) {
+        u32 cap = size < 64 ? 64 : size;
+        u64 *d = ev->h->alloc((usize)cap * sizeof(u64));
+        if (!d)
+            return 0;
+        zero(d, (usize)cap * sizeof(u64));
+        ev->h->release(x->dir);
+        x->dir = d;
+        x->dcap = cap;
+        x->stamp = 0;
+    }
+    if (++x->stamp == 0) {
+        zero(x->dir, (usize)x->dcap * sizeof(u64));
+        x->stamp = 1;
+    }
+    u64 st = (u64)x->stamp << 32;
+    for (u32 f = s->n; f-- > 0;) {
+        const u32 *t = s->tup + (usize)f * ar;
+        u32 k = 0;
+        for (u32 c = 0; c < x->cols.n; c++)
+            k += t[x->cols.at[c]] * x->stride[c];
+        u64 e = x->dir[k];
+        x->next[f] = (e >> 32) == x->stamp ? (u32)e - 1 : NONE;
+        x->dir[k] = st | (f + 1);
+    }
+    return 1;
+}
+
 RT Index *ix_build(Ev *ev, FactSet *s, u32 slot)
 {
     Index *x = &s->ix[slot];
+    x->next = arena_alloc(ev, s->level, ((usize)s->n + 1) * sizeof(u32));
+    if (STOP)
+        return 0;
+    x->direct = ix_try_direct(ev, s, x);
+    if (x->direct) {
+        x->gen = s->gen;
+        x->ok = 1;
+        return x;
+    }
     u32 want = 16;
     while (want < s->n * 2 + 2)
         want *= 2;
     x->slot = arena_alloc(ev, s->level, (usize)want * sizeof(u32));
-    x->next = arena_alloc(ev, s->level, ((usize)s->n + 1) * sizeof(u32));
     if (STOP)
         return 0;
     zero(x->slot, (usize)want * sizeof(u32));
@@ -425,6 +494,7 @@ RT Index *ix_build(Ev *ev, FactSet *s, u32 slot)
         }
     }
     x->gen = s->gen;
+    x->ok = 1;
     return x;
 }
 
@@ -433,12 +503,23 @@ RT Index *ix_build(Ev *ev, FactSet *s, u32 slot)
 RT u32 fs_first(Ev *ev, FactSet *s, u32 slot, const u32 *key)
 {
     Index *x = &s->ix[slot];
-    if (x->gen != s->gen || !x->slot) {
+    if (x->gen != s->gen || !x->ok) {
         if (s->n == 0)
             return NONE;
         x = ix_build(ev, s, slot);
         if (!x)
             return NONE;
+    }
+    if (x->direct) {
+        u32 k = 0;
+        for (u32 c = 0; c < x->cols.n; c++) {
+            u32 v = key[x->cols.at[c]];
+            if (v >= x->range[c])
+                return NONE;
+            k += v * x->stride[c];
+        }
+        u64 e = x->dir[k];
+        return (e >> 32) == x->stamp ? (u32)e - 1 : NONE;
     }
     u32 mask = x->nslots - 1, ar = s->arity;
     for (u32 i = hash_cols(key, &x->cols) & mask;; i = (i + 1) & mask) {
@@ -648,7 +729,7 @@ RT void ev_reset(Ev *ev, u32 level)
     for (u32 f = 0; f < ev->nfs; f++)
         if (ev->fs[f].level >= level)
             for (u32 x = 0; x < ev->fs[f].nix; x++)
-                ev->fs[f].ix[x].slot = 0;
+                ev->fs[f].ix[x].ok = 0;
     for (u32 l = level; l < LV_N; l++)
         arena_reset(ev, l);
     ev->sn = 0;

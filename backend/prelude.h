@@ -57,6 +57,8 @@ static void m_destroy(void *e)
     if (ev->fs)
         for (u32 f = 0; f < sizes.nfs; f++) {
             h->release(ev->fs[f].tup);
+            for (u32 x = 0; ev->fs[f].ix && x < ev->fs[f].nix; x++)
+                h->release(ev->fs[f].ix[x].dir);
             h->release(ev->fs[f].ix);
         }
     h->release(ev->fs);
