@@ -353,6 +353,21 @@ static bool term_binds(const Fx *x, uint32_t t)
     return false;
 }
 
+/* Is every free position a variable used nowhere else? Then a call only
+ * asks whether some answer exists (a pattern such as (go ?x ?y) in a free
+ * position would still have to be matched, so it does not count). */
+static bool free_are_dont_care(const Fx *x, const uint32_t *pos, uint32_t k, uint64_t mask)
+{
+    for (uint32_t i = 0; i < k; i++) {
+        if (mask >> i & 1)
+            continue;
+        const IrTerm *p = term(x, pos[i]);
+        if (p->kind != IR_VAR || x->bound[p->val] || x->occ[p->val] > 1)
+            return false;
+    }
+    return true;
+}
+
 /* A literal whose free positions bind nothing the rest of the rule uses is
  * a test: the rest runs once if some answer matches, not once per answer. */
 static bool binds_nothing(const Fx *x, const uint32_t *pos, uint32_t k, uint64_t mask)
@@ -431,7 +446,7 @@ static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l)
     /* Every position bound, no recursion through the callee: a yes/no
      * function that stops at the first proof, and no table. */
     bool exists = l->kind == IR_LIT_NEG ||
-                  (!recursive && !ir->sccs.v[callee->scc].recursive && binds_nothing(x, pos, k, mask));
+                  (!recursive && !ir->sccs.v[callee->scc].recursive && free_are_dont_care(x, pos, k, mask));
     exists = exists && !ir->sccs.v[callee->scc].recursive;
     uint32_t q = q_ix(c, l->rel, mask, exists);
     if (exists) {
@@ -812,12 +827,12 @@ static void emit_load_facts(Cg *c, StrBuf *out)
         const IrRel *rel = &ir->rels.v[s->rel];
         const U32Vec *pre = c->opt->pre ? c->opt->pre[s->rel] : NULL;
         if (pre) {
-            uint32_t n = rel->arity ? pre->n / rel->arity : 0;
+            uint32_t n = rel->arity ? pre->n / rel->arity : pre->n; /* arity 0: one 0 per answer */
             line(&x, "/* %s/%" PRIu32 ": %" PRIu32 " facts, evaluated when compiling */", symtab_str(&c->f->syms, rel->sym),
                  rel->arity, n);
             line(&x, "load_pre(ev, &ev->fs[%" PRIu32 "], PRE%" PRIu32 ", %" PRIu32 ");", f, f, n);
             strbuf_addf(&c->pre_data, "static const u32 PRE%" PRIu32 "[%" PRIu32 "] = {", f, pre->n + 1);
-            for (uint32_t i = 0; i < pre->n; i++)
+            for (uint32_t i = 0; rel->arity && i < pre->n; i++)
                 strbuf_addf(&c->pre_data, "%s%" PRIu32 ",", i % 16 ? " " : "\n    ", g_ix(c, pre->v[i]));
             strbuf_add(&c->pre_data, "\n    0};\n");
             continue;

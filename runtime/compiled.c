@@ -116,7 +116,8 @@ char *rt_emit(const GdlGame *game, const char *c_name, bool no_lines, size_t *le
             continue;
         if (rt_ref_relation(game, &store, i, budget, end, &pre[i]) == GDL_OK) {
             pre_of[i] = &pre[i];
-            budget -= r->arity ? pre[i].n / r->arity : 1;
+            uint32_t n = r->arity ? pre[i].n / r->arity : pre[i].n;
+            budget = n < budget ? budget - n : 0;
         } else {
             vec_free(pre[i]);
         }

@@ -860,6 +860,8 @@ static void gather(Ref *r, void *ctx, const Gt *tuple)
     }
     for (uint32_t i = 0; i < g->arity; i++)
         vec_push(*g->out, tuple[i]);
+    if (g->arity == 0)
+        vec_push(*g->out, 0); /* a true proposition: one (empty) answer */
 }
 
 GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uint32_t max, double deadline,

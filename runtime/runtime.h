@@ -51,7 +51,7 @@ extern const EngineOps rt_engine_ref;
 
 /* Every answer of a relation that depends on neither `true` nor `does`,
  * evaluated by ref: tuples of the relation's arity appended to out, in
- * store. GDL_LIMIT past max tuples, GDL_CANCELLED past the deadline. The
+ * store (a proposition, arity 0, appends one 0 when true). GDL_LIMIT past max tuples, GDL_CANCELLED past the deadline. The
  * compiler uses it to turn such relations into facts. */
 GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uint32_t max, double deadline,
                           U32Vec *out);

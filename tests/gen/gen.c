@@ -133,6 +133,13 @@ char *gen_game(uint64_t seed)
     const char *chain[] = {"(s z)", "(s (s z))", "(s (s (s z)))"};
     for (int i = 0; i < nsmall; i++)
         put(&o, "(small %s)\n", chain[i]);
+    /* a proposition of the game alone; a call asking only whether some
+     * answer has a shape, (pr ?a ?b), while others answer plain values */
+    put(&o, "(<= flag0 (e %s ?x))\n", CONSTS[pick(&st, 4)]);
+    put(&o, "(<= (wrap ?x (pr ?x ?y)) (true (f ?x ?y)))\n(<= (wrap ?x ?x) (true (step ?x)))\n");
+    put(&o, "(<= somepair (wrap ?x (pr ?a ?b)))\n");
+    put(&o, "(<= (legal r2 pairmove) somepair)\n(<= (legal r2 flagmove) flag0)\n");
+    put(&o, "(<= (legal r1 nflag) (role r1) (not flag0))\n");
     /* moves: noop always, and (m X) for a helper's answers */
     put(&o, "(<= (legal ?r noop) (role ?r))\n");
     put(&o, "(<= (legal r2 (c ?n)) (nat ?n) (true (step %d)))\n", pick(&st, 3));
