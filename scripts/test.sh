@@ -15,7 +15,7 @@ scripts/build.sh build -DCMAKE_BUILD_TYPE=Release -DGDLC_WERROR=ON
 
 echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer and test"
 CC=clang scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DGDLC_SANITIZE=ON -DGDLC_WERROR=ON \
-    -DGDLC_REPLAY_CAP=5 -DGDLC_VERIFY_SECONDS=0.5 -DGDLC_GEN_SEEDS=500
+    -DGDLC_REPLAY_CAP=3 -DGDLC_VERIFY_SECONDS=0.3 -DGDLC_GEN_SEEDS=500
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest -j "$jobs" --output-on-failure)
 
 echo "== fuzz the front end (libFuzzer, ${FUZZ_SECONDS:-60} s)"
