@@ -23,7 +23,7 @@ step() {
     out=$("$@" 2>&1)
     rc=$?
     echo "$out" | grep -v '^\(/work\|[a-z]\)' | tail -n 5
-    line=$(echo "$out" | tail -n 1)
+    line=$(echo "$out" | grep -E '^(replay|verify) \(|agrees with' | tail -n 1)
     echo "$name: $line ($(($(date +%s) - start)) s)$([ $rc -ne 0 ] && echo ' FAILED')" | tee -a "$summary"
     [ $rc -eq 0 ] || status=1
 }
