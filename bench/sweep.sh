@@ -20,7 +20,7 @@ for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "
     j=$(build/gdlc bench --engine jit --seconds "$seconds" --json "$g" 2>/dev/null | rate)
     n=$((n + 1))
     line=$(awk -v p="$path" -v r="${r:-0}" -v j="${j:-0}" 'BEGIN {
-        printf "%-50s ref %10.0f  jit %10.0f  jit/ref %6.2f", p, r, j, r > 0 ? j / r : 0 }')
+        printf "%-50s ref %10.0f  jit %10.0f  jit/ref %6.2f", p, r, j, (r > 0 ? j / r : 0) }')
     echo "$line"
     if awk -v r="${r:-0}" -v j="${j:-0}" 'BEGIN { exit !(j < r) }'; then slower="$slower
 $line"; fi
