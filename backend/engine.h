@@ -198,6 +198,7 @@ void cols_of(Cols *c, u64 mask);
 u32 mkn(Ev *ev, u32 fn, u32 n, const u32 *args);
 void fs_clear(FactSet *s);
 void fs_add(Ev *ev, FactSet *s, const u32 *t);
+void fs_dedup(Ev *ev, FactSet *s);
 Index *ix_build(Ev *ev, FactSet *s, u32 slot);
 u32 fs_first(Ev *ev, FactSet *s, u32 slot, const u32 *key);
 Table *tb_new(Ev *ev, u32 q, u32 arity, u32 level, const u32 *key);
@@ -226,6 +227,7 @@ RT void cols_of(Cols *c, u64 mask);
 RT u32 mkn(Ev *ev, u32 fn, u32 n, const u32 *args);
 RT void fs_clear(FactSet *s);
 RT void fs_add(Ev *ev, FactSet *s, const u32 *t);
+RT void fs_dedup(Ev *ev, FactSet *s);
 RT Index *ix_build(Ev *ev, FactSet *s, u32 slot);
 RT u32 fs_first(Ev *ev, FactSet *s, u32 slot, const u32 *key);
 RT Table *tb_new(Ev *ev, u32 q, u32 arity, u32 level, const u32 *key);
@@ -405,6 +407,35 @@ RT void fs_add(Ev *ev, FactSet *s, const u32 *t)
     }
     copy32(s->tup + (usize)s->n * s->arity, t, s->arity);
     s->n++;
+}
+
+/* Drops repeated tuples, keeping the first of each (a game may state a
+ * fact twice; loops over a set must not see it twice). */
+RT void fs_dedup(Ev *ev, FactSet *s)
+{
+    u32 want = 16, ar = s->arity, k = 0;
+    while (want < s->n * 2 + 2)
+        want *= 2;
+    u32 *slot = ev->h->alloc((usize)want * sizeof(u32));
+    if (!slot) {
+        ev_fail(ev, ST_MEMORY);
+        return;
+    }
+    zero(slot, (usize)want * sizeof(u32));
+    for (u32 f = 0; f < s->n; f++) {
+        const u32 *t = s->tup + (usize)f * ar;
+        u32 i = hash_all(t, ar) & (want - 1);
+        for (; slot[i]; i = (i + 1) & (want - 1))
+            if (eq_all(s->tup + (usize)(slot[i] - 1) * ar, t, ar))
+                break;
+        if (slot[i])
+            continue;
+        copy32(s->tup + (usize)k * ar, t, ar);
+        slot[i] = ++k;
+    }
+    s->n = k;
+    s->gen++;
+    ev->h->release(slot);
 }
 
 /* Direct addressing fits when at most three positions are bound and the

@@ -131,6 +131,9 @@ static void *m_create(const GdlcHost *h, void *store, void *ctl, const GdlcTermV
             cols_of(&s->ix[x].cols, FSMASK[FSI[f].mask0 + x]);
     }
     load_facts(ev);
+    for (u32 f = 0; f < sizes.nfs; f++)
+        if (ev->fs[f].level == LV_GAME)
+            fs_dedup(ev, &ev->fs[f]);
     if (STOP) {
         m_destroy(ev);
         return 0;

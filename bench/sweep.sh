@@ -19,6 +19,11 @@ for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "
     r=$(build/gdlc bench --engine ref --seconds "$seconds" --json "$g" 2>/dev/null | rate)
     j=$(build/gdlc bench --engine jit --seconds "$seconds" --json "$g" 2>/dev/null | rate)
     n=$((n + 1))
+    if [ -z "$r" ] || [ -z "$j" ]; then
+        # bench stops at a game fault (e.g. two goal values), on both engines
+        printf '%-50s %s\n' "$path" "no figure: ref ${r:-failed}, jit ${j:-failed}"
+        continue
+    fi
     line=$(awk -v p="$path" -v r="${r:-0}" -v j="${j:-0}" 'BEGIN {
         printf "%-50s ref %10.0f  jit %10.0f  jit/ref %6.2f", p, r, j, (r > 0 ? j / r : 0) }')
     echo "$line"

@@ -27,6 +27,7 @@
 #define mkn gdlc_rt_mkn
 #define fs_clear gdlc_rt_fs_clear
 #define fs_add gdlc_rt_fs_add
+#define fs_dedup gdlc_rt_fs_dedup
 #define ix_build gdlc_rt_ix_build
 #define fs_first gdlc_rt_fs_first
 #define tb_new gdlc_rt_tb_new
@@ -54,6 +55,7 @@ const RtJitSymbol rt_engine_symbols[] = {
     {"mkn", (const void *)gdlc_rt_mkn},
     {"fs_clear", (const void *)gdlc_rt_fs_clear},
     {"fs_add", (const void *)gdlc_rt_fs_add},
+    {"fs_dedup", (const void *)gdlc_rt_fs_dedup},
     {"ix_build", (const void *)gdlc_rt_ix_build},
     {"fs_first", (const void *)gdlc_rt_fs_first},
     {"tb_new", (const void *)gdlc_rt_tb_new},
