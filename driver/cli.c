@@ -84,6 +84,25 @@ bool cli_parse_double(const char *cmd, const char *opt, const char *s, double *o
     return true;
 }
 
+int cli_open_game(const char *path, GdlGame **game)
+{
+    GdlDiagnostics *d = NULL;
+    GdlStatus st = gdl_game_load_file(path, game, &d);
+    if (st == GDL_IO_ERROR) {
+        size_t len;
+        char *err = NULL;
+        bool big;
+        free(base_read_file(path, &len, &err, &big));
+        fprintf(stderr, "gdlc: %s\n", err ? err : "cannot read the game");
+        free(err);
+        gdl_diagnostics_free(d);
+        return CLI_USAGE;
+    }
+    gdl_diagnostics_print(stderr, d, false);
+    gdl_diagnostics_free(d);
+    return st == GDL_OK ? CLI_OK : CLI_FAULT;
+}
+
 int cli_load_game(const char *path, Front *f, bool show_warnings)
 {
     char *err = NULL;

@@ -32,6 +32,11 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) BASE_PRINTF(2, 3);
  * CLI_OK, CLI_FAULT (rejected) or CLI_USAGE (unreadable). */
 int cli_load_game(const char *path, Front *f, bool show_warnings);
 
+/* Loads a game through the public API, its diagnostics (errors only) to
+ * stderr. Returns CLI_OK, CLI_FAULT (rejected) or CLI_USAGE (unreadable). */
+struct GdlGame;
+int cli_open_game(const char *path, struct GdlGame **game);
+
 typedef struct CliCommand {
     const char *name;
     const char *summary; /* one line for `gdlc --help` */

@@ -7,26 +7,6 @@
 #include "../runtime/compiled.h"
 #include "cli.h"
 
-/* Loads a game through the API, diagnostics to stderr. */
-static int load(const char *path, GdlGame **g)
-{
-    GdlDiagnostics *d = NULL;
-    GdlStatus st = gdl_game_load_file(path, g, &d);
-    if (st == GDL_IO_ERROR) {
-        size_t len;
-        char *err = NULL;
-        bool big;
-        free(base_read_file(path, &len, &err, &big));
-        fprintf(stderr, "gdlc: %s\n", err ? err : "cannot read the game");
-        free(err);
-        gdl_diagnostics_free(d);
-        return CLI_USAGE;
-    }
-    gdl_diagnostics_print(stderr, d, false);
-    gdl_diagnostics_free(d);
-    return st == GDL_OK ? CLI_OK : CLI_FAULT;
-}
-
 /* GAME.kif and -o OUT. */
 static int parse(CliArgs *a, const char **game, const char **out, bool *no_lines)
 {
@@ -62,7 +42,7 @@ static int emit_run(CliArgs *a)
     if (rc != CLI_OK)
         return rc;
     GdlGame *g = NULL;
-    if ((rc = load(path, &g)) != CLI_OK)
+    if ((rc = cli_open_game(path, &g)) != CLI_OK)
         return rc;
     size_t len = 0;
     char *err = NULL;
@@ -100,7 +80,7 @@ static int compile_run(CliArgs *a)
     if (!out)
         return cli_usage_error(a->cmd, "give the shared object to write: -o GAME.so");
     GdlGame *g = NULL;
-    if ((rc = load(path, &g)) != CLI_OK)
+    if ((rc = cli_open_game(path, &g)) != CLI_OK)
         return rc;
     char *err = NULL;
     double t0 = gdl_now();

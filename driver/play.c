@@ -26,23 +26,11 @@ static int session_open(Session *s, const char *path, const char *engine)
 {
     memset(s, 0, sizeof *s);
     s->t_start = gdl_now();
-    GdlDiagnostics *d = NULL;
-    GdlStatus st = gdl_game_load_file(path, &s->game, &d);
-    if (st == GDL_IO_ERROR) {
-        size_t len;
-        char *err = NULL;
-        bool big;
-        free(base_read_file(path, &len, &err, &big));
-        fprintf(stderr, "gdlc: %s\n", err ? err : "cannot read the game");
-        free(err);
-        return CLI_USAGE;
-    }
-    gdl_diagnostics_print(stderr, d, false);
-    gdl_diagnostics_free(d);
-    if (st != GDL_OK)
-        return CLI_FAULT;
+    int rc = cli_open_game(path, &s->game);
+    if (rc != CLI_OK)
+        return rc;
     char *err = NULL;
-    st = gdl_machine_new(s->game, engine, &s->m, &err);
+    GdlStatus st = gdl_machine_new(s->game, engine, &s->m, &err);
     if (st != GDL_OK) {
         fprintf(stderr, "gdlc: %s\n", err);
         free(err);

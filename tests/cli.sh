@@ -35,8 +35,19 @@ expect 0 "a valid game" "$gdlc" check "$src/games/tictactoe.kif"
 expect 0 "dump ast" "$gdlc" check --dump=ast "$src/games/tictactoe.kif"
 expect 0 "dump ir" "$gdlc" check --dump ir "$src/games/tictactoe.kif"
 expect 1 "an invalid game" "$gdlc" check "$src/tests/diag/unsafe_head.kif"
+# emit and compile
+expect 0 "emit" "$gdlc" emit "$src/games/tictactoe.kif" -o /tmp/gdlc-cli-emit.$$.c
+expect 2 "emit: missing file" "$gdlc" emit /nonexistent/game.kif
+expect 1 "emit: an invalid game" "$gdlc" emit "$src/tests/diag/unsafe_head.kif"
+expect 2 "emit: two games" "$gdlc" emit "$src/games/tictactoe.kif" "$src/games/connect4.kif"
+expect 2 "compile without -o" "$gdlc" compile "$src/games/tictactoe.kif"
+expect 1 "compile: an invalid game" "$gdlc" compile "$src/tests/diag/unsafe_head.kif" -o /tmp/gdlc-cli.$$.so
+expect 2 "compile: an unknown option" "$gdlc" compile --frob "$src/games/tictactoe.kif" -o /tmp/gdlc-cli.$$.so
+"$gdlc" emit "$src/tests/diag/unsafe_head.kif" 2>&1 | grep -q 'unsafe_head.kif:[0-9]*:[0-9]*: error: ' ||
+    { echo "FAIL: emit of an invalid game prints FILE:LINE:COL: error:"; fail=$((fail + 1)); }
+rm -f /tmp/gdlc-cli-emit.$$.c /tmp/gdlc-cli.$$.so
 t="$src/games/tictactoe.kif"
-for cmd in play replay bench perf-test verify; do
+for cmd in play replay bench perf-test verify emit compile; do
     expect 0 "help $cmd" "$gdlc" help $cmd
 done
 expect 2 "replay of a missing trace" "$gdlc" replay "$t" /nonexistent/x.trace
