@@ -288,7 +288,8 @@ static void match(Fx *x, const char *expr, uint32_t t)
     }
 }
 
-/* Any variable of t still free? (Don't-care variables count as free.) */
+/* Counts the occurrences of each variable in t (a variable seen once in a
+ * rule is a don't-care and is never bound). */
 static void count_occ(const Ir *ir, uint32_t t, uint32_t *occ)
 {
     const IrTerm *p = &ir->terms.v[t];
@@ -311,15 +312,12 @@ static uint64_t emit_key(Fx *x, const uint32_t *pos, uint32_t k, uint32_t n, boo
             mask |= 1ULL << i;
     if (!mask && !always)
         return 0;
-    mask = 0;
     StrBuf b = {0};
     strbuf_add(&b, "");
     for (uint32_t i = 0; i < k; i++) {
         char v[64] = "0";
-        if (ground(x, pos[i])) {
-            mask |= 1ULL << i;
+        if (mask >> i & 1)
             gval(x, pos[i], v);
-        }
         strbuf_add(&b, i ? ", " : "");
         strbuf_add(&b, v);
     }
@@ -445,9 +443,8 @@ static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l)
     bool recursive = l->kind == IR_LIT_POS && head->scc == callee->scc && ir->sccs.v[head->scc].recursive;
     /* Every position bound, no recursion through the callee: a yes/no
      * function that stops at the first proof, and no table. */
-    bool exists = l->kind == IR_LIT_NEG ||
-                  (!recursive && !ir->sccs.v[callee->scc].recursive && free_are_dont_care(x, pos, k, mask));
-    exists = exists && !ir->sccs.v[callee->scc].recursive;
+    bool exists = !ir->sccs.v[callee->scc].recursive &&
+                  (l->kind == IR_LIT_NEG || free_are_dont_care(x, pos, k, mask));
     uint32_t q = q_ix(c, l->rel, mask, exists);
     if (exists) {
         line(x, "int y%" PRIu32 " = x%" PRIu32 "(ev, k%" PRIu32 ");", n, q, n);
@@ -668,20 +665,17 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const b
     else
         strbuf_addf(&c->protos, "static void %s(Ev *ev, Table *T%s);\n", name,
                     cont ? ", const u32 *e, const u32 *a" : "");
-    bool any = false;
     for (uint32_t v = 0; v < nv; v++)
         if (x.used[v]) {
             if (cont && bound[v])
                 strbuf_addf(&fn, "    u32 v%" PRIu32 " = e[%" PRIu32 "];\n", v, v);
             else
                 strbuf_addf(&fn, "    u32 v%" PRIu32 " = 0;\n", v);
-            any = true;
         }
     if (cont)
         strbuf_add(&fn, "    (void)e;\n    (void)a;\n");
     if (exists)
         strbuf_add(&fn, "    (void)key;\n");
-    (void)any;
     strbuf_add(&fn, x.b.s);
     if (exists)
         strbuf_add(&fn, "    return 0;\n");

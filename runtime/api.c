@@ -47,13 +47,16 @@ GdlStatus rt_fail(RtControl *ctl, GdlStatus status, const char *fmt, ...)
     return status;
 }
 
+bool rt_stop_now(const RtControl *ctl)
+{
+    return (ctl->flag && *ctl->flag) || (ctl->deadline > 0 && gdl_now() >= ctl->deadline);
+}
+
 bool rt_should_stop(RtControl *ctl)
 {
     if (ctl->flag && *ctl->flag)
         return true;
-    if (ctl->deadline > 0 && (++ctl->poll & 255) == 0 && gdl_now() >= ctl->deadline)
-        return true;
-    return false;
+    return ctl->deadline > 0 && (++ctl->poll & 255) == 0 && rt_stop_now(ctl);
 }
 
 /* ---- diagnostics and games ------------------------------------------ */

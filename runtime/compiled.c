@@ -160,11 +160,13 @@ const char *const rt_cc_flags = "-O2 -shared -fPIC -w";
  * *out (malloc-ed) gets what it printed. */
 static bool run(char *const argv[], char **out)
 {
-    char path[] = "/tmp/gdlc-cc-XXXXXX";
+    const char *dir = getenv("TMPDIR");
+    char *path = base_sprintf("%s/gdlc-cc-XXXXXX", dir && *dir ? dir : "/tmp");
     int fd = mkstemp(path);
     *out = NULL;
     if (fd < 0) {
-        *out = base_sprintf("cannot make a temporary file: %s", strerror(errno));
+        *out = base_sprintf("cannot make a temporary file %s: %s", path, strerror(errno));
+        free(path);
         return false;
     }
     pid_t pid = fork();
@@ -184,6 +186,7 @@ static bool run(char *const argv[], char **out)
     *out = base_read_file(path, &len, &e, &too_large);
     free(e);
     unlink(path);
+    free(path);
     if (!*out)
         *out = base_xstrdup("");
     return ok;
@@ -397,17 +400,6 @@ static char *aot_path_of(const GdlGame *game, const char *code, size_t len, char
     return path;
 }
 
-char *rt_aot_path(const GdlGame *game, char **err)
-{
-    size_t len = 0;
-    char *code = rt_emit(game, NULL, false, &len, err);
-    if (!code)
-        return NULL;
-    char *path = aot_path_of(game, code, len, err);
-    free(code);
-    return path;
-}
-
 static void *aot_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
     (void)arg;
@@ -450,15 +442,23 @@ static GdlStatus status_of(Compiled *c, u32 st)
     }
 }
 
+/* Is v[0..n) what the module holds already? If not, records it. */
+static bool held(U32Vec *cache, bool *have, const Gt *v, uint32_t n)
+{
+    if (*have && cache->n == n && gt_tuple_eq(cache->v, v, n))
+        return true;
+    cache->n = 0;
+    vec_reserve(*cache, n + 1);
+    gt_tuple_copy(cache->v, v, n);
+    cache->n = n;
+    *have = true;
+    return false;
+}
+
 static GdlStatus use_state(Compiled *c, const Gt *state, uint32_t n)
 {
-    if (c->have_state && c->state.n == n && gt_tuple_eq(c->state.v, state, n))
+    if (held(&c->state, &c->have_state, state, n))
         return GDL_OK;
-    c->state.n = 0;
-    vec_reserve(c->state, n + 1);
-    gt_tuple_copy(c->state.v, state, n);
-    c->state.n = n;
-    c->have_state = true;
     c->have_joint = false;
     return status_of(c, c->mod->set_state(c->ev, state, n));
 }
@@ -467,7 +467,7 @@ static GdlStatus query(Compiled *c, u32 which, u32 role, const u32 **ans, u32 *n
 {
     /* the clock once per query; the generated code polls it every few
      * thousand steps */
-    if ((c->ctl->flag && *c->ctl->flag) || (c->ctl->deadline > 0 && gdl_now() >= c->ctl->deadline)) {
+    if (rt_stop_now(c->ctl)) {
         c->have_state = c->have_joint = false;
         return rt_fail(c->ctl, GDL_CANCELLED, "cancelled");
     }
@@ -504,13 +504,7 @@ static GdlStatus compiled_next(void *e, const Gt *state, uint32_t ns, const Gt *
     GdlStatus st = use_state(c, state, ns);
     if (st != GDL_OK)
         return st;
-    uint32_t nr = c->roles.n;
-    if (!c->have_joint || !gt_tuple_eq(c->joint.v, joint, nr)) {
-        c->joint.n = 0;
-        vec_reserve(c->joint, nr + 1);
-        gt_tuple_copy(c->joint.v, joint, nr);
-        c->joint.n = nr;
-        c->have_joint = true;
+    if (!held(&c->joint, &c->have_joint, joint, c->roles.n)) {
         st = status_of(c, c->mod->set_move(c->ev, joint));
         if (st != GDL_OK)
             return st;

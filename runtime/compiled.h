@@ -14,8 +14,6 @@ char *rt_emit(const GdlGame *game, const char *c_name, bool no_lines, size_t *le
 /* Compiles the game into a shared object at so_path with the system C
  * compiler; false with *err. */
 bool rt_compile_so(const GdlGame *game, const char *so_path, char **err);
-/* Where engine aot keeps (or will keep) the game's object; NULL with *err. */
-char *rt_aot_path(const GdlGame *game, char **err);
 /* The C compiler (GDLC_CC, else CC, else cc) and the flags it is given. */
 const char *rt_cc(void);
 extern const char *const rt_cc_flags;

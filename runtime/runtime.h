@@ -30,6 +30,8 @@ typedef struct RtControl {
 GdlStatus rt_fail(RtControl *ctl, GdlStatus status, const char *fmt, ...) BASE_PRINTF(3, 4);
 /* Should evaluation stop? Cheap: reads the clock every 256 calls. */
 bool rt_should_stop(RtControl *ctl);
+/* The same, reading the clock now. */
+bool rt_stop_now(const RtControl *ctl);
 
 typedef struct EngineOps {
     const char *name;

@@ -185,11 +185,27 @@ const char *gt_text(GtStore *s, Gt t)
     return s->text.v[t];
 }
 
+/* Byte order of two built texts: the 16-byte prefix keys decide most
+ * pairs without reading the texts. */
+static int text_cmp(const GtStore *s, Gt a, Gt b)
+{
+    uint64_t x = s->key.v[a], y = s->key.v[b];
+    if (x == y) {
+        x = s->key2.v[a];
+        y = s->key2.v[b];
+    }
+    if (x != y)
+        return x < y ? -1 : 1;
+    return strcmp(s->text.v[a], s->text.v[b]);
+}
+
 int gt_cmp(GtStore *s, Gt a, Gt b)
 {
     if (a == b)
         return 0;
-    return strcmp(gt_text(s, a), gt_text(s, b));
+    gt_text(s, a);
+    gt_text(s, b);
+    return text_cmp(s, a, b);
 }
 
 /* A merge sort by canonical text: stable, and needs no global context. */
@@ -200,16 +216,8 @@ static void merge_sort(GtStore *s, Gt *v, Gt *tmp, uint32_t n)
     uint32_t h = n / 2, i = 0, j = h, k = 0;
     merge_sort(s, v, tmp, h);
     merge_sort(s, v + h, tmp, n - h);
-    while (i < h && j < n) {
-        /* the first 16 bytes decide most comparisons; ties read the text */
-        uint64_t a = s->key.v[v[j]], b = s->key.v[v[i]];
-        if (a == b) {
-            a = s->key2.v[v[j]];
-            b = s->key2.v[v[i]];
-        }
-        bool less = a != b ? a < b : strcmp(s->text.v[v[j]], s->text.v[v[i]]) < 0;
-        tmp[k++] = less ? v[j++] : v[i++];
-    }
+    while (i < h && j < n)
+        tmp[k++] = text_cmp(s, v[j], v[i]) < 0 ? v[j++] : v[i++];
     while (i < h)
         tmp[k++] = v[i++];
     while (j < n)
