@@ -75,6 +75,9 @@ typedef struct Cg {
     U32Vec glist;        /* G index -> store term */
     uint32_t tmp;        /* numbering of temporaries */
     StrBuf pre_data;     /* the arrays of precomputed facts */
+    /* The tables (not yes/no) a first pass over the same game asked for:
+     * a test with every position bound can read one of them. */
+    VEC(CgQ) tables;
     char *err;
 } Cg;
 
@@ -430,6 +433,25 @@ static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, u
 
 static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const bool *bound);
 
+/* The table of rel, among those the first pass asked for, whose bound
+ * positions are the most of a strict subset of mask; BASE_NONE if none. */
+static uint32_t subsumer(Cg *c, uint32_t rel, uint64_t mask)
+{
+    uint32_t best = BASE_NONE;
+    int most = -1;
+    for (uint32_t i = 0; i < c->tables.n; i++) {
+        CgQ t = c->tables.v[i];
+        if (t.rel != rel || t.exists || (t.mask & ~mask) || t.mask == mask)
+            continue;
+        int bits = __builtin_popcountll(t.mask);
+        if (bits > most) {
+            most = bits;
+            best = i;
+        }
+    }
+    return best == BASE_NONE ? BASE_NONE : q_ix(c, rel, c->tables.v[best].mask, false);
+}
+
 static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l)
 {
     Cg *c = x->c;
@@ -445,8 +467,18 @@ static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l)
      * function that stops at the first proof, and no table. */
     bool exists = !ir->sccs.v[callee->scc].recursive &&
                   (l->kind == IR_LIT_NEG || free_are_dont_care(x, pos, k, mask));
-    uint32_t q = q_ix(c, l->rel, mask, exists);
-    if (exists) {
+    uint32_t sub = exists && mask == full_mask(k) && k > 0 ? subsumer(c, l->rel, mask) : BASE_NONE;
+    uint32_t q = sub != BASE_NONE ? sub : q_ix(c, l->rel, mask, exists);
+    if (sub != BASE_NONE) {
+        /* Every position bound, and the relation's table for fewer bound
+         * positions is wanted elsewhere: a lookup in that table, which
+         * many such tests share, rather than a proof of its own each. */
+        line(x, "Table *t%" PRIu32 " = tb_call_complete(ev, %" PRIu32 ", k%" PRIu32 ");", n, q, n);
+        line(x, "if (!t%" PRIu32 ") %s;", n, x->ret);
+        line(x, "if (%stb_has(t%" PRIu32 ", %" PRIu32 ", k%" PRIu32 ")) %s;", l->kind == IR_LIT_NEG ? "" : "!", n, k, n,
+             x->fail);
+        emit_lits(x, li + 1);
+    } else if (exists) {
         line(x, "int y%" PRIu32 " = x%" PRIu32 "(ev, k%" PRIu32 ");", n, q, n);
         line(x, "if (STOP) %s;", x->ret);
         line(x, "if (%sy%" PRIu32 ") %s;", l->kind == IR_LIT_NEG ? "" : "!", n, x->fail);
@@ -890,35 +922,81 @@ static char *fix_lines(const char *s, size_t len, const char *cname, size_t *out
     return b.s;
 }
 
-char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
+static void cg_init(Cg *c, const Front *f, const CgOptions *opt)
 {
-    const Ir *ir = &f->ir;
-    Cg c = {.f = f, .ir = ir, .opt = opt};
-    c.max_bytes = opt->max_bytes ? opt->max_bytes : CG_DEFAULT_MAX_BYTES;
-    vec_reserve(c.sidx, f->syms.n + 1);
-    vec_reserve(c.kidx, f->syms.n + 1);
-    memset(c.sidx.v, 0, (f->syms.n + 1) * sizeof *c.sidx.v);
-    memset(c.kidx.v, 0, (f->syms.n + 1) * sizeof *c.kidx.v);
-    strbuf_add(&c.protos, "");
-    strbuf_add(&c.funcs, "");
-    classify(&c);
-    uint32_t root[5];
+    *c = (Cg){.f = f, .ir = &f->ir, .opt = opt};
+    c->max_bytes = opt->max_bytes ? opt->max_bytes : CG_DEFAULT_MAX_BYTES;
+    vec_reserve(c->sidx, f->syms.n + 1);
+    vec_reserve(c->kidx, f->syms.n + 1);
+    memset(c->sidx.v, 0, (f->syms.n + 1) * sizeof *c->sidx.v);
+    memset(c->kidx.v, 0, (f->syms.n + 1) * sizeof *c->kidx.v);
+    strbuf_add(&c->protos, "");
+    strbuf_add(&c->funcs, "");
+    classify(c);
+}
+
+static void cg_free(Cg *c)
+{
+    free(c->err);
+    free(c->pre_data.s);
+    vec_free(c->gix);
+    vec_free(c->glist);
+    free(c->protos.s);
+    free(c->funcs.s);
+    vec_free(c->sidx);
+    vec_free(c->slist);
+    vec_free(c->kidx);
+    vec_free(c->klist);
+    vec_free(c->qs);
+    vec_free(c->tables);
+    for (uint32_t i = 0; i < c->fs.n; i++)
+        vec_free(c->fs.v[i].masks);
+    vec_free(c->fs);
+    free(c->facts_only);
+}
+
+/* Registers the root queries and emits every query they reach. */
+static void cg_queries(Cg *c, uint32_t root[5])
+{
+    const Ir *ir = c->ir;
     static const uint32_t kw[5] = {IR_REL_INIT, IR_REL_LEGAL, IR_REL_NEXT, IR_REL_TERMINAL, IR_REL_GOAL};
     for (int i = 0; i < 5; i++) {
         uint32_t rel = ir->kwrel[kw[i]];
-        root[i] = rel == BASE_NONE ? BASE_NONE : q_ix(&c, rel, kw[i] == IR_REL_LEGAL ? 1 : 0, false);
+        root[i] = rel == BASE_NONE ? BASE_NONE : q_ix(c, rel, kw[i] == IR_REL_LEGAL ? 1 : 0, false);
     }
     for (uint32_t i = 0; i < ir->roles.n; i++)
-        const_ix(&c, ir->roles.v[i]);
-    if (check_limits(&c))
-        for (uint32_t q = 0; q < c.qs.n && !c.err; q++)
-            emit_query(&c, q);
+        const_ix(c, ir->roles.v[i]);
+    if (check_limits(c))
+        for (uint32_t q = 0; q < c->qs.n && !c->err; q++)
+            emit_query(c, q);
+}
+
+char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
+{
+    const Ir *ir = &f->ir;
+    uint32_t root[5];
+    /* A first pass learns which tables evaluation asks for; the second,
+     * the one kept, lets tests read those tables (see subsumer()). */
+    Cg first;
+    cg_init(&first, f, opt);
+    cg_queries(&first, root);
+    Cg c;
+    cg_init(&c, f, opt);
+    for (uint32_t i = 0; i < first.qs.n; i++)
+        if (!first.qs.v[i].exists)
+            vec_push(c.tables, first.qs.v[i]);
+    c.err = first.err; /* too big already: no second pass */
+    first.err = NULL;
+    cg_free(&first);
+    if (!c.err)
+        cg_queries(&c, root);
     StrBuf facts = {0};
     if (!c.err)
         emit_load_facts(&c, &facts);
     char *result = NULL;
     if (c.err) {
         *err = c.err;
+        c.err = NULL;
         goto done;
     }
     char hash[17];
@@ -1052,19 +1130,6 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
     }
 done:
     free(facts.s);
-    free(c.pre_data.s);
-    vec_free(c.gix);
-    vec_free(c.glist);
-    free(c.protos.s);
-    free(c.funcs.s);
-    vec_free(c.sidx);
-    vec_free(c.slist);
-    vec_free(c.kidx);
-    vec_free(c.klist);
-    vec_free(c.qs);
-    for (uint32_t i = 0; i < c.fs.n; i++)
-        vec_free(c.fs.v[i].masks);
-    vec_free(c.fs);
-    free(c.facts_only);
+    cg_free(&c);
     return result;
 }

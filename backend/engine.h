@@ -203,6 +203,7 @@ Index *ix_build(Ev *ev, FactSet *s, u32 slot);
 u32 fs_first(Ev *ev, FactSet *s, u32 slot, const u32 *key);
 Table *tb_new(Ev *ev, u32 q, u32 arity, u32 level, const u32 *key);
 void tb_add(Ev *ev, Table *t, u32 arity, u32 level, const u32 *a);
+int tb_has(const Table *t, u32 arity, const u32 *a);
 Table *tb_call(Ev *ev, u32 q, const u32 *key);
 Table *tb_call_complete(Ev *ev, u32 q, const u32 *key);
 void tb_eval(Ev *ev, Table *t);
@@ -232,6 +233,7 @@ RT Index *ix_build(Ev *ev, FactSet *s, u32 slot);
 RT u32 fs_first(Ev *ev, FactSet *s, u32 slot, const u32 *key);
 RT Table *tb_new(Ev *ev, u32 q, u32 arity, u32 level, const u32 *key);
 RT void tb_add(Ev *ev, Table *t, u32 arity, u32 level, const u32 *a);
+RT int tb_has(const Table *t, u32 arity, const u32 *a);
 RT Table *tb_call(Ev *ev, u32 q, const u32 *key);
 RT Table *tb_call_complete(Ev *ev, u32 q, const u32 *key);
 RT void tb_eval(Ev *ev, Table *t);
@@ -614,6 +616,17 @@ RT void tb_add(Ev *ev, Table *t, u32 arity, u32 level, const u32 *a)
     t->set[i] = ++t->n;
 }
 
+/* Is a (every position given) among the answers? */
+RT int tb_has(const Table *t, u32 arity, const u32 *a)
+{
+    if (!t->n)
+        return 0;
+    u32 mask = t->nset - 1;
+    for (u32 i = hash_all(a, arity) & mask; t->set[i]; i = (i + 1) & mask)
+        if (eq_all(t->ans + (usize)(t->set[i] - 1) * arity, a, arity))
+            return 1;
+    return 0;
+}
 
 /* The table of a call, evaluated if it is new. NULL after a failure. */
 RT Table *tb_call(Ev *ev, u32 q, const u32 *key)

@@ -32,6 +32,7 @@
 #define fs_first gdlc_rt_fs_first
 #define tb_new gdlc_rt_tb_new
 #define tb_add gdlc_rt_tb_add
+#define tb_has gdlc_rt_tb_has
 #define tb_call gdlc_rt_tb_call
 #define tb_call_complete gdlc_rt_tb_call_complete
 #define tb_eval gdlc_rt_tb_eval
@@ -60,6 +61,7 @@ const RtJitSymbol rt_engine_symbols[] = {
     {"fs_first", (const void *)gdlc_rt_fs_first},
     {"tb_new", (const void *)gdlc_rt_tb_new},
     {"tb_add", (const void *)gdlc_rt_tb_add},
+    {"tb_has", (const void *)gdlc_rt_tb_has},
     {"tb_call", (const void *)gdlc_rt_tb_call},
     {"tb_call_complete", (const void *)gdlc_rt_tb_call_complete},
     {"tb_eval", (const void *)gdlc_rt_tb_eval},
