@@ -78,6 +78,13 @@ typedef struct Cg {
     /* The tables (not yes/no) a first pass over the same game asked for:
      * a test with every position bound can read one of them. */
     VEC(CgQ) tables;
+    /* Relations given by facts: the facts as tuples of ids, equal exactly
+     * when the terms are (ftup[rel], fnum[rel]; fdone[rel] once tried), and
+     * which binding patterns determine the rest (fmemo). */
+    uint32_t **ftup;
+    uint32_t *fnum;
+    bool *fdone;
+    VEC(CgQ) fmemo;      /* exists: the pattern is functional */
     char *err;
 } Cg;
 
@@ -94,6 +101,7 @@ typedef struct Fx {
     const char *ret;    /* "return" or, in a yes/no function, "return 0" */
     const char *key;    /* the call's bound values */
     bool exists;        /* a yes/no function: the head returns 1 */
+    uint32_t *order;    /* body literals in the order they are joined */
 } Fx;
 
 static void fail_limit(Cg *c, char *msg)
@@ -599,7 +607,7 @@ static void emit_lits(Fx *x, uint32_t li)
         return;
     }
     const Ir *ir = x->c->ir;
-    const IrLit *l = &ir->lits.v[x->r->lits + li];
+    const IrLit *l = &ir->lits.v[x->r->lits + x->order[li]];
     const uint32_t *args = u32_at(&ir->largs, l->args);
     if (l->kind == IR_LIT_DISTINCT || l->kind == IR_LIT_EQUAL) {
         char a[64], b[64];
@@ -617,6 +625,191 @@ static void emit_lits(Fx *x, uint32_t li)
                      l->kind == IR_LIT_NEG);
     else
         emit_call_lit(x, li, l);
+}
+
+/* ---- join order ----------------------------------------------------------- */
+
+/* Marks the variables of t in b; with check, tells whether all were. */
+static bool vars_in(const Ir *ir, uint32_t t, bool *b, bool set)
+{
+    const IrTerm *p = &ir->terms.v[t];
+    if (p->kind == IR_VAR) {
+        bool was = b[p->val];
+        if (set)
+            b[p->val] = true;
+        return was;
+    }
+    bool all = true;
+    for (uint32_t i = 0; p->kind == IR_FN && i < p->nargs; i++)
+        all &= vars_in(ir, ir->targs.v[p->args + i], b, set);
+    return all;
+}
+
+static uint32_t hash_u32s(const uint32_t *v, uint32_t n, uint64_t mask)
+{
+    uint64_t h = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (mask >> i & 1)
+            h = (h + v[i] + 1) * 0x9e3779b97f4a7c15ULL;
+    return (uint32_t)(h >> 32 ^ h >> 7);
+}
+
+enum { FUNCTIONAL_MAX_FACTS = 1u << 20, FUNCTIONAL_MAX_WRITTEN = 2048 };
+
+/* The facts of a relation given by facts as tuples of ids that are equal
+ * exactly when the terms are: answers evaluated ahead are terms of one
+ * store already; facts written in the game are numbered by comparing
+ * terms. NULL when there are too many to look at. */
+static const uint32_t *fact_tuples(Cg *c, uint32_t rel, uint32_t *n)
+{
+    const Ir *ir = c->ir;
+    uint32_t ar = ir->rels.v[rel].arity;
+    if (c->fdone[rel]) {
+        *n = c->fnum[rel];
+        return c->ftup[rel];
+    }
+    c->fdone[rel] = true;
+    const U32Vec *pre = c->opt->pre ? c->opt->pre[rel] : NULL;
+    if (pre) {
+        uint32_t m = ar ? pre->n / ar : pre->n;
+        if (m <= FUNCTIONAL_MAX_FACTS && ar) {
+            c->ftup[rel] = base_xmalloc((size_t)pre->n * sizeof(uint32_t) + 1);
+            memcpy(c->ftup[rel], pre->v, (size_t)pre->n * sizeof(uint32_t));
+            c->fnum[rel] = m;
+        }
+    } else {
+        const IrRel *r = &ir->rels.v[rel];
+        if (r->nrules <= FUNCTIONAL_MAX_WRITTEN && ar) {
+            U32Vec seen = {0};
+            uint32_t *t = base_xmalloc((size_t)r->nrules * ar * sizeof(uint32_t) + 1);
+            for (uint32_t k = 0; k < r->nrules; k++) {
+                const IrRule *f = &ir->rules.v[ir->rule_index.v[r->rules + k]];
+                for (uint32_t i = 0; i < ar; i++) {
+                    uint32_t term = ir->largs.v[f->args + i], id = 0;
+                    while (id < seen.n && !ir_term_same(ir, seen.v[id], term))
+                        id++;
+                    if (id == seen.n)
+                        vec_push(seen, term);
+                    t[(size_t)k * ar + i] = id;
+                }
+            }
+            vec_free(seen);
+            c->ftup[rel] = t;
+            c->fnum[rel] = r->nrules;
+        }
+    }
+    *n = c->fnum[rel];
+    return c->ftup[rel];
+}
+
+/* Do the positions of mask determine the others among the facts of rel
+ * (at most one fact per key, repeated facts aside)? */
+static bool functional(Cg *c, uint32_t rel, uint64_t mask)
+{
+    for (uint32_t i = 0; i < c->fmemo.n; i++)
+        if (c->fmemo.v[i].rel == rel && c->fmemo.v[i].mask == mask)
+            return c->fmemo.v[i].exists;
+    uint32_t n = 0, ar = c->ir->rels.v[rel].arity;
+    const uint32_t *t = fact_tuples(c, rel, &n);
+    bool ok = t != NULL;
+    if (ok) {
+        uint32_t want = 16;
+        while (want < n * 2 + 2)
+            want *= 2;
+        uint32_t *slot = base_xcalloc(want, sizeof *slot);
+        for (uint32_t f = 0; f < n && ok; f++) {
+            const uint32_t *a = t + (size_t)f * ar;
+            uint32_t i = hash_u32s(a, ar, mask) & (want - 1);
+            for (;; i = (i + 1) & (want - 1)) {
+                if (!slot[i]) {
+                    slot[i] = f + 1;
+                    break;
+                }
+                const uint32_t *b = t + (size_t)(slot[i] - 1) * ar;
+                bool same_key = true, same = true;
+                for (uint32_t k = 0; k < ar; k++) {
+                    if (a[k] != b[k]) {
+                        same = false;
+                        if (mask >> k & 1)
+                            same_key = false;
+                    }
+                }
+                if (same_key) {
+                    ok = same;
+                    break;
+                }
+            }
+        }
+        free(slot);
+    }
+    vec_push(c->fmemo, ((CgQ){rel, mask, ok}));
+    return ok;
+}
+
+/* May literal l be joined now, before literals written ahead of it? When
+ * it only filters (every variable bound: a test, a negation, distinct), or
+ * when it is a relation given by facts whose bound positions determine the
+ * rest (at most one answer: it never multiplies the loops after it). Calls
+ * into the rule's own recursive component keep their place. */
+static bool eager(Cg *c, const IrRule *r, const IrLit *l, bool *b)
+{
+    const Ir *ir = c->ir;
+    const uint32_t *args = u32_at(&ir->largs, l->args);
+    uint64_t mask = 0;
+    for (uint32_t i = 0; i < l->nargs; i++)
+        if (vars_in(ir, args[i], b, false))
+            mask |= 1ULL << i;
+    bool all = mask == full_mask(l->nargs);
+    if (l->kind != IR_LIT_POS)
+        return all;
+    const IrRel *rel = &ir->rels.v[l->rel], *head = &ir->rels.v[r->head];
+    if (rel->kind == IR_REL_TRUE || rel->kind == IR_REL_DOES)
+        return all;
+    if (c->facts_only[l->rel])
+        return all || functional(c, l->rel, mask);
+    return all && !(rel->scc == head->scc && ir->sccs.v[head->scc].recursive);
+}
+
+/* The order in which the body of rule is joined when the head positions of
+ * mask are bound: as written, except that a literal that may go early
+ * (eager()) is taken as soon as the variables it needs are bound. Filters
+ * then run before the loops they would otherwise sit inside, and a lookup
+ * of a function given by facts, such as (opponent ?p ?o), runs once rather
+ * than once per answer of the literals before it. Conjunction commutes;
+ * every literal still sees bound whatever it needs bound. */
+static uint32_t *join_order(Cg *c, uint32_t rule, uint64_t mask)
+{
+    const Ir *ir = c->ir;
+    const IrRule *r = &ir->rules.v[rule];
+    uint32_t n = r->nlits;
+    uint32_t *order = base_xmalloc((n + 1) * sizeof *order);
+    bool *b = base_xcalloc(r->nvars + 1, sizeof *b);
+    bool *done = base_xcalloc(n + 1, sizeof *done);
+    for (uint32_t i = 0; i < ir->rels.v[r->head].arity; i++)
+        if (mask >> i & 1)
+            vars_in(ir, ir->largs.v[r->args + i], b, true);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t pick = BASE_NONE, first = BASE_NONE;
+        for (uint32_t i = 0; i < n && pick == BASE_NONE; i++) {
+            if (done[i])
+                continue;
+            if (first == BASE_NONE)
+                first = i;
+            if (eager(c, r, &ir->lits.v[r->lits + i], b))
+                pick = i;
+        }
+        if (pick == BASE_NONE)
+            pick = first;
+        done[pick] = true;
+        order[k] = pick;
+        const IrLit *l = &ir->lits.v[r->lits + pick];
+        if (l->kind == IR_LIT_POS)
+            for (uint32_t i = 0; i < l->nargs; i++)
+                vars_in(ir, ir->largs.v[l->args + i], b, true);
+    }
+    free(b);
+    free(done);
+    return order;
 }
 
 /* Emits rR_qN (li == BASE_NONE) or the continuation after literal li,
@@ -640,6 +833,7 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const b
         for (uint32_t j = 0; j < l->nargs; j++)
             count_occ(ir, ir->largs.v[l->args + j], x.occ);
     }
+    x.order = join_order(c, rule, c->qs.v[q].mask);
     strbuf_add(&x.b, "");
     char name[96];
     bool cont = li != BASE_NONE;
@@ -658,7 +852,7 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const b
         sprintf(name, "k%" PRIu32 "_q%" PRIu32 "_%" PRIu32, rule, q, li);
         memcpy(x.bound, bound, nv * sizeof *x.bound);
         line(&x, "POLL(return);");
-        const IrLit *l = &ir->lits.v[r->lits + li];
+        const IrLit *l = &ir->lits.v[r->lits + x.order[li]];
         const uint32_t *pos = u32_at(&ir->largs, l->args);
         uint64_t mask = 0;
         for (uint32_t i = 0; i < l->nargs; i++)
@@ -721,6 +915,7 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const b
     free(x.bound);
     free(x.used);
     free(x.occ);
+    free(x.order);
 }
 
 /* ---- the whole file ------------------------------------------------------ */
@@ -731,6 +926,9 @@ static void classify(Cg *c)
 {
     const Ir *ir = c->ir;
     c->facts_only = base_xcalloc(ir->rels.n + 1, sizeof *c->facts_only);
+    c->ftup = base_xcalloc(ir->rels.n + 1, sizeof *c->ftup);
+    c->fnum = base_xcalloc(ir->rels.n + 1, sizeof *c->fnum);
+    c->fdone = base_xcalloc(ir->rels.n + 1, sizeof *c->fdone);
     for (uint32_t i = 0; i < ir->rels.n; i++) {
         const IrRel *r = &ir->rels.v[i];
         if (r->kind != IR_REL_USER && r->kind != IR_REL_ROLE && r->kind != IR_REL_BASE && r->kind != IR_REL_INPUT)
@@ -952,6 +1150,12 @@ static void cg_free(Cg *c)
     for (uint32_t i = 0; i < c->fs.n; i++)
         vec_free(c->fs.v[i].masks);
     vec_free(c->fs);
+    for (uint32_t i = 0; c->ftup && i < c->ir->rels.n; i++)
+        free(c->ftup[i]);
+    free(c->ftup);
+    free(c->fnum);
+    free(c->fdone);
+    vec_free(c->fmemo);
     free(c->facts_only);
 }
 
