@@ -387,6 +387,26 @@ static bool binds_nothing(const Fx *x, const uint32_t *pos, uint32_t k, uint64_t
     return true;
 }
 
+/* The first fact of set fs matching key kN on the positions of mask:
+ * fs_get, with the positions spelt out, when there are three at most (the
+ * direct index is then read in line), else fs_first. */
+static void lookup_call(char *out, uint32_t fs, uint32_t slot, uint32_t n, uint64_t mask)
+{
+    uint32_t at[3] = {0, 0, 0}, m = 0;
+    for (uint32_t i = 0; i < 64 && m <= 3; i++)
+        if (mask >> i & 1) {
+            if (m < 3)
+                at[m] = i;
+            m++;
+        }
+    if (m == 0 || m > 3)
+        sprintf(out, "fs_first(ev, &ev->fs[%" PRIu32 "], %" PRIu32 ", k%" PRIu32 ")", fs, slot, n);
+    else
+        sprintf(out, "fs_get(ev, &ev->fs[%" PRIu32 "], %" PRIu32 ", k%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32
+                     ", %" PRIu32 ")",
+                fs, slot, n, m, at[0], at[1], at[2]);
+}
+
 static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, uint32_t k, bool neg)
 {
     uint32_t n = x->c->tmp++;
@@ -397,9 +417,10 @@ static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, u
     }
     uint64_t mask = emit_key(x, pos, k, n, false);
     uint32_t slot = fs_slot(x->c, fs, mask);
+    char get[128];
+    lookup_call(get, fs, slot, n, mask);
     if (mask == full_mask(k)) {
-        line(x, "if (fs_first(ev, &ev->fs[%" PRIu32 "], %" PRIu32 ", k%" PRIu32 ") %s NONE) %s;", fs, slot, n,
-             neg ? "!=" : "==", x->fail);
+        line(x, "if (%s %s NONE) %s;", get, neg ? "!=" : "==", x->fail);
         emit_lits(x, li + 1);
         return;
     }
@@ -409,9 +430,9 @@ static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, u
         line(x, "for (u32 f%" PRIu32 " = 0; f%" PRIu32 " < ev->fs[%" PRIu32 "].n; f%" PRIu32 "++) {", n, n, fs, n);
     else
         line(x,
-             "for (u32 f%" PRIu32 " = fs_first(ev, &ev->fs[%" PRIu32 "], %" PRIu32 ", k%" PRIu32 "); f%" PRIu32
-             " != NONE; f%" PRIu32 " = ev->fs[%" PRIu32 "].ix[%" PRIu32 "].next[f%" PRIu32 "]) {",
-             n, fs, slot, n, n, n, fs, slot, n);
+             "for (u32 f%" PRIu32 " = %s; f%" PRIu32 " != NONE; f%" PRIu32 " = ev->fs[%" PRIu32 "].ix[%" PRIu32
+             "].next[f%" PRIu32 "]) {",
+             n, get, n, n, fs, slot, n);
     const char *fail = x->fail;
     bool test = binds_nothing(x, pos, k, mask);
     x->ind++;

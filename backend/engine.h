@@ -780,3 +780,37 @@ RT void ev_reset(Ev *ev, u32 level)
     ev->low = NONE;
 }
 #endif /* GDLC_RUNTIME_EXTERN */
+
+/* fs_first on at most three positions, given as constants (c0, c1, c2 of
+ * which the first n count): a compiled engine reads a direct index in line,
+ * the generic loop over the positions folded away. Code compiled by libtcc,
+ * which does not inline, calls the host's fs_first instead. */
+#ifdef GDLC_RUNTIME_EXTERN
+#define fs_get(ev, s, slot, key, n, c0, c1, c2) fs_first(ev, s, slot, key)
+#else
+static inline __attribute__((always_inline)) u32 fs_get(Ev *ev, FactSet *s, u32 slot, const u32 *key, u32 n,
+                                                        u32 c0, u32 c1, u32 c2)
+{
+    Index *x = &s->ix[slot];
+    if (!(x->ok && x->gen == s->gen && x->direct))
+        return fs_first(ev, s, slot, key);
+    u32 a = key[c0];
+    if (a >= x->range[0])
+        return NONE;
+    u32 k = a * x->stride[0];
+    if (n > 1) {
+        a = key[c1];
+        if (a >= x->range[1])
+            return NONE;
+        k += a * x->stride[1];
+    }
+    if (n > 2) {
+        a = key[c2];
+        if (a >= x->range[2])
+            return NONE;
+        k += a * x->stride[2];
+    }
+    u64 e = x->dir[k];
+    return (e >> 32) == x->stamp ? (u32)e - 1 : NONE;
+}
+#endif
