@@ -152,6 +152,7 @@ typedef struct QInfo {
 typedef struct CallMap {
     Table **slot;
     u32 nslots, n;
+    u32 hint;       /* slots the map grew to before its last reset */
 } CallMap;
 
 typedef struct Ev {
@@ -581,6 +582,14 @@ RT Table *tb_new(Ev *ev, u32 q, u32 arity, u32 level, const u32 *key)
 RT void tb_add(Ev *ev, Table *t, u32 arity, u32 level, const u32 *a)
 {
     POLL(return);
+    if (arity < 64 && ev->qi[t->q].mask == (1ULL << arity) - 1) {
+        /* Every position bound: the one possible answer is the call. */
+        if (!t->n) {
+            t->ans = t->key;
+            t->n = t->cap = 1;
+        }
+        return;
+    }
     if (t->n * 2 + 2 > t->nset) {
         u32 want = t->nset ? t->nset * 2 : 8;
         while (want < t->n * 2 + 2)
@@ -621,6 +630,8 @@ RT int tb_has(const Table *t, u32 arity, const u32 *a)
 {
     if (!t->n)
         return 0;
+    if (!t->nset) /* a table of a call that binds everything */
+        return eq_all(t->ans, a, arity);
     u32 mask = t->nset - 1;
     for (u32 i = hash_all(a, arity) & mask; t->set[i]; i = (i + 1) & mask)
         if (eq_all(t->ans + (usize)(t->set[i] - 1) * arity, a, arity))
@@ -638,7 +649,9 @@ RT Table *tb_call(Ev *ev, u32 q, const u32 *key)
     if (STOP)
         return 0;
     if (m->n * 2 + 2 > m->nslots) {
-        u32 want = m->nslots ? m->nslots * 2 : 4;
+        /* The last state's calls are a good guess at this one's: start
+         * at that size rather than growing to it again. */
+        u32 want = m->nslots ? m->nslots * 2 : m->hint ? m->hint : 4;
         Table **slot = arena_alloc(ev, qi->level, (usize)want * sizeof(Table *));
         if (!slot)
             return 0;
@@ -767,9 +780,15 @@ RT void tb_consume(Ev *ev, Table *t, KFn k, Table *head, const u32 *env, u32 nen
  * (a move's tables depend on the state, the state's on nothing else). */
 RT void ev_reset(Ev *ev, u32 level)
 {
-    for (u32 q = 0; q < ev->nq; q++)
-        if (ev->qi[q].level >= level)
-            zero(&ev->calls[q], sizeof(CallMap));
+    for (u32 q = 0; q < ev->nq; q++) {
+        CallMap *m = &ev->calls[q];
+        if (ev->qi[q].level < level)
+            continue;
+        if (m->nslots && (m->nslots > m->hint || m->nslots * 4 < m->hint))
+            m->hint = m->nslots;
+        m->slot = 0;
+        m->nslots = m->n = 0;
+    }
     for (u32 f = 0; f < ev->nfs; f++)
         if (ev->fs[f].level >= level)
             for (u32 x = 0; x < ev->fs[f].nix; x++)
