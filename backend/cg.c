@@ -504,7 +504,7 @@ static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l)
          * many such tests share, rather than a proof of its own each. */
         line(x, "Table *t%" PRIu32 " = tb_call_complete(ev, %" PRIu32 ", k%" PRIu32 ");", n, q, n);
         line(x, "if (!t%" PRIu32 ") %s;", n, x->ret);
-        line(x, "if (%stb_has(t%" PRIu32 ", %" PRIu32 ", k%" PRIu32 ")) %s;", l->kind == IR_LIT_NEG ? "" : "!", n, k, n,
+        line(x, "if (%stb_has(ev, t%" PRIu32 ", %" PRIu32 ", k%" PRIu32 ")) %s;", l->kind == IR_LIT_NEG ? "" : "!", n, k, n,
              x->fail);
         emit_lits(x, li + 1);
     } else if (exists) {

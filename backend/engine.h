@@ -170,6 +170,9 @@ typedef struct Ev {
     u32 nq, nfs;
     CallMap *calls; /* one per query id */
     Cols *qcols;    /* the bound positions of each query id */
+    Cols *qfree;    /* and the others */
+    u32 *amax;      /* most answers of a table of each query id, this state */
+    u32 *ahint;     /* the same, in the last state */
     FactSet *fs;    /* one per fact set */
     u32 *syms;      /* symbol ids: S[i] */
     u32 *consts;    /* constant term ids: K[i] */
@@ -204,7 +207,7 @@ Index *ix_build(Ev *ev, FactSet *s, u32 slot);
 u32 fs_first(Ev *ev, FactSet *s, u32 slot, const u32 *key);
 Table *tb_new(Ev *ev, u32 q, u32 arity, u32 level, const u32 *key);
 void tb_add(Ev *ev, Table *t, u32 arity, u32 level, const u32 *a);
-int tb_has(const Table *t, u32 arity, const u32 *a);
+int tb_has(Ev *ev, const Table *t, u32 arity, const u32 *a);
 Table *tb_call(Ev *ev, u32 q, const u32 *key);
 Table *tb_call_complete(Ev *ev, u32 q, const u32 *key);
 void tb_eval(Ev *ev, Table *t);
@@ -234,7 +237,7 @@ RT Index *ix_build(Ev *ev, FactSet *s, u32 slot);
 RT u32 fs_first(Ev *ev, FactSet *s, u32 slot, const u32 *key);
 RT Table *tb_new(Ev *ev, u32 q, u32 arity, u32 level, const u32 *key);
 RT void tb_add(Ev *ev, Table *t, u32 arity, u32 level, const u32 *a);
-RT int tb_has(const Table *t, u32 arity, const u32 *a);
+RT int tb_has(Ev *ev, const Table *t, u32 arity, const u32 *a);
 RT Table *tb_call(Ev *ev, u32 q, const u32 *key);
 RT Table *tb_call_complete(Ev *ev, u32 q, const u32 *key);
 RT void tb_eval(Ev *ev, Table *t);
@@ -590,8 +593,16 @@ RT void tb_add(Ev *ev, Table *t, u32 arity, u32 level, const u32 *a)
         }
         return;
     }
+    /* Answers agree with the call on its bound positions: the set hashes
+     * and compares the others. */
+    const Cols *fc = &ev->qfree[t->q];
     if (t->n * 2 + 2 > t->nset) {
+        /* The first set is sized for the most answers a table of the same
+         * query had in the last state; then it doubles. */
         u32 want = t->nset ? t->nset * 2 : 8;
+        if (!t->nset)
+            while (want < ev->ahint[t->q] * 2 + 2 && want < 1024)
+                want *= 2;
         while (want < t->n * 2 + 2)
             want *= 2;
         u32 *set = arena_alloc(ev, level, (usize)want * sizeof(u32));
@@ -599,7 +610,7 @@ RT void tb_add(Ev *ev, Table *t, u32 arity, u32 level, const u32 *a)
             return;
         zero(set, (usize)want * sizeof(u32));
         for (u32 k = 0; k < t->n; k++) {
-            u32 i = hash_all(t->ans + (usize)k * arity, arity) & (want - 1);
+            u32 i = hash_cols(t->ans + (usize)k * arity, fc) & (want - 1);
             while (set[i])
                 i = (i + 1) & (want - 1);
             set[i] = k + 1;
@@ -608,12 +619,15 @@ RT void tb_add(Ev *ev, Table *t, u32 arity, u32 level, const u32 *a)
         t->nset = want;
     }
     u32 mask = t->nset - 1;
-    u32 i = hash_all(a, arity) & mask;
+    u32 i = hash_cols(a, fc) & mask;
     for (; t->set[i]; i = (i + 1) & mask)
-        if (eq_all(t->ans + (usize)(t->set[i] - 1) * arity, a, arity))
+        if (eq_cols(t->ans + (usize)(t->set[i] - 1) * arity, a, fc))
             return;
     if (t->n == t->cap) {
         u32 cap = t->cap ? t->cap * 2 : 4;
+        if (!t->cap)
+            while (cap < ev->ahint[t->q] && cap < 512)
+                cap *= 2;
         u32 *v = arena_alloc(ev, level, (usize)cap * (arity ? arity : 1) * sizeof(u32));
         if (!v)
             return;
@@ -623,18 +637,21 @@ RT void tb_add(Ev *ev, Table *t, u32 arity, u32 level, const u32 *a)
     }
     copy32(t->ans + (usize)t->n * arity, a, arity);
     t->set[i] = ++t->n;
+    if (t->n > ev->amax[t->q])
+        ev->amax[t->q] = t->n;
 }
 
 /* Is a (every position given) among the answers? */
-RT int tb_has(const Table *t, u32 arity, const u32 *a)
+RT int tb_has(Ev *ev, const Table *t, u32 arity, const u32 *a)
 {
     if (!t->n)
         return 0;
     if (!t->nset) /* a table of a call that binds everything */
         return eq_all(t->ans, a, arity);
+    const Cols *fc = &ev->qfree[t->q];
     u32 mask = t->nset - 1;
-    for (u32 i = hash_all(a, arity) & mask; t->set[i]; i = (i + 1) & mask)
-        if (eq_all(t->ans + (usize)(t->set[i] - 1) * arity, a, arity))
+    for (u32 i = hash_cols(a, fc) & mask; t->set[i]; i = (i + 1) & mask)
+        if (eq_cols(t->ans + (usize)(t->set[i] - 1) * arity, a, fc))
             return 1;
     return 0;
 }
@@ -786,6 +803,10 @@ RT void ev_reset(Ev *ev, u32 level)
             continue;
         if (m->nslots && (m->nslots > m->hint || m->nslots * 4 < m->hint))
             m->hint = m->nslots;
+        if (m->nslots) {
+            ev->ahint[q] = ev->amax[q];
+            ev->amax[q] = 0;
+        }
         m->slot = 0;
         m->nslots = m->n = 0;
     }

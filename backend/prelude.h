@@ -64,6 +64,9 @@ static void m_destroy(void *e)
     h->release(ev->fs);
     h->release(ev->calls);
     h->release(ev->qcols);
+    h->release(ev->qfree);
+    h->release(ev->amax);
+    h->release(ev->ahint);
     h->release(ev->stack);
     h->release(ev->syms);
     h->release(ev->consts);
@@ -95,13 +98,22 @@ static void *m_create(const GdlcHost *h, void *store, void *ctl, const GdlcTermV
     ev->fs = h->alloc((NFS + 1) * sizeof(FactSet));
     ev->g = h->alloc((NG + 1) * sizeof(u32));
     ev->qcols = h->alloc(NQ * sizeof(Cols));
-    if (!ev->syms || !ev->consts || !ev->roles || !ev->calls || !ev->fs || !ev->g || !ev->qcols) {
+    ev->qfree = h->alloc(NQ * sizeof(Cols));
+    ev->amax = h->alloc(NQ * sizeof(u32));
+    ev->ahint = h->alloc(NQ * sizeof(u32));
+    if (!ev->syms || !ev->consts || !ev->roles || !ev->calls || !ev->fs || !ev->g || !ev->qcols || !ev->qfree ||
+        !ev->amax || !ev->ahint) {
         m_destroy(ev);
         return 0;
     }
     zero(ev->calls, NQ * sizeof(CallMap));
-    for (u32 q = 0; q < sizes.nq; q++)
+    for (u32 q = 0; q < sizes.nq; q++) {
         cols_of(&ev->qcols[q], QI[q].mask);
+        u64 all = QI[q].arity >= 64 ? ~0ULL : (1ULL << QI[q].arity) - 1;
+        cols_of(&ev->qfree[q], all & ~QI[q].mask);
+    }
+    zero(ev->amax, NQ * sizeof(u32));
+    zero(ev->ahint, NQ * sizeof(u32));
     zero(ev->fs, (NFS + 1) * sizeof(FactSet));
     for (u32 i = 0; i < sizes.nsym; i++)
         ev->syms[i] = h->sym(store, SYMNAME[i]);
