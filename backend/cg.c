@@ -102,6 +102,10 @@ typedef struct Fx {
     const char *key;    /* the call's bound values */
     bool exists;        /* a yes/no function: the head returns 1 */
     uint32_t *order;    /* body literals in the order they are joined */
+    /* Function terms whose id a matched state fact gives (its set keeps
+     * the fact's id after the arguments): a head or argument built the
+     * same way reads the id instead of interning the term again. */
+    VEC(struct Known { uint32_t term; char expr[96]; }) known;
 } Fx;
 
 static void fail_limit(Cg *c, char *msg)
@@ -154,7 +158,9 @@ static uint32_t fs_ix(Cg *c, uint32_t kind, uint32_t sym, uint32_t sarity, uint3
         if (s->kind == kind && s->sym == sym && s->sarity == sarity && s->rel == rel)
             return i;
     }
-    CgFs s = {kind, sym, sarity, rel, arity, kind == FS_TRUE ? 1 : kind == FS_DOES ? 2 : 0, {0}};
+    /* A state fact's set keeps the fact's own id after its arguments. */
+    uint32_t width = kind == FS_TRUE && sym != BASE_NONE ? arity + 1 : arity;
+    CgFs s = {kind, sym, sarity, rel, width, kind == FS_TRUE ? 1 : kind == FS_DOES ? 2 : 0, {0}};
     if (sym != BASE_NONE)
         sym_ix(c, sym);
     vec_push(c->fs, s);
@@ -247,6 +253,11 @@ static void gval(Fx *x, uint32_t t, char *out)
         sprintf(out, "K[%" PRIu32 "]", const_ix(x->c, p->val));
         return;
     }
+    for (uint32_t i = x->known.n; i-- > 0;)
+        if (ir_term_same(x->c->ir, x->known.v[i].term, t)) {
+            strcpy(out, x->known.v[i].expr);
+            return;
+        }
     StrBuf args = {0};
     strbuf_add(&args, "");
     for (uint32_t i = 0; i < p->nargs; i++) {
@@ -407,9 +418,21 @@ static void lookup_call(char *out, uint32_t fs, uint32_t slot, uint32_t n, uint6
                 fs, slot, n, m, at[0], at[1], at[2]);
 }
 
-static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, uint32_t k, bool neg)
+/* Notes that the term t of the state fact just matched has the id expr,
+ * until the literals after it are emitted (known_pop). */
+static void known_push(Fx *x, uint32_t t, const char *expr)
 {
-    uint32_t n = x->c->tmp++;
+    struct Known k = {.term = t};
+    snprintf(k.expr, sizeof k.expr, "%s", expr);
+    vec_push(x->known, k);
+}
+
+/* A literal over a fact set. For a state fact, term is the fact's term
+ * (its id is the last column of the set), else BASE_NONE. */
+static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, uint32_t k, bool neg, uint32_t term)
+{
+    uint32_t n = x->c->tmp++, width = x->c->fs.v[fs].arity;
+    uint32_t known = x->known.n;
     if (k == 0) {
         line(x, "if (%sev->fs[%" PRIu32 "].n) %s;", neg ? "" : "!", fs, x->fail);
         emit_lits(x, li + 1);
@@ -417,11 +440,21 @@ static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, u
     }
     uint64_t mask = emit_key(x, pos, k, n, false);
     uint32_t slot = fs_slot(x->c, fs, mask);
-    char get[128];
+    char get[128], id[96];
     lookup_call(get, fs, slot, n, mask);
     if (mask == full_mask(k)) {
-        line(x, "if (%s %s NONE) %s;", get, neg ? "!=" : "==", x->fail);
+        if (neg || term == BASE_NONE) {
+            line(x, "if (%s %s NONE) %s;", get, neg ? "!=" : "==", x->fail);
+        } else {
+            line(x, "u32 f%" PRIu32 " = %s;", n, get);
+            line(x, "if (f%" PRIu32 " == NONE) %s;", n, x->fail);
+            line(x, "(void)f%" PRIu32 ";", n);
+            snprintf(id, sizeof id, "ev->fs[%" PRIu32 "].tup[(usize)f%" PRIu32 " * %" PRIu32 " + %" PRIu32 "]", fs, n,
+                     width, k);
+            known_push(x, term, id);
+        }
         emit_lits(x, li + 1);
+        x->known.n = known;
         return;
     }
     if (binds_nothing(x, pos, k, mask))
@@ -437,7 +470,7 @@ static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, u
     bool test = binds_nothing(x, pos, k, mask);
     x->ind++;
     x->fail = "continue";
-    line(x, "const u32 *a%" PRIu32 " = ev->fs[%" PRIu32 "].tup + (usize)f%" PRIu32 " * %" PRIu32 ";", n, fs, n, k);
+    line(x, "const u32 *a%" PRIu32 " = ev->fs[%" PRIu32 "].tup + (usize)f%" PRIu32 " * %" PRIu32 ";", n, fs, n, width);
     line(x, "(void)a%" PRIu32 ";", n);
     line(x, "POLL(%s);", x->ret);
     char tup[32];
@@ -454,7 +487,12 @@ static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, u
         emit_lits(x, li + 1);
         return;
     }
+    if (term != BASE_NONE) {
+        snprintf(id, sizeof id, "a%" PRIu32 "[%" PRIu32 "]", n, k);
+        known_push(x, term, id);
+    }
     emit_lits(x, li + 1);
+    x->known.n = known;
     x->ind--;
     x->fail = fail;
     line(x, "}");
@@ -585,7 +623,7 @@ static void emit_state_lit(Fx *x, uint32_t li, const IrLit *l, bool does)
             pos[k++] = targ(x, p, i);
         fs = fs_ix(c, kind, c->ir->funcs.v[p->val].sym, p->nargs, BASE_NONE, k);
     }
-    emit_set_lit(x, li, fs, pos, k, l->kind == IR_LIT_NEG);
+    emit_set_lit(x, li, fs, pos, k, l->kind == IR_LIT_NEG, !does && p->kind == IR_FN ? t : BASE_NONE);
 }
 
 static void emit_head(Fx *x)
@@ -643,7 +681,7 @@ static void emit_lits(Fx *x, uint32_t li)
         emit_state_lit(x, li, l, rel->kind == IR_REL_DOES);
     else if (x->c->facts_only[l->rel])
         emit_set_lit(x, li, fs_ix(x->c, FS_FACTS, BASE_NONE, 0, l->rel, rel->arity), args, l->nargs,
-                     l->kind == IR_LIT_NEG);
+                     l->kind == IR_LIT_NEG, BASE_NONE);
     else
         emit_call_lit(x, li, l);
 }
@@ -915,9 +953,9 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const b
     for (uint32_t v = 0; v < nv; v++)
         if (x.used[v]) {
             if (cont && bound[v])
-                strbuf_addf(&fn, "    u32 v%" PRIu32 " = e[%" PRIu32 "];\n", v, v);
+                strbuf_addf(&fn, "    MAYBE_UNUSED u32 v%" PRIu32 " = e[%" PRIu32 "];\n", v, v);
             else
-                strbuf_addf(&fn, "    u32 v%" PRIu32 " = 0;\n", v);
+                strbuf_addf(&fn, "    MAYBE_UNUSED u32 v%" PRIu32 " = 0;\n", v);
         }
     if (cont)
         strbuf_add(&fn, "    (void)e;\n    (void)a;\n");
@@ -937,6 +975,7 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const b
     free(x.used);
     free(x.occ);
     free(x.order);
+    vec_free(x.known);
 }
 
 /* ---- the whole file ------------------------------------------------------ */

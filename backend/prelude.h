@@ -162,11 +162,16 @@ static u32 m_set_state(void *e, const u32 *facts, u32 n)
         fs_clear(&ev->fs[TSH[s].fs]);
     if (TANY != NONE)
         fs_clear(&ev->fs[TANY]);
+    u32 buf[64];
     for (u32 i = 0; i < n; i++) {
         u32 f = facts[i], fn = FN(f), ar = AR(f);
         for (u32 s = 0; s < sizes.nts; s++)
             if (ev->syms[TSH[s].sym] == fn && TSH[s].arity == ar) {
-                fs_add(ev, &ev->fs[TSH[s].fs], *ev->tv.args + (*ev->tv.args_at)[f]);
+                /* the arguments, then the fact's own id */
+                for (u32 k = 0; k < ar; k++)
+                    buf[k] = ARG(f, k);
+                buf[ar] = f;
+                fs_add(ev, &ev->fs[TSH[s].fs], buf);
                 break;
             }
         if (TANY != NONE)
