@@ -823,10 +823,12 @@ RT void ev_reset(Ev *ev, u32 level)
 
 /* fs_first on at most three positions, given as constants (c0, c1, c2 of
  * which the first n count): a compiled engine reads a direct index in line,
- * the generic loop over the positions folded away. Code compiled by libtcc,
- * which does not inline, calls the host's fs_first instead. */
+ * the generic loop over the positions folded away. */
 #ifdef GDLC_RUNTIME_EXTERN
-#define fs_get(ev, s, slot, key, n, c0, c1, c2) fs_first(ev, s, slot, key)
+/* libtcc does not inline: the host's copy, compiled at -O2, with the
+ * positions as arguments rather than read from the index. */
+u32 fs_getn(Ev *ev, FactSet *s, u32 slot, const u32 *key, u32 n, u32 c0, u32 c1, u32 c2);
+#define fs_get fs_getn
 #else
 static inline __attribute__((always_inline)) u32 fs_get(Ev *ev, FactSet *s, u32 slot, const u32 *key, u32 n,
                                                         u32 c0, u32 c1, u32 c2)

@@ -40,6 +40,13 @@
 #define ev_reset gdlc_rt_ev_reset
 #include "../backend/engine.h"
 
+/* fs_get for code compiled by libtcc (see engine.h). */
+u32 gdlc_rt_fs_getn(Ev *ev, FactSet *s, u32 slot, const u32 *key, u32 n, u32 c0, u32 c1, u32 c2);
+u32 gdlc_rt_fs_getn(Ev *ev, FactSet *s, u32 slot, const u32 *key, u32 n, u32 c0, u32 c1, u32 c2)
+{
+    return fs_get(ev, s, slot, key, n, c0, c1, c2);
+}
+
 const RtJitSymbol rt_engine_symbols[] = {
     {"ev_fail", (const void *)gdlc_rt_ev_fail},
     {"ev_poll", (const void *)gdlc_rt_ev_poll},
@@ -59,6 +66,7 @@ const RtJitSymbol rt_engine_symbols[] = {
     {"fs_dedup", (const void *)gdlc_rt_fs_dedup},
     {"ix_build", (const void *)gdlc_rt_ix_build},
     {"fs_first", (const void *)gdlc_rt_fs_first},
+    {"fs_getn", (const void *)gdlc_rt_fs_getn},
     {"tb_new", (const void *)gdlc_rt_tb_new},
     {"tb_add", (const void *)gdlc_rt_tb_add},
     {"tb_has", (const void *)gdlc_rt_tb_has},
