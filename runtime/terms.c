@@ -208,16 +208,33 @@ int gt_cmp(GtStore *s, Gt a, Gt b)
     return text_cmp(s, a, b);
 }
 
+/* A term with its sort keys, read once: the sort then compares in place. */
+typedef struct SortItem {
+    uint64_t k, k2;
+    Gt t;
+} SortItem;
+
+static bool item_less(const GtStore *s, const SortItem *a, const SortItem *b)
+{
+    if (a->k != b->k)
+        return a->k < b->k;
+    if (a->k2 != b->k2)
+        return a->k2 < b->k2;
+    return strcmp(s->text.v[a->t], s->text.v[b->t]) < 0;
+}
+
 /* A merge sort by canonical text: stable, and needs no global context. */
-static void merge_sort(GtStore *s, Gt *v, Gt *tmp, uint32_t n)
+static void merge_sort(const GtStore *s, SortItem *v, SortItem *tmp, uint32_t n)
 {
     if (n < 2)
         return;
     uint32_t h = n / 2, i = 0, j = h, k = 0;
     merge_sort(s, v, tmp, h);
     merge_sort(s, v + h, tmp, n - h);
+    if (!item_less(s, &v[h], &v[h - 1]))
+        return; /* the halves are in order already */
     while (i < h && j < n)
-        tmp[k++] = text_cmp(s, v[j], v[i]) < 0 ? v[j++] : v[i++];
+        tmp[k++] = item_less(s, &v[j], &v[i]) ? v[j++] : v[i++];
     while (i < h)
         tmp[k++] = v[i++];
     while (j < n)
@@ -227,11 +244,16 @@ static void merge_sort(GtStore *s, Gt *v, Gt *tmp, uint32_t n)
 
 void gt_sort(GtStore *s, Gt *v, uint32_t n)
 {
-    for (uint32_t i = 0; i < n; i++)
+    SortItem buf[2 * 256], *items = n <= 256 ? buf : base_xmalloc(2 * (size_t)n * sizeof *items);
+    for (uint32_t i = 0; i < n; i++) {
         gt_text(s, v[i]);
-    Gt *tmp = base_xmalloc((n + 1) * sizeof *tmp);
-    merge_sort(s, v, tmp, n);
-    free(tmp);
+        items[i] = (SortItem){s->key.v[v[i]], s->key2.v[v[i]], v[i]};
+    }
+    merge_sort(s, items, items + n, n);
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = items[i].t;
+    if (items != buf)
+        free(items);
 }
 
 Gt gt_from_kif(GtStore *s, const KifDoc *doc, const Symtab *docsyms, uint32_t node)
