@@ -733,7 +733,8 @@ static const uint32_t *fact_tuples(Cg *c, uint32_t rel, uint32_t *n)
         uint32_t m = ar ? pre->n / ar : pre->n;
         if (m <= FUNCTIONAL_MAX_FACTS && ar) {
             c->ftup[rel] = base_xmalloc((size_t)pre->n * sizeof(uint32_t) + 1);
-            memcpy(c->ftup[rel], pre->v, (size_t)pre->n * sizeof(uint32_t));
+            if (pre->n)
+                memcpy(c->ftup[rel], pre->v, (size_t)pre->n * sizeof(uint32_t));
             c->fnum[rel] = m;
         }
     } else {
