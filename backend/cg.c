@@ -16,20 +16,30 @@
  *                the body as nested loops, then add the head to the table;
  *   kR_qN_L()    a continuation: the rest of rule R after its literal L,
  *                when L calls a relation of the head's own recursive
- *                component (prelude.h explains how these are fed).
+ *                component (engine.h explains how these are fed);
+ *   xN(), eR_qN() yes/no functions: is there a proof of a call with every
+ *                position bound (or only don't-care variables free)?
  *
  * Body literals, with the bindings known at compile time:
  *   - `true` facts are grouped by the functor and arity of the fact, so
  *     (true (cell ?x ?y b)) is a lookup in the set of `cell/3` tuples with
- *     the third position bound: a hash index built the first time a state
- *     is asked that way. `does` facts likewise, by the move's functor, with
- *     the role first. A relation given only by ground facts is such a set
- *     too, loaded once.
+ *     the third position bound: an index built the first time a state is
+ *     asked that way. The tuples end with the fact's own id, which a head
+ *     equal to the matched fact reuses (Fx.known). `does` facts likewise,
+ *     by the move's functor, with the role first. A relation given only by
+ *     ground facts, or evaluated when compiling, is such a set too, loaded
+ *     once.
  *   - any other relation is a call: a table of answers per (pattern, bound
  *     values), kept as long as what the relation depends on (the game, the
  *     state, or the move) stays the same.
  *   - negation asks the same with every position bound and tests emptiness;
- *     distinct and equality compare ids (terms are hash-consed).
+ *     distinct and equality compare ids (terms are hash-consed);
+ *   - a test with every position bound reads the relation's table for fewer
+ *     bound positions when a first pass found that table asked for anyway
+ *     (subsumer());
+ *   - the body is joined in the order join_order() gives: as written, but
+ *     filters and lookups of functions given by facts as early as their
+ *     inputs are bound.
  * Variables used once in a rule are not bound at all. Function terms are
  * matched by looking at the functor and arguments of the term in the store,
  * and built (interned) where a head or a bound argument needs them.
