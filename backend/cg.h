@@ -3,9 +3,9 @@
  *
  * The emitted file is self-contained C11 (abi.h, engine.h, prelude.h, then
  * the game): it compiles under libtcc in memory and under the system
- * compiler into a shared object, without warnings under `gcc -O2 -Wall`. Same input, same
- * bytes. See cg.c for the shape of the code and engine.h for the runtime
- * it carries (tables, continuations, completion).
+ * compiler into a shared object, without warnings under `gcc -O2 -Wall`.
+ * Same input, same bytes. See cg.c for the shape of the code and engine.h
+ * for the runtime it carries (tables, continuations, completion).
  */
 #ifndef GDLC_CG_H
 #define GDLC_CG_H
