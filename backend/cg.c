@@ -428,8 +428,9 @@ static void lookup_call(char *out, uint32_t fs, uint32_t slot, uint32_t n, uint6
                 fs, slot, n, m, at[0], at[1], at[2]);
 }
 
-/* Notes that the term t of the state fact just matched has the id expr,
- * until the literals after it are emitted (known_pop). */
+/* Notes that the term t of the state fact just matched has the id expr;
+ * the caller forgets it (truncates x->known) once the literals after the
+ * match are emitted. */
 static void known_push(Fx *x, uint32_t t, const char *expr)
 {
     struct Known k = {.term = t};

@@ -801,9 +801,10 @@ RT void ev_reset(Ev *ev, u32 level)
         CallMap *m = &ev->calls[q];
         if (ev->qi[q].level < level)
             continue;
-        if (m->nslots && (m->nslots > m->hint || m->nslots * 4 < m->hint))
-            m->hint = m->nslots;
         if (m->nslots) {
+            /* what this state needed is the next one's first guess */
+            if (m->nslots > m->hint || m->nslots * 4 < m->hint)
+                m->hint = m->nslots;
             ev->ahint[q] = ev->amax[q];
             ev->amax[q] = 0;
         }

@@ -185,35 +185,20 @@ const char *gt_text(GtStore *s, Gt t)
     return s->text.v[t];
 }
 
-/* Byte order of two built texts: the 16-byte prefix keys decide most
- * pairs without reading the texts. */
-static int text_cmp(const GtStore *s, Gt a, Gt b)
-{
-    uint64_t x = s->key.v[a], y = s->key.v[b];
-    if (x == y) {
-        x = s->key2.v[a];
-        y = s->key2.v[b];
-    }
-    if (x != y)
-        return x < y ? -1 : 1;
-    return strcmp(s->text.v[a], s->text.v[b]);
-}
-
-int gt_cmp(GtStore *s, Gt a, Gt b)
-{
-    if (a == b)
-        return 0;
-    gt_text(s, a);
-    gt_text(s, b);
-    return text_cmp(s, a, b);
-}
-
-/* A term with its sort keys, read once: the sort then compares in place. */
+/* A term with its sort keys (the first 16 bytes of its text), read once:
+ * the keys decide most pairs without reading the texts. */
 typedef struct SortItem {
     uint64_t k, k2;
     Gt t;
 } SortItem;
 
+static SortItem sort_item(GtStore *s, Gt t)
+{
+    gt_text(s, t);
+    return (SortItem){s->key.v[t], s->key2.v[t], t};
+}
+
+/* Byte order of the texts of two terms whose texts are built. */
 static bool item_less(const GtStore *s, const SortItem *a, const SortItem *b)
 {
     if (a->k != b->k)
@@ -221,6 +206,14 @@ static bool item_less(const GtStore *s, const SortItem *a, const SortItem *b)
     if (a->k2 != b->k2)
         return a->k2 < b->k2;
     return strcmp(s->text.v[a->t], s->text.v[b->t]) < 0;
+}
+
+int gt_cmp(GtStore *s, Gt a, Gt b)
+{
+    if (a == b)
+        return 0; /* hash-consed: different terms have different texts */
+    SortItem x = sort_item(s, a), y = sort_item(s, b);
+    return item_less(s, &x, &y) ? -1 : 1;
 }
 
 /* A merge sort by canonical text: stable, and needs no global context. */
@@ -245,10 +238,8 @@ static void merge_sort(const GtStore *s, SortItem *v, SortItem *tmp, uint32_t n)
 void gt_sort(GtStore *s, Gt *v, uint32_t n)
 {
     SortItem buf[2 * 256], *items = n <= 256 ? buf : base_xmalloc(2 * (size_t)n * sizeof *items);
-    for (uint32_t i = 0; i < n; i++) {
-        gt_text(s, v[i]);
-        items[i] = (SortItem){s->key.v[v[i]], s->key2.v[v[i]], v[i]};
-    }
+    for (uint32_t i = 0; i < n; i++)
+        items[i] = sort_item(s, v[i]);
     merge_sort(s, items, items + n, n);
     for (uint32_t i = 0; i < n; i++)
         v[i] = items[i].t;
