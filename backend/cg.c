@@ -699,7 +699,7 @@ static void emit_lits(Fx *x, uint32_t li)
 
 /* ---- join order ----------------------------------------------------------- */
 
-/* Marks the variables of t in b; with check, tells whether all were. */
+/* Whether every variable of t is marked in b; with set, marks them too. */
 static bool vars_in(const Ir *ir, uint32_t t, bool *b, bool set)
 {
     const IrTerm *p = &ir->terms.v[t];
@@ -728,27 +728,22 @@ enum { FUNCTIONAL_MAX_FACTS = 1u << 20, FUNCTIONAL_MAX_WRITTEN = 2048 };
 
 /* The facts of a relation given by facts as tuples of ids that are equal
  * exactly when the terms are: answers evaluated ahead are terms of one
- * store already; facts written in the game are numbered by comparing
- * terms. NULL when there are too many to look at. */
+ * store already (read in place); facts written in the game are numbered by
+ * comparing terms. NULL when there are too many to look at. */
 static const uint32_t *fact_tuples(Cg *c, uint32_t rel, uint32_t *n)
 {
     const Ir *ir = c->ir;
     uint32_t ar = ir->rels.v[rel].arity;
-    if (c->fdone[rel]) {
-        *n = c->fnum[rel];
-        return c->ftup[rel];
-    }
-    c->fdone[rel] = true;
     const U32Vec *pre = c->opt->pre ? c->opt->pre[rel] : NULL;
+    static const uint32_t no_facts[1];
     if (pre) {
-        uint32_t m = ar ? pre->n / ar : pre->n;
-        if (m <= FUNCTIONAL_MAX_FACTS && ar) {
-            c->ftup[rel] = base_xmalloc((size_t)pre->n * sizeof(uint32_t) + 1);
-            if (pre->n)
-                memcpy(c->ftup[rel], pre->v, (size_t)pre->n * sizeof(uint32_t));
-            c->fnum[rel] = m;
-        }
-    } else {
+        *n = ar ? pre->n / ar : pre->n;
+        if (!ar || *n > FUNCTIONAL_MAX_FACTS)
+            return NULL;
+        return pre->n ? pre->v : no_facts;
+    }
+    if (!c->fdone[rel]) {
+        c->fdone[rel] = true;
         const IrRel *r = &ir->rels.v[rel];
         if (r->nrules <= FUNCTIONAL_MAX_WRITTEN && ar) {
             U32Vec seen = {0};
@@ -1263,6 +1258,9 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
             vec_push(c.tables, first.qs.v[i]);
     c.err = first.err; /* too big already: no second pass */
     first.err = NULL;
+    /* Which patterns of facts are functional holds for the second pass. */
+    for (uint32_t i = 0; i < first.fmemo.n; i++)
+        vec_push(c.fmemo, first.fmemo.v[i]);
     cg_free(&first);
     if (!c.err)
         cg_queries(&c, root);
