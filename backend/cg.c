@@ -95,6 +95,8 @@ typedef struct Cg {
     uint32_t *fnum;
     bool *fdone;
     VEC(CgQ) fmemo;      /* exists: the pattern is functional */
+    char **csyms;        /* symbol id -> its text made safe in a comment, made on first use */
+    char *cname;         /* the game's name made safe in a comment */
     char *err;
 } Cg;
 
@@ -203,7 +205,60 @@ static void line(Fx *x, const char *fmt, ...)
     free(s);
 }
 
-/* Text of a rule for a comment: one line, no comment terminator. */
+/* Text from outside (a file name, a symbol, a rule's text) made safe inside
+ * a C comment: no comment terminator or opener, no line break, no trigraph,
+ * no control or non-ASCII byte (those are written as \xHH). Nothing a game
+ * or its name holds can end the comment and become code. */
+static char *comment_safe(const char *s, size_t len)
+{
+    StrBuf b = {0};
+    strbuf_add(&b, "");
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)s[i], next = i + 1 < len ? (unsigned char)s[i + 1] : 0;
+        if (ch < 32 || ch >= 127 || ch == '\\')
+            strbuf_addf(&b, "\\x%02X", ch);
+        else {
+            char t[2] = {(char)ch, 0};
+            strbuf_add(&b, t);
+            /* "*" "/" ends a comment, "/" "*" opens one (-Wcomment), "??" starts a trigraph */
+            if ((ch == '*' && next == '/') || (ch == '/' && next == '*') || (ch == '?' && next == '?'))
+                strbuf_add(&b, " ");
+        }
+    }
+    return b.s;
+}
+
+/* Text from outside as a C string literal: quotes, backslashes, control
+ * and non-ASCII bytes escaped, and every '?' as "\?" so that no trigraph
+ * can form. */
+static void emit_c_string(StrBuf *b, const char *s)
+{
+    strbuf_add(b, "\"");
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\' || ch == '?')
+            strbuf_addf(b, "\\%c", ch);
+        else if (ch < 32 || ch >= 127)
+            strbuf_addf(b, "\\%03o", ch);
+        else {
+            char t[2] = {(char)ch, 0};
+            strbuf_add(b, t);
+        }
+    }
+    strbuf_add(b, "\"");
+}
+
+/* A symbol's text for a comment (see comment_safe). */
+static const char *csym(Cg *c, uint32_t sym)
+{
+    if (!c->csyms[sym]) {
+        const char *s = symtab_str(&c->f->syms, sym);
+        c->csyms[sym] = comment_safe(s, strlen(s));
+    }
+    return c->csyms[sym];
+}
+
+/* Text of a rule for a comment: one line, safe in a comment. */
 static char *rule_text(const Ir *ir, uint32_t rule)
 {
     char *buf = NULL;
@@ -213,18 +268,14 @@ static char *rule_text(const Ir *ir, uint32_t rule)
         return base_xstrdup("?");
     ir_print_rule(m, ir, rule);
     fclose(m);
-    StrBuf b = {0};
-    strbuf_add(&b, "");
-    for (size_t i = 0; i < len; i++) {
-        char ch[2] = {buf[i] == '\n' || buf[i] == '\r' ? ' ' : buf[i], 0};
-        if (buf[i] == '/' && i > 0 && buf[i - 1] == '*')
-            strbuf_add(&b, " ");
-        strbuf_add(&b, ch);
-    }
+    while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' || buf[len - 1] == ' '))
+        len--;
+    for (size_t i = 0; i < len; i++)
+        if (buf[i] == '\n' || buf[i] == '\r')
+            buf[i] = ' ';
+    char *safe = comment_safe(buf, len);
     free(buf);
-    while (b.len && b.s[b.len - 1] == ' ')
-        b.s[--b.len] = 0;
-    return b.s;
+    return safe;
 }
 
 static const char *var(Fx *x, uint32_t v, char *buf)
@@ -934,17 +985,14 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const b
     source_linecol(c->f->src, r->off, &lno, &col);
     if (cont)
         strbuf_addf(&fn, "/* %s:%" PRIu32 ": %s\n   continuation after body literal %" PRIu32 " */\n",
-                    c->f->src->name, lno, text, li + 1);
+                    c->cname, lno, text, li + 1);
     else
-        strbuf_addf(&fn, "/* %s:%" PRIu32 ": %s */\n", c->f->src->name, lno, text);
+        strbuf_addf(&fn, "/* %s:%" PRIu32 ": %s */\n", c->cname, lno, text);
     free(text);
     if (!c->opt->no_lines) {
-        strbuf_addf(&fn, "#line %" PRIu32 " \"", lno);
-        for (const char *p = c->f->src->name; *p; p++) {
-            char ch[3] = {*p == '"' || *p == '\\' ? '\\' : *p, *p == '"' || *p == '\\' ? *p : 0, 0};
-            strbuf_add(&fn, ch);
-        }
-        strbuf_add(&fn, "\"\n");
+        strbuf_addf(&fn, "#line %" PRIu32 " ", lno);
+        emit_c_string(&fn, c->f->src->name);
+        strbuf_add(&fn, "\n");
     }
     if (cont)
         strbuf_addf(&fn, "static void %s(Ev *ev, Table *T, const u32 *e, const u32 *a)\n{\n", name);
@@ -1051,7 +1099,7 @@ static void emit_query(Cg *c, uint32_t q)
         strbuf_addf(&c->protos, "static int x%" PRIu32 "(Ev *ev, const u32 *key);\n", q);
         strbuf_addf(&c->funcs, "/* %s/%" PRIu32 " with every argument bound: is there a proof? */\nstatic int x%" PRIu32
                                "(Ev *ev, const u32 *key)\n{\n",
-                    symtab_str(&c->f->syms, rel->sym), rel->arity, q);
+                    csym(c, rel->sym), rel->arity, q);
         if (!rel->nrules)
             strbuf_add(&c->funcs, "    (void)ev;\n    (void)key;\n");
         strbuf_add(&c->funcs, d.s);
@@ -1061,29 +1109,12 @@ static void emit_query(Cg *c, uint32_t q)
     }
     strbuf_addf(&c->protos, "static void q%" PRIu32 "(Ev *ev, Table *T);\n", q);
     strbuf_addf(&c->funcs, "/* %s/%" PRIu32 " called with pattern %s */\nstatic void q%" PRIu32 "(Ev *ev, Table *T)\n{\n",
-                symtab_str(&c->f->syms, rel->sym), rel->arity, rel->arity ? pat : "()", q);
+                csym(c, rel->sym), rel->arity, rel->arity ? pat : "()", q);
     if (!rel->nrules)
         strbuf_add(&c->funcs, "    (void)ev;\n    (void)T;\n");
     strbuf_add(&c->funcs, d.s);
     strbuf_add(&c->funcs, "}\n\n");
     free(d.s);
-}
-
-static void emit_c_string(StrBuf *b, const char *s)
-{
-    strbuf_add(b, "\"");
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            strbuf_addf(b, "\\%c", ch);
-        else if (ch < 32 || ch >= 127)
-            strbuf_addf(b, "\\%03o", ch);
-        else {
-            char t[2] = {(char)ch, 0};
-            strbuf_add(b, t);
-        }
-    }
-    strbuf_add(b, "\"");
 }
 
 /* The G index of a term of the precomputation's store (its arguments
@@ -1119,7 +1150,7 @@ static void emit_load_facts(Cg *c, StrBuf *out)
         const U32Vec *pre = c->opt->pre ? c->opt->pre[s->rel] : NULL;
         if (pre) {
             uint32_t n = rel->arity ? pre->n / rel->arity : pre->n; /* arity 0: one 0 per answer */
-            line(&x, "/* %s/%" PRIu32 ": %" PRIu32 " facts, evaluated when compiling */", symtab_str(&c->f->syms, rel->sym),
+            line(&x, "/* %s/%" PRIu32 ": %" PRIu32 " facts, evaluated when compiling */", csym(c, rel->sym),
                  rel->arity, n);
             line(&x, "load_pre(ev, &ev->fs[%" PRIu32 "], PRE%" PRIu32 ", %" PRIu32 ");", f, f, n);
             strbuf_addf(&c->pre_data, "static const u32 PRE%" PRIu32 "[%" PRIu32 "] = {", f, pre->n + 1);
@@ -1128,7 +1159,7 @@ static void emit_load_facts(Cg *c, StrBuf *out)
             strbuf_add(&c->pre_data, "\n    0};\n");
             continue;
         }
-        line(&x, "/* %s/%" PRIu32 " */", symtab_str(&c->f->syms, rel->sym), rel->arity);
+        line(&x, "/* %s/%" PRIu32 " */", csym(c, rel->sym), rel->arity);
         for (uint32_t k = 0; k < rel->nrules; k++) {
             const IrRule *r = &ir->rules.v[ir->rule_index.v[rel->rules + k]];
             x.r = r;
@@ -1195,6 +1226,8 @@ static void cg_init(Cg *c, const Front *f, const CgOptions *opt)
     vec_reserve(c->kidx, f->syms.n + 1);
     memset(c->sidx.v, 0, (f->syms.n + 1) * sizeof *c->sidx.v);
     memset(c->kidx.v, 0, (f->syms.n + 1) * sizeof *c->kidx.v);
+    c->csyms = base_xcalloc(f->syms.n + 1, sizeof *c->csyms);
+    c->cname = comment_safe(f->src->name, strlen(f->src->name));
     strbuf_add(&c->protos, "");
     strbuf_add(&c->funcs, "");
     classify(c);
@@ -1202,6 +1235,10 @@ static void cg_init(Cg *c, const Front *f, const CgOptions *opt)
 
 static void cg_free(Cg *c)
 {
+    for (uint32_t i = 0; i <= c->f->syms.n; i++)
+        free(c->csyms[i]);
+    free(c->csyms);
+    free(c->cname);
     free(c->err);
     free(c->pre_data.s);
     vec_free(c->gix);
@@ -1277,7 +1314,7 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
     cg_game_hash(f->src, hash);
     StrBuf o = {0};
     strbuf_addf(&o, "/*\n * Generated by gdlc %s from %s (game hash %s). Do not edit.\n", GDL_VERSION,
-                f->src->name, hash);
+                c.cname, hash);
     strbuf_add(&o, " * The engine's runtime (abi.h, engine.h, prelude.h) comes first; the game's code\n"
                    " * follows the line \"the game\".\n */\n");
     strbuf_add(&o, cg_text_abi);
@@ -1334,9 +1371,9 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
     for (uint32_t i = 0; i < c.fs.n; i++) {
         CgFs *s = &c.fs.v[i];
         const char *what = s->kind == FS_TRUE ? "true" : s->kind == FS_DOES ? "does" : "facts of";
-        const char *name = s->kind == FS_FACTS ? symtab_str(&f->syms, ir->rels.v[s->rel].sym)
+        const char *name = s->kind == FS_FACTS ? csym(&c, ir->rels.v[s->rel].sym)
                            : s->sym == BASE_NONE ? "any"
-                                                 : symtab_str(&f->syms, s->sym);
+                                                 : csym(&c, s->sym);
         strbuf_addf(&o, "    {%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 "}, /* %" PRIu32 ": %s %s/%" PRIu32 " */\n",
                     s->arity, s->level, s->masks.n, m0, i, what, name, s->kind == FS_FACTS ? s->arity : s->sarity);
         m0 += s->masks.n;
@@ -1365,7 +1402,7 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
         if (!c.qs.v[q].exists)
             sprintf(fn, "q%" PRIu32, q);
         strbuf_addf(&o, "    {%" PRIu32 ", %" PRIu32 ", 0x%" PRIx64 "ULL, %s}, /* %s%s */\n", rel->arity,
-                    rel_level(ir, c.qs.v[q].rel), c.qs.v[q].mask, fn, symtab_str(&f->syms, rel->sym),
+                    rel_level(ir, c.qs.v[q].rel), c.qs.v[q].mask, fn, csym(&c, rel->sym),
                     c.qs.v[q].exists ? ", yes/no" : "");
     }
     strbuf_add(&o, "};\n\n");

@@ -9,6 +9,7 @@
  */
 #include "jit.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +51,13 @@ static char *keep_source(const char *name, const char *code)
 {
     const char *dir = getenv("TMPDIR");
     const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
-    char *path = base_sprintf("%s/gdlc-%.64s-XXXXXX.c", dir && *dir ? dir : "/tmp", base);
+    /* the game's name is outside text: only its plain characters go into the file name */
+    char plain[65];
+    size_t n = 0;
+    for (const char *p = base; *p && n < sizeof plain - 1; p++)
+        plain[n++] = (isalnum((unsigned char)*p) || *p == '.' || *p == '_' || *p == '-') && (unsigned char)*p < 128 ? *p : '_';
+    plain[n] = 0;
+    char *path = base_sprintf("%s/gdlc-%s-XXXXXX.c", dir && *dir ? dir : "/tmp", plain);
     int fd = mkstemps(path, 2);
     if (fd < 0) {
         free(path);
