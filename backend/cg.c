@@ -1060,9 +1060,14 @@ static bool check_limits(Cg *c)
     const Ir *ir = c->ir;
     for (uint32_t i = 0; i < ir->rels.n; i++)
         if (ir->rels.v[i].arity > CG_MAX_ARITY - 1) {
-            fail_limit(c, base_sprintf("relation '%s' has %" PRIu32 " arguments; the compiled engine takes at most %d",
-                                       symtab_str(&c->f->syms, ir->rels.v[i].sym), ir->rels.v[i].arity,
-                                       CG_MAX_ARITY - 1));
+            uint32_t off = ir->rels.v[i].def_off != BASE_NONE ? ir->rels.v[i].def_off : ir->rels.v[i].use_off, line = 0,
+                     col = 0;
+            if (off != BASE_NONE)
+                source_linecol(c->f->src, off, &line, &col);
+            fail_limit(c, base_sprintf("%s:%" PRIu32 ":%" PRIu32 ": relation '%s' has %" PRIu32
+                                       " arguments; the compiled engine takes at most %d",
+                                       c->f->src->name, line, col, symtab_str(&c->f->syms, ir->rels.v[i].sym),
+                                       ir->rels.v[i].arity, CG_MAX_ARITY - 1));
             return false;
         }
     for (uint32_t i = 0; i < ir->funcs.n; i++)

@@ -14,7 +14,7 @@
 #include "../runtime/terms.h"
 
 enum {
-    CG_MAX_ARITY = 64,                   /* widest relation or term the engine takes */
+    CG_MAX_ARITY = BASE_MAX_ENGINE_ARITY + 1, /* a bound on every relation's and term's arguments */
     CG_DEFAULT_MAX_BYTES = 256u << 20,   /* largest C file we emit */
 };
 

@@ -4,7 +4,9 @@
  */
 #include "base.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -530,4 +532,15 @@ char *base_read_file(const char *path, size_t *len, char **err, bool *too_large)
     *len = n;
     *err = NULL;
     return buf;
+}
+
+bool base_goal_value(const char *text, int *value)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (!*text || *end || errno || v < 0 || v > 100 || isspace((unsigned char)*text))
+        return false;
+    *value = (int)v;
+    return true;
 }

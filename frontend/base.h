@@ -175,6 +175,18 @@ void diag_sort(DiagList *d);
 void diag_print(FILE *f, const DiagList *d, bool show_warnings);
 void diag_print_one(FILE *f, const Source *src, const Diag *x);
 
+/* ---- limits and values every engine shares ------------------------------ */
+
+enum {
+    /* the widest relation the compiled engines take; a function term takes
+     * one argument less (its functor has a slot of its own) */
+    BASE_MAX_ENGINE_ARITY = 63,
+};
+
+/* Reads a goal value as every engine reads it: a decimal integer from 0 to
+ * 100 (an optional sign, no other character). False when text is not one. */
+bool base_goal_value(const char *text, int *value);
+
 /* ---- files ----------------------------------------------------------- */
 
 enum { BASE_MAX_FILE_BYTES = 128u << 20 /* larger inputs are refused */ };

@@ -17,21 +17,36 @@ typedef struct Use {
     uint32_t arity; /* BASE_NONE: not seen yet */
     uint32_t off;   /* first use */
     bool reported;  /* a mismatch was reported for this symbol */
+    bool too_wide;  /* its width was reported as past the compiled engines' limit */
 } Use;
 
 typedef struct Checker {
     const Ast *ast;
     DiagList *diags;
     Use *rel, *fn;  /* per symbol id */
+    bool *role;     /* per symbol id: declared by (role NAME) */
+    bool any_role;  /* some role is declared (else that error says enough) */
     uint32_t nsyms;
     bool defined[KW_COUNT]; /* a keyword relation has a fact or rule */
 } Checker;
 
 static const char *S(const Checker *c, uint32_t sym) { return symtab_str(c->ast->syms, sym); }
 
+/* ref takes any width; the compiled engines take BASE_MAX_ENGINE_ARITY
+ * arguments per relation and one less per function term. */
+static void check_width(Checker *c, Use *u, const char *what, uint32_t sym, uint32_t arity, uint32_t max, uint32_t off)
+{
+    if (arity <= max || u->too_wide)
+        return;
+    u->too_wide = true;
+    diag_warning(c->diags, off, "%s '%s' has %u arguments; the compiled engines (jit, aot, so:) take at most %u, "
+                 "only ref can play this game", what, S(c, sym), arity, max);
+}
+
 static void check_arity(Checker *c, Use *table, const char *what, uint32_t sym, uint32_t arity, uint32_t off)
 {
     Use *u = &table[sym];
+    check_width(c, u, what, sym, arity, table == c->rel ? BASE_MAX_ENGINE_ARITY : BASE_MAX_ENGINE_ARITY - 1, off);
     if (u->arity == BASE_NONE) {
         u->arity = arity;
         u->off = off;
@@ -141,12 +156,71 @@ static void check_lit(Checker *c, uint32_t id, Place place, bool negated)
         check_term(c, ast->kids.v[l->args + i]);
 }
 
+/* The constant a literal's argument i is, or BASE_NONE. */
+static uint32_t const_arg(const Ast *ast, const AstLit *l, uint32_t i)
+{
+    const AstTerm *t = &ast->terms.v[ast->kids.v[l->args + i]];
+    return t->kind == AST_CONST ? t->sym : BASE_NONE;
+}
+
+/* Calls f on every atom of a literal, through 'not' and 'or'. */
+static void each_atom(Checker *c, uint32_t id, void (*f)(Checker *, const AstLit *))
+{
+    const AstLit *l = &c->ast->lits.v[id];
+    if (l->kind == AST_NOT || l->kind == AST_OR)
+        for (uint32_t i = 0; i < l->nargs; i++)
+            each_atom(c, c->ast->kids.v[l->args + i], f);
+    else if (l->kind == AST_ATOM)
+        f(c, l);
+}
+
+/* legal, goal and does name a role first; a constant goal value must be one
+ * every engine can return. */
+static void check_role_goal_atom(Checker *c, const AstLit *l)
+{
+    GdlKeyword kw = ast_keyword(c->ast, l->sym);
+    if ((kw != KW_LEGAL && kw != KW_GOAL && kw != KW_DOES) || l->nargs != 2)
+        return;
+    uint32_t role = const_arg(c->ast, l, 0);
+    if (role != BASE_NONE && !c->role[role] && c->any_role)
+        diag_warning(c->diags, c->ast->terms.v[c->ast->kids.v[l->args]].off,
+                     "'%s' is not a role of the game, so this '%s' never %s", S(c, role), S(c, l->sym),
+                     kw == KW_DOES ? "holds" : "applies");
+    uint32_t value = kw == KW_GOAL ? const_arg(c->ast, l, 1) : BASE_NONE;
+    int v;
+    if (value != BASE_NONE && !base_goal_value(S(c, value), &v))
+        diag_error(c->diags, c->ast->terms.v[c->ast->kids.v[l->args + 1]].off,
+                   "the goal value '%s' is not a number from 0 to 100", S(c, value));
+    else if (kw == KW_GOAL && value == BASE_NONE && c->ast->terms.v[c->ast->kids.v[l->args + 1]].kind == AST_FN)
+        diag_error(c->diags, c->ast->terms.v[c->ast->kids.v[l->args + 1]].off,
+                   "a goal value must be a number from 0 to 100, not a function term");
+}
+
+static void check_roles_and_goals(Checker *c)
+{
+    const Ast *ast = c->ast;
+    for (uint32_t i = 0; i < ast->rules.n; i++) {
+        const AstRule *r = &ast->rules.v[i];
+        const AstLit *head = &ast->lits.v[r->head];
+        if (ast_keyword(ast, head->sym) == KW_ROLE && r->nbody == 0 && head->nargs == 1 &&
+            const_arg(ast, head, 0) != BASE_NONE)
+            c->role[const_arg(ast, head, 0)] = c->any_role = true;
+    }
+    for (uint32_t i = 0; i < ast->rules.n && !diag_too_many(c->diags); i++) {
+        const AstRule *r = &ast->rules.v[i];
+        each_atom(c, r->head, check_role_goal_atom);
+        for (uint32_t j = 0; j < r->nbody; j++)
+            each_atom(c, ast->kids.v[r->body + j], check_role_goal_atom);
+    }
+}
+
 bool ast_validate(const Ast *ast, DiagList *diags)
 {
     uint32_t before = diags->nerrors;
     Checker c = {.ast = ast, .diags = diags, .nsyms = ast->syms->n};
     c.rel = base_xmalloc(c.nsyms * sizeof *c.rel);
     c.fn = base_xmalloc(c.nsyms * sizeof *c.fn);
+    c.role = base_xcalloc(c.nsyms ? c.nsyms : 1, sizeof *c.role);
     for (uint32_t i = 0; i < c.nsyms; i++)
         c.rel[i] = c.fn[i] = (Use){.arity = BASE_NONE};
     uint32_t first_role = BASE_NONE;
@@ -182,6 +256,7 @@ bool ast_validate(const Ast *ast, DiagList *diags)
             }
         }
     }
+    check_roles_and_goals(&c);
     if (!diag_too_many(diags)) {
         if (first_role == BASE_NONE)
             diag_error(diags, 0, "the game has no role: declare each player with a fact (role NAME)");
@@ -192,5 +267,6 @@ bool ast_validate(const Ast *ast, DiagList *diags)
     }
     free(c.rel);
     free(c.fn);
+    free(c.role);
     return diags->nerrors == before;
 }

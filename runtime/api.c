@@ -427,13 +427,12 @@ GdlStatus gdl_goals(GdlMachine *m, const GdlState *s, int *values)
     for (uint32_t i = 0; i + 1 < m->scratch.n; i += 2) {
         uint32_t k = m->scratch.v[i];
         const char *text = gt_text(&m->store, m->scratch.v[i + 1]);
-        char *end;
-        long v = strtol(text, &end, 10);
-        if (*end || !*text || v < 0 || v > 100)
+        int v;
+        if (!base_goal_value(text, &v))
             return rt_fail(&m->ctl, GDL_GAME_FAULT, "the goal value '%s' of role %s is not a number from 0 to 100",
                            text, gdl_game_role_name(m->game, k));
         if (count[k]++ == 0 || v != values[k])
-            values[k] = (int)v;
+            values[k] = v;
     }
     bool terminal = false;
     for (uint32_t k = 0; k < nroles; k++) {
