@@ -75,12 +75,21 @@ static void m_destroy(void *e)
     h->release(ev);
 }
 
+/* Zeroed memory, so that m_destroy can free a machine made in part when an
+ * allocation fails. */
+static void *zalloc(const GdlcHost *h, usize n)
+{
+    void *p = h->alloc(n);
+    if (p)
+        zero(p, n);
+    return p;
+}
+
 static void *m_create(const GdlcHost *h, void *store, void *ctl, const GdlcTermView *tv, usize limit)
 {
-    Ev *ev = h->alloc(sizeof(Ev));
+    Ev *ev = zalloc(h, sizeof(Ev));
     if (!ev)
         return 0;
-    zero(ev, sizeof(Ev));
     ev->h = h;
     ev->store = store;
     ev->ctl = ctl;
@@ -91,30 +100,26 @@ static void *m_create(const GdlcHost *h, void *store, void *ctl, const GdlcTermV
     ev->nfs = NFS;
     ev->poll = 4096;
     ev->low = NONE;
-    ev->syms = h->alloc((NSYM + 1) * sizeof(u32));
-    ev->consts = h->alloc((NK + 1) * sizeof(u32));
-    ev->roles = h->alloc((NROLE + 1) * sizeof(u32));
-    ev->calls = h->alloc(NQ * sizeof(CallMap));
-    ev->fs = h->alloc((NFS + 1) * sizeof(FactSet));
-    ev->g = h->alloc((NG + 1) * sizeof(u32));
-    ev->qcols = h->alloc(NQ * sizeof(Cols));
-    ev->qfree = h->alloc(NQ * sizeof(Cols));
-    ev->amax = h->alloc(NQ * sizeof(u32));
-    ev->ahint = h->alloc(NQ * sizeof(u32));
+    ev->syms = zalloc(h, (NSYM + 1) * sizeof(u32));
+    ev->consts = zalloc(h, (NK + 1) * sizeof(u32));
+    ev->roles = zalloc(h, (NROLE + 1) * sizeof(u32));
+    ev->calls = zalloc(h, NQ * sizeof(CallMap));
+    ev->fs = zalloc(h, (NFS + 1) * sizeof(FactSet));
+    ev->g = zalloc(h, (NG + 1) * sizeof(u32));
+    ev->qcols = zalloc(h, NQ * sizeof(Cols));
+    ev->qfree = zalloc(h, NQ * sizeof(Cols));
+    ev->amax = zalloc(h, NQ * sizeof(u32));
+    ev->ahint = zalloc(h, NQ * sizeof(u32));
     if (!ev->syms || !ev->consts || !ev->roles || !ev->calls || !ev->fs || !ev->g || !ev->qcols || !ev->qfree ||
         !ev->amax || !ev->ahint) {
         m_destroy(ev);
         return 0;
     }
-    zero(ev->calls, NQ * sizeof(CallMap));
     for (u32 q = 0; q < sizes.nq; q++) {
         cols_of(&ev->qcols[q], QI[q].mask);
         u64 all = QI[q].arity >= 64 ? ~0ULL : (1ULL << QI[q].arity) - 1;
         cols_of(&ev->qfree[q], all & ~QI[q].mask);
     }
-    zero(ev->amax, NQ * sizeof(u32));
-    zero(ev->ahint, NQ * sizeof(u32));
-    zero(ev->fs, (NFS + 1) * sizeof(FactSet));
     for (u32 i = 0; i < sizes.nsym; i++)
         ev->syms[i] = h->sym(store, SYMNAME[i]);
     for (u32 i = 0; i < sizes.nk; i++)
@@ -133,12 +138,11 @@ static void *m_create(const GdlcHost *h, void *store, void *ctl, const GdlcTermV
         s->arity = FSI[f].arity;
         s->level = FSI[f].level;
         s->nix = FSI[f].nix;
-        s->ix = h->alloc((s->nix + 1) * sizeof(Index));
+        s->ix = zalloc(h, (s->nix + 1) * sizeof(Index));
         if (!s->ix) {
             m_destroy(ev);
             return 0;
         }
-        zero(s->ix, (s->nix + 1) * sizeof(Index));
         for (u32 x = 0; x < s->nix; x++)
             cols_of(&s->ix[x].cols, FSMASK[FSI[f].mask0 + x]);
     }

@@ -78,5 +78,18 @@ int main(int argc, char **argv)
             return CLI_OK;
         }
     CliArgs a = {argc, argv, 2, c->name};
-    return c->run(&a);
+    /* Memory running out in the driver's own work (the library's calls
+     * return GDL_OUT_OF_MEMORY themselves) ends the command with a message,
+     * not an abort. */
+    BaseOom oom;
+    base_oom_push(&oom);
+    if (setjmp(oom.jb)) {
+        fflush(stdout);
+        fprintf(stderr, "gdlc %s: %s (the process's memory limit was reached)\n", c->name,
+                oom.what ? oom.what : "out of memory");
+        return CLI_FAULT;
+    }
+    int status = c->run(&a);
+    base_oom_pop(&oom);
+    return status;
 }

@@ -12,15 +12,53 @@
 
 /* ---- memory ---------------------------------------------------------- */
 
+/* The thread's allocator and handlers: per thread, so that two threads (two
+ * machines of a player) never see each other's. */
+static _Thread_local BaseAllocFn alloc_fn;
+static _Thread_local void *alloc_ud;
+static _Thread_local BaseOom *oom_top;
+
+void base_set_alloc(BaseAllocFn fn, void *ud)
+{
+    alloc_fn = fn;
+    alloc_ud = ud;
+}
+
+void *base_try_realloc(void *p, size_t n)
+{
+    if (n == 0)
+        n = 1;
+    return alloc_fn ? alloc_fn(alloc_ud, p, n) : realloc(p, n);
+}
+
+void base_oom_push(BaseOom *h)
+{
+    h->prev = oom_top;
+    h->what = NULL;
+    oom_top = h;
+}
+
+void base_oom_pop(BaseOom *h)
+{
+    if (oom_top == h)
+        oom_top = h->prev;
+}
+
 void base_fatal(const char *what)
 {
+    BaseOom *h = oom_top;
+    if (h) {
+        oom_top = h->prev;
+        h->what = what;
+        longjmp(h->jb, 1);
+    }
     fprintf(stderr, "gdlc: fatal: %s\n", what);
     abort();
 }
 
 void *base_xmalloc(size_t n)
 {
-    void *p = malloc(n ? n : 1);
+    void *p = base_try_realloc(NULL, n);
     if (!p)
         base_fatal("out of memory");
     return p;
@@ -28,15 +66,18 @@ void *base_xmalloc(size_t n)
 
 void *base_xcalloc(size_t n, size_t size)
 {
-    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (size && n > SIZE_MAX / size)
+        base_fatal("out of memory");
+    void *p = base_try_realloc(NULL, n * size);
     if (!p)
         base_fatal("out of memory");
+    memset(p, 0, n * size > 0 ? n * size : 1);
     return p;
 }
 
 void *base_xrealloc(void *p, size_t n)
 {
-    p = realloc(p, n ? n : 1);
+    p = base_try_realloc(p, n);
     if (!p)
         base_fatal("out of memory");
     return p;

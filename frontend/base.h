@@ -2,8 +2,11 @@
  * base.h: the foundation every stage stands on.
  *
  *  - Memory: base_xmalloc and friends are the only calls to the C allocator in
- *    the project. Exhausting memory is not an input error (inputs are bounded
- *    by documented limits long before that), so they abort with a message.
+ *    the project, through one hook a thread may replace (base_set_alloc: a
+ *    test fails the N-th allocation with it). When memory runs out they jump
+ *    to the innermost handler of the thread (base_oom_push): the API's calls
+ *    and the driver set one, so the library returns a status instead of
+ *    aborting. Without a handler (an internal misuse) they abort.
  *    Arena gives bump allocation freed in one call.
  *  - VEC(T): a growable array of 32-bit length, for the flat tables of every
  *    stage (nodes, terms, rules are arrays indexed by uint32_t ids).
@@ -17,6 +20,7 @@
 #ifndef GDLC_BASE_H
 #define GDLC_BASE_H
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,6 +39,25 @@
 #define BASE_NONE UINT32_MAX /* "no id": the null value of every uint32_t index */
 
 /* ---- memory ---------------------------------------------------------- */
+
+/* An allocator with realloc's contract (p NULL: a new block; n > 0 always;
+ * NULL when it cannot). Blocks are released with free(). */
+typedef void *(*BaseAllocFn)(void *ud, void *p, size_t n);
+/* This thread's allocator; NULL restores the C library's. */
+void base_set_alloc(BaseAllocFn fn, void *ud);
+/* An allocation through the hook that may fail: NULL when it does. */
+void *base_try_realloc(void *p, size_t n);
+
+/* A handler of running out of memory: base_oom_push(&h), then
+ * `if (setjmp(h.jb))` is reached again, with h already popped, when an
+ * allocation fails before base_oom_pop(&h). Handlers nest per thread. */
+typedef struct BaseOom {
+    jmp_buf jb;
+    struct BaseOom *prev;  /* the handler this one hides */
+    const char *what;      /* after the jump: what ran out */
+} BaseOom;
+void base_oom_push(BaseOom *h);
+void base_oom_pop(BaseOom *h);
 
 void *base_xmalloc(size_t n);
 void *base_xcalloc(size_t n, size_t size);

@@ -29,6 +29,9 @@ int kifyylex(KIFYYSTYPE *lval, KifLoc *lloc, void *scanner);
 }
 
 %code {
+/* Bison's stack, when it outgrows the first one, comes from the project's hook. */
+#define YYMALLOC(n) base_try_realloc(NULL, (n))
+#define YYFREE free
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                          \
     do {                                                     \
         if (N) {                                             \

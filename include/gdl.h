@@ -25,7 +25,10 @@
  *   Every call that can fail returns a GdlStatus; GDL_OK is 0. After a failed
  *   call on a machine, gdl_machine_error() describes it. Loading a game
  *   returns its diagnostics as data (GdlDiagnostics), errors and warnings
- *   alike. The library never prints and never exits.
+ *   alike. The library never prints and never exits: running out of memory
+ *   is GDL_OUT_OF_MEMORY (the calls that return a pointer return NULL). The
+ *   temporaries of the call that ran out may be lost (leaked) with it;
+ *   every object the caller holds stays valid to free.
  *
  * Cancellation
  *   A player must never blow its play clock. gdl_machine_set_deadline gives a
@@ -66,6 +69,8 @@ typedef enum GdlStatus {
                             role with no goal value or several */
     GDL_LIMIT,           /* an evaluation limit was hit (term depth, facts) */
     GDL_CANCELLED,       /* the deadline passed or the cancel flag was set */
+    GDL_OUT_OF_MEMORY,   /* an allocation failed; a machine that returns it
+                            answers every later query with it: free it */
 } GdlStatus;
 
 /* A short English name of a status. */

@@ -26,6 +26,7 @@ const char *gdl_status_name(GdlStatus s)
     case GDL_GAME_FAULT: return "game fault";
     case GDL_LIMIT: return "limit reached";
     case GDL_CANCELLED: return "cancelled";
+    case GDL_OUT_OF_MEMORY: return "out of memory";
     }
     return "unknown status";
 }
@@ -41,9 +42,10 @@ GdlStatus rt_fail(RtControl *ctl, GdlStatus status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    free(ctl->error);
-    ctl->error = base_vsprintf(fmt, ap);
+    char *text = base_vsprintf(fmt, ap);
     va_end(ap);
+    free(ctl->error);
+    ctl->error = text;
     return status;
 }
 
@@ -58,6 +60,55 @@ bool rt_should_stop(RtControl *ctl)
         return true;
     return ctl->deadline > 0 && (++ctl->poll & 255) == 0 && rt_stop_now(ctl);
 }
+
+/* ---- out of memory ---------------------------------------------------- */
+
+/* Every public call that allocates runs under an out-of-memory handler
+ * (base.h): an allocation that fails anywhere below jumps back here and the
+ * call returns GDL_OUT_OF_MEMORY. A machine interrupted in the middle of a
+ * query may hold half-built tables, so it is marked and refuses every later
+ * query; its memory stays consistent enough to be freed. Nothing here may
+ * allocate through base_x*: memory has just run out. */
+static const char OOM_TEXT[] = "out of memory: an allocation failed; this machine can only be freed";
+
+static GdlStatus machine_oom(GdlMachine *m, const char *what)
+{
+    m->oom = true;
+    free(m->ctl.error);
+    m->ctl.error = NULL;
+    (void)what;
+    return GDL_OUT_OF_MEMORY;
+}
+
+#define GUARDED(m, call)                                                       \
+    do {                                                                       \
+        if ((m)->oom)                                                          \
+            return GDL_OUT_OF_MEMORY;                                          \
+        BaseOom oom_;                                                          \
+        base_oom_push(&oom_);                                                  \
+        if (setjmp(oom_.jb))                                                   \
+            return machine_oom((m), oom_.what);                                \
+        GdlStatus st_ = (call);                                                \
+        base_oom_pop(&oom_);                                                   \
+        return st_;                                                            \
+    } while (0)
+
+/* The same for calls that return a pointer: NULL when memory ran out. */
+#define GUARDED_PTR(m, T, call)                                                \
+    do {                                                                       \
+        if ((m) && (m)->oom)                                                   \
+            return NULL;                                                       \
+        BaseOom oom_;                                                          \
+        base_oom_push(&oom_);                                                  \
+        if (setjmp(oom_.jb)) {                                                 \
+            if (m)                                                             \
+                machine_oom((m), oom_.what);                                   \
+            return NULL;                                                       \
+        }                                                                      \
+        T r_ = (call);                                                         \
+        base_oom_pop(&oom_);                                                   \
+        return r_;                                                             \
+    } while (0)
 
 /* ---- diagnostics and games ------------------------------------------ */
 
@@ -97,17 +148,49 @@ static GdlStatus finish_load(Front *f, bool ok, GdlGame **game, GdlDiagnostics *
     return GDL_OK;
 }
 
-GdlStatus gdl_game_load_string(const char *name, const char *text, size_t len, GdlGame **game,
-                               GdlDiagnostics **diags)
+/* Loading under an out-of-memory handler: the game being built is freed
+ * (g is volatile: it is read after the jump). */
+#define LOAD_GUARDED(body)                                                     \
+    GdlGame *volatile g = NULL;                                                \
+    *game = NULL;                                                              \
+    if (diags)                                                                 \
+        *diags = NULL;                                                         \
+    BaseOom oom_;                                                              \
+    base_oom_push(&oom_);                                                      \
+    if (setjmp(oom_.jb)) {                                                     \
+        if (g) {                                                               \
+            front_free(&g->front);                                             \
+            free(g);                                                           \
+        }                                                                      \
+        return GDL_OUT_OF_MEMORY;                                              \
+    }                                                                          \
+    g = base_xcalloc(1, sizeof *g);                                            \
+    GdlStatus st_ = body;                                                      \
+    base_oom_pop(&oom_);                                                       \
+    return st_
+
+static GdlStatus load_string(GdlGame *g, const char *name, const char *text, size_t len, GdlGame **game,
+                             GdlDiagnostics **diags)
 {
-    GdlGame *g = base_xcalloc(1, sizeof *g);
     bool ok = front_run(&g->front, name ? name : "<string>", base_xstrndup(text, len), len);
     return finish_load(&g->front, ok, game, diags);
 }
 
+GdlStatus gdl_game_load_string(const char *name, const char *text, size_t len, GdlGame **game,
+                               GdlDiagnostics **diags)
+{
+    LOAD_GUARDED(load_string(g, name, text, len, game, diags));
+}
+
+static GdlStatus load_file(GdlGame *g, const char *path, GdlGame **game, GdlDiagnostics **diags);
+
 GdlStatus gdl_game_load_file(const char *path, GdlGame **game, GdlDiagnostics **diags)
 {
-    GdlGame *g = base_xcalloc(1, sizeof *g);
+    LOAD_GUARDED(load_file(g, path, game, diags));
+}
+
+static GdlStatus load_file(GdlGame *g, const char *path, GdlGame **game, GdlDiagnostics **diags)
+{
     char *err = NULL;
     bool ok = front_run_file(&g->front, path, &err);
     if (err) {
@@ -165,9 +248,33 @@ const char *gdl_game_role_name(const GdlGame *game, unsigned role)
 
 static const EngineOps *const engines[] = {&rt_engine_ref, &rt_engine_jit, &rt_engine_aot, &rt_engine_so};
 
+static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine *volatile *mp, char **err);
+
 GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **out, char **err)
 {
     *out = NULL;
+    if (err)
+        *err = NULL;
+    GdlMachine *volatile m = NULL;
+    BaseOom oom_;
+    base_oom_push(&oom_);
+    if (setjmp(oom_.jb)) {
+        /* an engine half made is lost; what the machine holds is freed */
+        if (m) {
+            m->engine = NULL;
+            gdl_machine_free(m);
+        }
+        return GDL_OUT_OF_MEMORY;
+    }
+    GdlStatus st = machine_new(game, engine, &m, err);
+    base_oom_pop(&oom_);
+    if (st == GDL_OK)
+        *out = m;
+    return st;
+}
+
+static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine *volatile *mp, char **err)
+{
     if (!engine)
         engine = "jit";
     /* "so:PATH": the name is what comes before the colon */
@@ -183,7 +290,7 @@ GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **
             *err = base_sprintf("no engine named '%s' (engines: ref, jit, aot, so:PATH)", engine);
         return GDL_NO_ENGINE;
     }
-    GdlMachine *m = base_xcalloc(1, sizeof *m);
+    GdlMachine *m = *mp = base_xcalloc(1, sizeof *m);
     m->game = game;
     m->ops = ops;
     /* The machine's own symbol table starts as a copy of the game's, id for id. */
@@ -203,9 +310,9 @@ GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **
             free(e);
         GdlStatus st = m->ctl.error ? GDL_LIMIT : GDL_LIMIT;
         gdl_machine_free(m);
+        *mp = NULL;
         return st;
     }
-    *out = m;
     return GDL_OK;
 }
 
@@ -226,7 +333,10 @@ void gdl_machine_free(GdlMachine *m)
 }
 
 const char *gdl_machine_engine(const GdlMachine *m) { return m->ops->name; }
-const char *gdl_machine_error(const GdlMachine *m) { return m->ctl.error ? m->ctl.error : ""; }
+const char *gdl_machine_error(const GdlMachine *m)
+{
+    return m->oom ? OOM_TEXT : m->ctl.error ? m->ctl.error : "";
+}
 void gdl_machine_set_deadline(GdlMachine *m, double deadline) { m->ctl.deadline = deadline; }
 void gdl_machine_set_cancel_flag(GdlMachine *m, const volatile int *flag) { m->ctl.flag = flag; }
 
@@ -248,7 +358,9 @@ static GdlState *state_make(const Gt *facts, uint32_t n)
 
 GdlState *gdl_state_copy(const GdlState *s)
 {
-    GdlState *c = base_xmalloc(sizeof *c + (s->n + 1) * sizeof(Gt));
+    GdlState *c = base_try_realloc(NULL, sizeof *c + (s->n + 1) * sizeof(Gt));
+    if (!c)
+        return NULL;
     memcpy(c, s, sizeof *c + s->n * sizeof(Gt));
     return c;
 }
@@ -271,7 +383,7 @@ uint64_t gdl_state_hash(GdlMachine *m, const GdlState *s)
 
 size_t gdl_state_size(const GdlState *s) { return s->n; }
 
-const char *gdl_state_fact(GdlMachine *m, const GdlState *s, size_t i)
+static const char *state_fact_(GdlMachine *m, const GdlState *s, size_t i)
 {
     if (i >= s->n)
         return NULL;
@@ -314,7 +426,7 @@ static GdlStatus parse_terms(GdlMachine *m, const char *text, U32Vec *out)
     return st;
 }
 
-GdlStatus gdl_state_parse(GdlMachine *m, const char *text, GdlState **out)
+static GdlStatus state_parse_(GdlMachine *m, const char *text, GdlState **out)
 {
     m->scratch.n = 0;
     GdlStatus st = parse_terms(m, text, &m->scratch);
@@ -322,12 +434,12 @@ GdlStatus gdl_state_parse(GdlMachine *m, const char *text, GdlState **out)
     return st;
 }
 
-const char *gdl_move_text(GdlMachine *m, GdlMove move)
+static const char *move_text_(GdlMachine *m, GdlMove move)
 {
     return move < m->store.fn.n ? gt_text(&m->store, move) : NULL;
 }
 
-GdlStatus gdl_move_parse(GdlMachine *m, const char *text, GdlMove *move)
+static GdlStatus move_parse_(GdlMachine *m, const char *text, GdlMove *move)
 {
     m->scratch.n = 0;
     GdlStatus st = parse_terms(m, text, &m->scratch);
@@ -356,7 +468,7 @@ static char *state_brief(GdlMachine *m, const GdlState *s)
     return b.s;
 }
 
-GdlStatus gdl_initial_state(GdlMachine *m, GdlState **out)
+static GdlStatus initial_state_(GdlMachine *m, GdlState **out)
 {
     *out = NULL;
     m->scratch.n = 0;
@@ -366,7 +478,7 @@ GdlStatus gdl_initial_state(GdlMachine *m, GdlState **out)
     return st;
 }
 
-GdlStatus gdl_legal_moves(GdlMachine *m, const GdlState *s, unsigned role, const GdlMove **moves, size_t *n)
+static GdlStatus legal_moves_(GdlMachine *m, const GdlState *s, unsigned role, const GdlMove **moves, size_t *n)
 {
     *n = 0;
     *moves = NULL;
@@ -395,7 +507,7 @@ GdlStatus gdl_legal_moves(GdlMachine *m, const GdlState *s, unsigned role, const
     return GDL_OK;
 }
 
-GdlStatus gdl_next_state(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out)
+static GdlStatus next_state_(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out)
 {
     *out = NULL;
     for (uint32_t k = 0; k < m->roles.n; k++)
@@ -408,12 +520,12 @@ GdlStatus gdl_next_state(GdlMachine *m, const GdlState *s, const GdlMove *joint,
     return st;
 }
 
-GdlStatus gdl_is_terminal(GdlMachine *m, const GdlState *s, bool *terminal)
+static GdlStatus is_terminal_(GdlMachine *m, const GdlState *s, bool *terminal)
 {
     return m->ops->terminal(m->engine, s->facts, s->n, terminal);
 }
 
-GdlStatus gdl_goals(GdlMachine *m, const GdlState *s, int *values)
+static GdlStatus goals_(GdlMachine *m, const GdlState *s, int *values)
 {
     uint32_t nroles = m->roles.n;
     m->scratch.n = 0;
@@ -490,3 +602,15 @@ uint64_t gdl_rng_below(GdlRng *r, uint64_t n)
             return x % n;
     }
 }
+
+/* ---- the public calls, each under an out-of-memory handler ------------- */
+
+GdlStatus gdl_initial_state(GdlMachine *m, GdlState **out) { GUARDED(m, initial_state_(m, out)); }
+GdlStatus gdl_legal_moves(GdlMachine *m, const GdlState *s, unsigned role, const GdlMove **moves, size_t *n) { GUARDED(m, legal_moves_(m, s, role, moves, n)); }
+GdlStatus gdl_next_state(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out) { GUARDED(m, next_state_(m, s, joint, out)); }
+GdlStatus gdl_is_terminal(GdlMachine *m, const GdlState *s, bool *terminal) { GUARDED(m, is_terminal_(m, s, terminal)); }
+GdlStatus gdl_goals(GdlMachine *m, const GdlState *s, int *values) { GUARDED(m, goals_(m, s, values)); }
+GdlStatus gdl_state_parse(GdlMachine *m, const char *text, GdlState **out) { GUARDED(m, state_parse_(m, text, out)); }
+GdlStatus gdl_move_parse(GdlMachine *m, const char *text, GdlMove *move) { GUARDED(m, move_parse_(m, text, move)); }
+const char *gdl_state_fact(GdlMachine *m, const GdlState *s, size_t i) { GUARDED_PTR(m, const char *, state_fact_(m, s, i)); }
+const char *gdl_move_text(GdlMachine *m, GdlMove move) { GUARDED_PTR(m, const char *, move_text_(m, move)); }

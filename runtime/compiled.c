@@ -48,7 +48,28 @@ typedef struct Compiled {
     bool have_joint;
 } Compiled;
 
-static void *h_alloc(usize n) { return malloc(n ? n : 1); }
+/* Set when the host refused the generated code an allocation: the module
+ * then reports ST_MEMORY, which is memory running out (base.h's jump), not
+ * its own limit on tables. Per thread, as machines are. */
+static _Thread_local bool host_alloc_failed;
+
+static void *h_alloc(usize n)
+{
+    void *p = base_try_realloc(NULL, n);
+    if (!p)
+        host_alloc_failed = true;
+    return p;
+}
+
+/* Jumps to the caller's out-of-memory handler when the host refused an
+ * allocation since the last call. */
+static void oom_if_refused(void)
+{
+    if (host_alloc_failed) {
+        host_alloc_failed = false;
+        base_fatal("out of memory");
+    }
+}
 static void h_release(void *p) { free(p); }
 static u32 h_intern(void *store, u32 fn, u32 arity, const u32 *args) { return gt_intern(store, fn, arity, args); }
 static u32 h_sym(void *store, const char *name)
@@ -280,10 +301,13 @@ static void *compiled_finish(Compiled *c, const char *what, const GdlGame *game,
         compiled_destroy(c);
         return NULL;
     }
+    host_alloc_failed = false;
     c->ev = c->mod->create(&host, c->store, c->ctl, &c->tv, (usize)COMPILED_MEMORY_MIB << 20);
     if (!c->ev) {
-        *err = base_sprintf("out of memory while loading the compiled engine");
         compiled_destroy(c);
+        oom_if_refused();
+        *err = base_sprintf("the compiled engine could not be loaded: its tables would exceed %d MiB",
+                            COMPILED_MEMORY_MIB);
         return NULL;
     }
     return c;
@@ -435,6 +459,7 @@ static GdlStatus status_of(Compiled *c, u32 st)
         return rt_fail(c->ctl, GDL_LIMIT, "a term would be nested deeper than %d levels", GT_MAX_DEPTH);
     case ST_MEMORY:
         c->have_state = c->have_joint = false;
+        oom_if_refused();
         return rt_fail(c->ctl, GDL_LIMIT, "the compiled engine's tables would exceed %d MiB", COMPILED_MEMORY_MIB);
     default:
         c->have_state = c->have_joint = false;

@@ -126,11 +126,19 @@ static void idx_build(FactSet *s, uint32_t pos)
     uint32_t want = 64;
     while (want < s->n * 2 + 2)
         want *= 2;
+    /* new arrays before the old go: running out of memory in between leaves
+     * the index as it was (see base.h) */
+    uint32_t *keys = base_xmalloc(want * sizeof *ix->keys);
+    uint32_t *heads = base_try_realloc(NULL, want * sizeof *ix->heads);
+    if (!heads) {
+        free(keys);
+        base_fatal("out of memory");
+    }
     free(ix->keys);
     free(ix->heads);
     ix->nslots = want;
-    ix->keys = base_xmalloc(want * sizeof *ix->keys);
-    ix->heads = base_xmalloc(want * sizeof *ix->heads);
+    ix->keys = keys;
+    ix->heads = heads;
     memset(ix->keys, 0xff, want * sizeof *ix->keys);
     ix->next.n = 0;
     ix->built = true;
@@ -156,8 +164,9 @@ static uint32_t idx_first(FactSet *s, uint32_t pos, Gt key)
 static void set_grow(FactSet *s)
 {
     uint32_t n = s->nslots ? s->nslots * 2 : 64;
+    uint32_t *slots = base_xcalloc(n, sizeof *s->slots);
     free(s->slots);
-    s->slots = base_xcalloc(n, sizeof *s->slots);
+    s->slots = slots;
     s->nslots = n;
     for (uint32_t f = 0; f < s->n; f++) {
         uint32_t i = (uint32_t)tuple_hash(fact_at(s, f), s->arity) & (n - 1);
@@ -353,8 +362,9 @@ static uint32_t table_get(Ref *r, uint32_t rel, const Gt *call, bool *created)
     }
     if ((uint64_t)(L->t.n + 1) * 2 > L->nslots) {
         uint32_t n = L->nslots ? L->nslots * 2 : 256;
+        uint32_t *slots = base_xcalloc(n, sizeof *L->slots);
         free(L->slots);
-        L->slots = base_xcalloc(n, sizeof *L->slots);
+        L->slots = slots;
         L->nslots = n;
         for (uint32_t k = 0; k < L->t.n; k++) {
             const Table *t = &L->t.v[k];

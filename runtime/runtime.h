@@ -70,6 +70,7 @@ struct GdlMachine {
     U32Vec scratch;    /* results handed to the caller */
     U32Vec sorted;     /* the facts of sorted_of in canonical order */
     U32Vec sorted_of;  /* the last state gdl_state_fact sorted (its facts by id) */
+    bool oom;          /* memory ran out inside a query: every later one fails */
 };
 
 struct GdlState {

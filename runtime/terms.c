@@ -108,8 +108,9 @@ Gt gt_intern(GtStore *s, uint32_t fn, uint32_t arity, const Gt *args)
         return BASE_NONE;
     if ((uint64_t)(s->fn.n + 1) * 2 > s->nslots) {
         uint32_t n = s->nslots * 2;
+        uint32_t *slots = base_xcalloc(n, sizeof *s->slots);
         free(s->slots);
-        s->slots = base_xcalloc(n, sizeof *s->slots);
+        s->slots = slots;
         s->nslots = n;
         for (uint32_t t = 0; t < s->fn.n; t++) {
             uint32_t i = (uint32_t)s->hash.v[t] & (n - 1);
