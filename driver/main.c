@@ -7,12 +7,15 @@
 #include "../include/gdl.h"
 #include "cli.h"
 
+extern const CliCommand cli_correctness_test; /* correctness.c */
+
 static const CliCommand *const commands[] = {
     &cli_check,
     &cli_play,
     &cli_replay,
     &cli_bench,
     &cli_perf_test,
+    &cli_correctness_test,
     &cli_verify,
     &cli_emit,
     &cli_compile,
