@@ -42,6 +42,10 @@ for off in 0 40 $((size / 2)) $((size - 8)); do
     corrupt $off "$tmp/bad.so"
     refused "so: 4 bytes overwritten at $off" "bad.so: \(damaged\|not a gdlc engine\): " "so:$tmp/bad.so"
 done
+# Stripped after gdlc made it: the checksum no longer matches.
+if command -v strip >/dev/null; then
+    strip -o "$tmp/stripped.so" "$tmp/t.so" && refused "so: a stripped object" "stripped.so: damaged: .*checksum" "so:$tmp/stripped.so"
+fi
 # Compiled by hand: the note is there, the checksum is not.
 "$gdlc" emit "$t" -o "$tmp/hand.c" && $cc -O1 -shared -fPIC -w -o "$tmp/hand.so" "$tmp/hand.c" ||
     { echo "FAIL: compiling gdlc emit's C by hand"; fail=1; }
