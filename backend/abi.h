@@ -7,6 +7,10 @@
  * object, `gdlc_module`; the runtime checks its abi, version and game hash
  * before using anything else in it. Change GDLC_ABI whenever a layout or a
  * meaning here changes.
+ *
+ * A shared object (aot, `gdlc compile`) also carries the same identity in a
+ * note, GdlcNote, that the runtime reads with plain file reads before it
+ * lets dlopen map the file or run any of its code.
  */
 #ifndef GDLC_ABI_H
 #define GDLC_ABI_H
@@ -16,7 +20,25 @@ typedef unsigned int u32;
 typedef unsigned long long u64;
 typedef unsigned long usize;
 
-#define GDLC_ABI 1u
+#define GDLC_ABI 2u
+
+/* The section ".note.gdlc" of a shared object, laid out as an ELF note
+ * (owner "gdlc"). All fields are 4-byte aligned; text fields are
+ * NUL-terminated. sum is written by gdlc after linking: the hash of the
+ * whole file read with sum zeroed (runtime/compiled.c), so that any change
+ * to the file after gdlc made it (truncation, a damaged copy, strip) is
+ * seen before the file is loaded. */
+#define GDLC_NOTE_TYPE 0x6764u /* "gd" */
+typedef struct GdlcNote {
+    u32 namesz;         /* 5: "gdlc" and its NUL */
+    u32 descsz;         /* bytes from abi to the end: sizeof(GdlcNote) - 20 */
+    u32 type;           /* GDLC_NOTE_TYPE */
+    char name[8];       /* "gdlc", NUL-padded to a multiple of 4 */
+    u32 abi;            /* GDLC_ABI */
+    char version[16];   /* gdlc's version that emitted it */
+    char game_hash[20]; /* hash of the game text: 16 hex digits */
+    char sum[20];       /* 16 hex digits; all zero until gdlc seals the file */
+} GdlcNote;
 
 /* What the runtime offers the generated code. */
 typedef struct GdlcHost {

@@ -1350,6 +1350,13 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
     strbuf_addf(&o, "#define TANY %s\n#define DANY %s\n\n", tbuf, dbuf);
     strbuf_add(&o, cg_text_engine);
     strbuf_add(&o, cg_text_prelude);
+    /* The identity note of a shared object (abi.h), read before loading it;
+     * libtcc's in-memory code (jit) needs none. */
+    strbuf_addf(&o, "\n#if defined(__ELF__) && !defined(__TINYC__)\n"
+                    "__attribute__((section(\".note.gdlc\"), used, aligned(4)))\n"
+                    "static const GdlcNote gdlc_note = {5, sizeof(GdlcNote) - 20, GDLC_NOTE_TYPE, \"gdlc\", GDLC_ABI, "
+                    "\"%s\", \"%s\", \"\"};\n#endif\n",
+                GDL_VERSION, hash);
     strbuf_add(&o, "\n/* ==== the game ==== */\n\n");
     strbuf_add(&o, "static const char *const SYMNAME[NSYM + 1] = {\n");
     for (uint32_t i = 0; i < c.slist.n; i++) {

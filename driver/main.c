@@ -7,12 +7,15 @@
 #include "../include/gdl.h"
 #include "cli.h"
 
+extern const CliCommand cli_correctness_test; /* correctness.c */
+
 static const CliCommand *const commands[] = {
     &cli_check,
     &cli_play,
     &cli_replay,
     &cli_bench,
     &cli_perf_test,
+    &cli_correctness_test,
     &cli_verify,
     &cli_emit,
     &cli_compile,
@@ -25,8 +28,8 @@ static void usage(FILE *f)
                "gdlc compiles General Game Playing rules (GDL in KIF) into fast state machines.\n\n"
                "commands:\n");
     for (int i = 0; i < NCOMMANDS; i++)
-        fprintf(f, "  %-12s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(f, "  %-12s %s\n", "help", "describe a command: gdlc help COMMAND");
+        fprintf(f, "  %-16s %s\n", commands[i]->name, commands[i]->summary);
+    fprintf(f, "  %-16s %s\n", "help", "describe a command: gdlc help COMMAND");
     fprintf(f, "\n  --version    print the version\n  --help       this text\n"
                "\nexit status: 0 success, 1 the input is at fault or a check failed, 2 usage error or unreadable file\n");
 }

@@ -737,7 +737,11 @@ static int perf_test_run(CliArgs *a)
     }
     Session s;
     int rc = session_open(&s, pos[0], o.engine);
-    fprintf(out, "version=gdlc %s\n", gdl_version());
+    /* gdl-perf measures each (engine, version) pair once: name the engine
+     * (no so: path, nothing that would end the line) and the build (correctness.c) */
+    const char *cli_build_id(void);
+    const char *eng = rc == CLI_OK ? gdl_machine_engine(s.m) : o.engine ? o.engine : "jit";
+    fprintf(out, "version=gdlc %s %.*s %s\n", gdl_version(), (int)strcspn(eng, ":;\r\n"), eng, cli_build_id());
     if (rc != CLI_OK) {
         fprintf(out, "errorMessage=cannot load %s: %s\n", pos[0],
                 rc == CLI_USAGE ? "unreadable file or unknown engine" : "invalid game (see gdlc check)");

@@ -11,13 +11,29 @@
  * A loaded module is checked before use: its ABI number, the gdlc version
  * that emitted it and the hash of the game text must all match.
  *
+ * A shared object is checked before dlopen sees it, because dlopen runs the
+ * object's constructors and maps it by its own headers (a truncated file is
+ * a SIGBUS inside dlopen). With plain reads, every offset checked against
+ * the file's size: an ELF header of this machine's class, byte order and
+ * machine, of type ET_DYN; program headers, every segment and the section
+ * header table inside the file; a section ".note.gdlc" (abi.h's GdlcNote)
+ * with this ABI and version, the game's hash, and a checksum of the whole
+ * file that gdlc wrote into the note after linking ("sealing" it). So a
+ * damaged object is refused with what is wrong, and a foreign one without
+ * running any of its code. A damaged aot cache entry is compiled again.
+ * These checks find accidents, not attacks: an object that passes is still
+ * code that runs in this process.
+ *
  * The module keeps its own copy of the current state and move (as fact
  * sets); this layer sends them only when they change, so the legal, goal and
  * terminal queries of one state share their tables.
  */
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -105,6 +121,257 @@ static bool module_check(const GdlcModule *m, const char *what, const Source *sr
     return true;
 }
 
+/* ---- checking a shared object before loading it -------------------------- */
+
+#if defined(__x86_64__)
+#define SO_MACHINE EM_X86_64
+#elif defined(__i386__)
+#define SO_MACHINE EM_386
+#elif defined(__aarch64__)
+#define SO_MACHINE EM_AARCH64
+#elif defined(__arm__)
+#define SO_MACHINE EM_ARM
+#elif defined(__riscv)
+#define SO_MACHINE EM_RISCV
+#elif defined(__powerpc64__)
+#define SO_MACHINE EM_PPC64
+#elif defined(__s390x__)
+#define SO_MACHINE EM_S390
+#endif
+
+enum {
+    SO_CLASS = __ELF_NATIVE_CLASS == 64 ? ELFCLASS64 : ELFCLASS32, /* this process's ELF class */
+    SO_DATA = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB, /* its byte order */
+    SO_MAX_NAMES = 1 << 20,       /* most bytes of section names read */
+    SO_BLOCK = 1 << 16,           /* bytes hashed at a time for the checksum */
+};
+
+/* An object file being checked. */
+typedef struct SoFile {
+    int fd;           /* open for reading (and writing, when sealing) */
+    uint64_t size;    /* its size in bytes */
+    uint64_t note_at; /* the file offset of its GdlcNote */
+    GdlcNote note;    /* the note as read */
+} SoFile;
+
+/* Is [off, off + n) inside a file of size bytes? Free of overflow. */
+static bool so_inside(uint64_t off, uint64_t n, uint64_t size) { return off <= size && n <= size - off; }
+
+/* Reads n bytes at off (already checked to lie inside the file). */
+static bool so_read(int fd, void *buf, size_t n, uint64_t off)
+{
+    for (size_t done = 0; done < n;) {
+        ssize_t r = pread(fd, (char *)buf + done, n - done, (off_t)(off + done));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return false;
+        done += (size_t)r;
+    }
+    return true;
+}
+
+/* The checksum of a file: its bytes hashed block by block, the note's sum
+ * field read as zeros; 16 hex digits. False when a read fails. */
+static bool so_sum(const SoFile *f, char out[17])
+{
+    unsigned char *buf = base_xmalloc(SO_BLOCK);
+    uint64_t h = 0x67646c63, lo_sum = f->note_at + offsetof(GdlcNote, sum), hi_sum = lo_sum + sizeof f->note.sum;
+    bool ok = true;
+    for (uint64_t off = 0; off < f->size && ok; off += SO_BLOCK) {
+        size_t n = f->size - off < SO_BLOCK ? (size_t)(f->size - off) : SO_BLOCK;
+        if (!(ok = so_read(f->fd, buf, n, off)))
+            break;
+        uint64_t lo = lo_sum > off ? lo_sum : off, hi = hi_sum < off + n ? hi_sum : off + n;
+        if (lo < hi)
+            memset(buf + (lo - off), 0, (size_t)(hi - lo));
+        h = base_hash_bytes(buf, n, h);
+    }
+    free(buf);
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+    return ok;
+}
+
+/* Opens path and checks its structure: an ELF shared object of this
+ * machine whose headers and segments lie inside the file, with a
+ * well-formed .note.gdlc (read into f->note). False with *err naming path
+ * and what is wrong. */
+static bool so_open(const char *path, bool writable, SoFile *f, char **err)
+{
+    memset(f, 0, sizeof *f);
+    f->fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+    struct stat st;
+    if (f->fd < 0 || fstat(f->fd, &st) != 0) {
+        *err = base_sprintf("cannot load %s: %s", path, strerror(errno));
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        *err = base_sprintf("cannot load %s: not a regular file", path);
+        return false;
+    }
+    f->size = (uint64_t)st.st_size;
+    ElfW(Ehdr) eh;
+    if (f->size < sizeof eh || !so_read(f->fd, &eh, sizeof eh, 0)) {
+        *err = base_sprintf("%s: damaged: %llu bytes, too short for an ELF header (%zu bytes)", path,
+                            (unsigned long long)f->size, sizeof eh);
+        return false;
+    }
+    if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) {
+        *err = base_sprintf("%s: not a gdlc engine: not an ELF file", path);
+        return false;
+    }
+    if (eh.e_ident[EI_CLASS] != SO_CLASS || eh.e_ident[EI_DATA] != SO_DATA) {
+        *err = base_sprintf("%s: not a gdlc engine: an ELF file of another class or byte order than this machine's", path);
+        return false;
+    }
+    if (eh.e_type != ET_DYN) {
+        *err = base_sprintf("%s: not a gdlc engine: an ELF file of type %u, not a shared object (ET_DYN)", path,
+                            (unsigned)eh.e_type);
+        return false;
+    }
+#ifdef SO_MACHINE
+    if (eh.e_machine != SO_MACHINE) {
+        *err = base_sprintf("%s: not a gdlc engine: made for another machine (ELF machine %u; this one is %u)", path,
+                            (unsigned)eh.e_machine, (unsigned)SO_MACHINE);
+        return false;
+    }
+#endif
+    if (eh.e_phentsize != sizeof(ElfW(Phdr)) || eh.e_shentsize != sizeof(ElfW(Shdr)) || eh.e_shnum == 0 ||
+        eh.e_shstrndx >= eh.e_shnum) {
+        *err = base_sprintf("%s: damaged: its ELF header is inconsistent (header sizes %u and %u, %u sections)", path,
+                            (unsigned)eh.e_phentsize, (unsigned)eh.e_shentsize, (unsigned)eh.e_shnum);
+        return false;
+    }
+    uint64_t phbytes = (uint64_t)eh.e_phnum * sizeof(ElfW(Phdr)), shbytes = (uint64_t)eh.e_shnum * sizeof(ElfW(Shdr));
+    if (!so_inside(eh.e_phoff, phbytes, f->size) || !so_inside(eh.e_shoff, shbytes, f->size)) {
+        bool ph = !so_inside(eh.e_phoff, phbytes, f->size);
+        *err = base_sprintf("%s: damaged: its %s header table (file bytes %llu to %llu) lies past the end of the file "
+                            "(%llu bytes): truncated?",
+                            path, ph ? "program" : "section", (unsigned long long)(ph ? eh.e_phoff : eh.e_shoff),
+                            (unsigned long long)(ph ? eh.e_phoff + phbytes : eh.e_shoff + shbytes),
+                            (unsigned long long)f->size);
+        return false;
+    }
+    /* dlopen maps every segment from the file: a segment past the end is
+     * the SIGBUS this check prevents */
+    for (unsigned i = 0; i < eh.e_phnum; i++) {
+        ElfW(Phdr) ph;
+        if (!so_read(f->fd, &ph, sizeof ph, eh.e_phoff + (uint64_t)i * sizeof ph))
+            return *err = base_sprintf("%s: cannot read: %s", path, strerror(errno)), false;
+        if (!so_inside(ph.p_offset, ph.p_filesz, f->size)) {
+            *err = base_sprintf("%s: damaged: segment %u (file bytes %llu to %llu) lies past the end of the file "
+                                "(%llu bytes): truncated?",
+                                path, i, (unsigned long long)ph.p_offset,
+                                (unsigned long long)ph.p_offset + (unsigned long long)ph.p_filesz,
+                                (unsigned long long)f->size);
+            return false;
+        }
+    }
+    ElfW(Shdr) names;
+    if (!so_read(f->fd, &names, sizeof names, eh.e_shoff + (uint64_t)eh.e_shstrndx * sizeof names))
+        return *err = base_sprintf("%s: cannot read: %s", path, strerror(errno)), false;
+    if (names.sh_type != SHT_STRTAB || names.sh_size > SO_MAX_NAMES ||
+        !so_inside(names.sh_offset, names.sh_size, f->size)) {
+        *err = base_sprintf("%s: damaged: its table of section names is missing or lies past the end of the file", path);
+        return false;
+    }
+    char *strs = base_xmalloc(names.sh_size + 1);
+    bool found = false, ok = so_read(f->fd, strs, names.sh_size, names.sh_offset);
+    strs[names.sh_size] = 0;
+    for (unsigned i = 0; ok && !found && i < eh.e_shnum; i++) {
+        ElfW(Shdr) sh;
+        ok = so_read(f->fd, &sh, sizeof sh, eh.e_shoff + (uint64_t)i * sizeof sh);
+        if (!ok || sh.sh_name >= names.sh_size || strcmp(strs + sh.sh_name, ".note.gdlc") != 0)
+            continue;
+        found = true;
+        if (sh.sh_type != SHT_NOTE || sh.sh_size != sizeof(GdlcNote) || !so_inside(sh.sh_offset, sh.sh_size, f->size) ||
+            !so_read(f->fd, &f->note, sizeof f->note, sh.sh_offset)) {
+            *err = base_sprintf("%s: damaged: its .note.gdlc section is malformed or lies past the end of the file", path);
+            free(strs);
+            return false;
+        }
+        f->note_at = sh.sh_offset;
+    }
+    free(strs);
+    if (!ok)
+        return *err = base_sprintf("%s: cannot read: %s", path, strerror(errno)), false;
+    if (!found) {
+        *err = base_sprintf("%s: not a gdlc engine: it has no .note.gdlc section (gdlc compile and aot write one; "
+                            "objects of a gdlc before ABI %u have none), so it was not loaded",
+                            path, GDLC_ABI);
+        return false;
+    }
+    const GdlcNote *n = &f->note;
+    if (n->namesz != 5 || memcmp(n->name, "gdlc", 5) != 0 || n->type != GDLC_NOTE_TYPE ||
+        n->descsz != sizeof(GdlcNote) - offsetof(GdlcNote, abi) || !memchr(n->version, 0, sizeof n->version) ||
+        !memchr(n->game_hash, 0, sizeof n->game_hash) || !memchr(n->sum, 0, sizeof n->sum)) {
+        *err = base_sprintf("%s: damaged: its .note.gdlc section is malformed", path);
+        return false;
+    }
+    return true;
+}
+
+static void so_close(SoFile *f)
+{
+    if (f->fd >= 0)
+        close(f->fd);
+    f->fd = -1;
+}
+
+/* Checks the object at path for this gdlc and this game before dlopen:
+ * structure, note, checksum. False with *err. */
+static bool so_check(const char *path, const Source *src, char **err)
+{
+    SoFile f;
+    bool ok = so_open(path, false, &f, err);
+    const GdlcNote *n = &f.note;
+    char sum[17], hash[17];
+    if (ok && (n->abi != GDLC_ABI || strcmp(n->version, GDL_VERSION) != 0)) {
+        *err = base_sprintf("%s: made by another gdlc (ABI %u, version %.15s); this is gdlc %s (ABI %u): "
+                            "compile the game again",
+                            path, n->abi, n->version, GDL_VERSION, GDLC_ABI);
+        ok = false;
+    }
+    if (ok && !n->sum[0]) {
+        *err = base_sprintf("%s: not sealed: its .note.gdlc has no checksum (objects made by `gdlc compile` or the "
+                            "aot engine have one)",
+                            path);
+        ok = false;
+    }
+    if (ok && !so_sum(&f, sum))
+        *err = base_sprintf("%s: cannot read: %s", path, strerror(errno)), ok = false;
+    if (ok && strcmp(sum, n->sum) != 0) {
+        *err = base_sprintf("%s: damaged: its contents do not match the checksum gdlc wrote into it (the file "
+                            "changed after gdlc made it: a truncated or damaged copy, or a tool such as strip)",
+                            path);
+        ok = false;
+    }
+    if (ok) {
+        cg_game_hash(src, hash);
+        if (strcmp(n->game_hash, hash) != 0) {
+            *err = base_sprintf("%s: compiled from another game text (hash %.16s; %s has hash %s)", path,
+                                n->game_hash, src->name, hash);
+            ok = false;
+        }
+    }
+    so_close(&f);
+    return ok;
+}
+
+/* Seals a freshly linked object: writes its checksum into its note. */
+static bool so_seal(const char *path, char **err)
+{
+    SoFile f;
+    char sum[17];
+    bool ok = so_open(path, true, &f, err);
+    if (ok && !(so_sum(&f, sum) && pwrite(f.fd, sum, 16, (off_t)(f.note_at + offsetof(GdlcNote, sum))) == 16)) {
+        *err = base_sprintf("cannot write %s: %s", path, strerror(errno));
+        ok = false;
+    }
+    so_close(&f);
+    return ok;
+}
+
 /* Relations that depend on neither the state nor the move are evaluated
  * once, here, by ref, and compiled as facts: board geometry, arithmetic,
  * successor chains become indexed sets instead of calls. A relation too big
@@ -177,9 +444,17 @@ const char *rt_cc(void)
 
 const char *const rt_cc_flags = "-O2 -shared -fPIC -w";
 
-/* Runs argv, its output into a file we read back; true when it exits 0.
- * *out (malloc-ed) gets what it printed. */
-static bool run(char *const argv[], char **out)
+/* How a run of the compiler ended. */
+typedef enum RunEnd {
+    RUN_OK,        /* exit status 0 */
+    RUN_FAILED,    /* another exit status */
+    RUN_SIGNAL,    /* killed by a signal */
+    RUN_NOT_FOUND, /* could not be started */
+} RunEnd;
+
+/* Runs argv, its output into a file we read back. *out (malloc-ed) gets
+ * what it printed; *sig the signal when RUN_SIGNAL. */
+static RunEnd run_ex(char *const argv[], char **out, int *sig)
 {
     const char *dir = getenv("TMPDIR");
     char *path = base_sprintf("%s/gdlc-cc-XXXXXX", dir && *dir ? dir : "/tmp");
@@ -191,15 +466,21 @@ static bool run(char *const argv[], char **out)
         return false;
     }
     pid_t pid = fork();
+    /* the child says it could not exec by this byte first, then why */
     if (pid == 0) {
         dup2(fd, 1);
         dup2(fd, 2);
         execvp(argv[0], argv);
-        dprintf(fd, "cannot run %s: %s\n", argv[0], strerror(errno));
+        dprintf(fd, "\001cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
     int status = 0;
-    bool ok = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    bool waited = pid > 0 && waitpid(pid, &status, 0) == pid;
+    RunEnd end = !waited                                      ? RUN_NOT_FOUND
+                 : WIFSIGNALED(status)                        ? RUN_SIGNAL
+                 : WIFEXITED(status) && !WEXITSTATUS(status) ? RUN_OK
+                                                              : RUN_FAILED;
+    *sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     close(fd);
     size_t len = 0;
     char *e = NULL;
@@ -210,7 +491,32 @@ static bool run(char *const argv[], char **out)
     free(path);
     if (!*out)
         *out = base_xstrdup("");
-    return ok;
+    if (!waited)
+        free(*out), *out = base_sprintf("cannot start %s: %s", argv[0], strerror(errno));
+    else if (end == RUN_FAILED && (*out)[0] == '\001') {
+        memmove(*out, *out + 1, strlen(*out));
+        end = RUN_NOT_FOUND;
+    }
+    return end;
+}
+
+static bool run(char *const argv[], char **out)
+{
+    int sig;
+    return run_ex(argv, out, &sig) == RUN_OK;
+}
+
+/* Did the compiler's output say it ran out of memory? (gcc: "out of
+ * memory allocating", "virtual memory exhausted", "Killed signal terminated
+ * program cc1" when the kernel killed cc1; clang: "cannot allocate".) */
+static bool says_out_of_memory(const char *out)
+{
+    static const char *const words[] = {"out of memory", "memory exhausted", "Cannot allocate memory",
+                                        "cannot allocate", "Killed signal terminated program"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strstr(out, words[i]))
+            return true;
+    return false;
 }
 
 static bool compile_code(const char *code, size_t len, const char *so_path, char **err);
@@ -245,20 +551,43 @@ static bool compile_code(const char *code, size_t len, const char *so_path, char
         argv[n++] = c_path;
         argv[n] = NULL;
         char *out = NULL;
-        ok = run(argv, &out);
-        if (!ok)
-            *err = base_sprintf("%s failed on the generated code (a gdlc bug; the code is kept in %s):\n%s", rt_cc(),
-                                c_path, out);
+        int sig = 0;
+        RunEnd end = run_ex(argv, &out, &sig);
+        ok = end == RUN_OK;
+        if (end == RUN_NOT_FOUND)
+            *err = base_sprintf("cannot run the C compiler '%s' (set GDLC_CC or CC): %s", rt_cc(), out);
+        else if (end == RUN_SIGNAL)
+            *err = base_sprintf("the C compiler '%s' was killed by signal %d (%s) while compiling the generated code "
+                                "(%zu bytes): out of memory, or stopped from outside?%s%s",
+                                rt_cc(), sig, strsignal(sig), len, *out ? "\n" : "", out);
+        else if (end == RUN_FAILED && says_out_of_memory(out))
+            *err = base_sprintf("the C compiler '%s' ran out of memory compiling the generated code (%zu bytes):\n%s",
+                                rt_cc(), len, out);
+        else if (end == RUN_FAILED) {
+            /* a compile error is a gdlc bug: the code is kept for the
+             * report, outside the cache */
+            const char *dir = getenv("TMPDIR");
+            char *kept = base_sprintf("%s/gdlc-bug-XXXXXX.c", dir && *dir ? dir : "/tmp");
+            int kfd = mkstemps(kept, 2);
+            bool have = kfd >= 0 && write(kfd, code, len) == (ssize_t)len;
+            if (kfd >= 0)
+                close(kfd);
+            if (!have && kfd >= 0)
+                unlink(kept);
+            *err = base_sprintf("%s failed on the generated code (a gdlc bug; %s%s):\n%s", rt_cc(),
+                                have ? "the code is kept in " : "the code could not be kept", have ? kept : "", out);
+            free(kept);
+        } else if (!so_seal(tmp_so, err))
+            ok = false;
         else if (rename(tmp_so, so_path) != 0) {
             *err = base_sprintf("cannot write %s: %s", so_path, strerror(errno));
             ok = false;
         }
         free(out);
         free(flags);
-        if (ok)
-            unlink(c_path);
         unlink(tmp_so);
     }
+    unlink(c_path);
     free(c_path);
     free(tmp_so);
     return ok;
@@ -343,8 +672,11 @@ static void *jit_create(const GdlGame *game, const char *arg, GtStore *store, Rt
     return compiled_finish(c, "the JIT-compiled engine", game, err);
 }
 
-static void *so_load(const GdlGame *game, const char *path, GtStore *store, RtControl *ctl, char **err)
+/* Loads the object at path; checked says so_check passed already. */
+static void *so_load(const GdlGame *game, const char *path, bool checked, GtStore *store, RtControl *ctl, char **err)
 {
+    if (!checked && !so_check(path, game->front.src, err))
+        return NULL;
     char *p = strchr(path, '/') ? base_xstrdup(path) : base_sprintf("./%s", path);
     Compiled *c = compiled_start(game, store, ctl);
     c->dl = dlopen(p, RTLD_NOW | RTLD_LOCAL);
@@ -364,7 +696,7 @@ static void *so_create(const GdlGame *game, const char *arg, GtStore *store, RtC
         *err = base_xstrdup("engine so: needs a path: so:GAME.so");
         return NULL;
     }
-    return so_load(game, arg, store, ctl, err);
+    return so_load(game, arg, false, store, ctl, err);
 }
 
 /* The folder of the aot cache, made if missing; NULL with *err. */
@@ -434,12 +766,20 @@ static void *aot_create(const GdlGame *game, const char *arg, GtStore *store, Rt
     char *path = aot_path_of(game, code, len, err);
     struct stat st;
     bool ok = path && (stat(path, &st) == 0 || compile_code(code, len, path, err));
+    /* a cached object that fails the checks (damaged, or sealed by another
+     * gdlc) is compiled again, once */
+    bool checked = ok && so_check(path, game->front.src, err);
+    if (ok && !checked) {
+        free(*err);
+        *err = NULL;
+        ok = compile_code(code, len, path, err);
+    }
     free(code);
     if (!ok) {
         free(path);
         return NULL;
     }
-    void *c = so_load(game, path, store, ctl, err);
+    void *c = so_load(game, path, checked, store, ctl, err);
     free(path);
     return c;
 }

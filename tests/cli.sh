@@ -64,6 +64,21 @@ expect 2 "verify with bad playouts" "$gdlc" verify --playouts x "$t"
 expect 2 "verify with an unknown engine" "$gdlc" verify --engine nosuch "$t"
 "$gdlc" verify --playouts=3 --seed 5 "$t" | grep -Eq 'agrees with ref: 3 playouts, [1-9][0-9]* states checked' ||
     { echo "FAIL: verify summary"; fail=$((fail + 1)); }
+# correctness-test (tests/correctness.sh checks its histories) and perf-test's version line
+expect 0 "help correctness-test" "$gdlc" help correctness-test
+expect 2 "correctness-test with too few arguments" "$gdlc" correctness-test "$t" /tmp/gdlc-cli-h.$$
+expect 2 "correctness-test with a bad N" "$gdlc" correctness-test "$t" /tmp/gdlc-cli-h.$$ x
+expect 2 "correctness-test with an unknown option" "$gdlc" correctness-test --frob "$t" /tmp/gdlc-cli-h.$$ 5
+expect 2 "correctness-test with an unknown engine" "$gdlc" correctness-test --engine nosuch "$t" /tmp/gdlc-cli-h.$$ 5
+expect 2 "correctness-test of a missing game" "$gdlc" correctness-test /nonexistent/game.kif /tmp/gdlc-cli-h.$$ 5
+expect 2 "correctness-test into an unwritable file" "$gdlc" correctness-test "$t" /nonexistent/dir/h 5
+expect 1 "correctness-test of an invalid game" "$gdlc" correctness-test "$src/tests/diag/unsafe_head.kif" /tmp/gdlc-cli-h.$$ 5
+expect 0 "correctness-test" "$gdlc" correctness-test "$t" /tmp/gdlc-cli-h.$$ 5
+expect 0 "correctness-test --check" "$gdlc" correctness-test --check "$t" /tmp/gdlc-cli-h.$$ 5
+expect 2 "correctness-test --check of a missing history" "$gdlc" correctness-test --check "$t" /nonexistent/h 5
+"$gdlc" perf-test --engine ref "$t" /tmp/gdlc-cli-h.$$ 0.05 && grep -Eqx 'version=gdlc [0-9]+\.[0-9]+\.[0-9]+ ref ([0-9a-f]+(-dirty)?|unknown)' /tmp/gdlc-cli-h.$$ ||
+    { echo "FAIL: perf-test's version= names the engine and the build: $(head -n 1 /tmp/gdlc-cli-h.$$)"; fail=$((fail + 1)); }
+rm -f /tmp/gdlc-cli-h.$$
 rm -f /tmp/gdlc-cli.$$
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -49,7 +49,7 @@ for g in "$src"/games/*.kif; do
     if [ -z "$missing" ] && echo "$json" | grep -q '"state_changes": [1-9]'; then ok; else bad "$name: bench --json: $json (missing:$missing)"; fi
     # perf-test writes gdl-perf's lines
     if "$gdlc" perf-test --engine "$engine" "$g" "$tmp/perf" 0.3 &&
-        grep -Eq '^version=gdlc [0-9.]+$' "$tmp/perf" && grep -Eq '^millisecondsTaken=[0-9]+$' "$tmp/perf" &&
+        grep -Eq "^version=gdlc [0-9.]+ $engine ([0-9a-f]+(-dirty)?|unknown)$" "$tmp/perf" && grep -Eq '^millisecondsTaken=[0-9]+$' "$tmp/perf" &&
         grep -Eq '^numStateChanges=[1-9][0-9]*$' "$tmp/perf" && grep -Eq '^numRollouts=[0-9]+$' "$tmp/perf"; then ok
     else bad "$name: perf-test output: $(cat "$tmp/perf")"; fi
 done
