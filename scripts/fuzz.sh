@@ -1,7 +1,8 @@
 #!/bin/sh
-# fuzz.sh BUILD_DIR SECONDS: runs the front end's libFuzzer target, seeded
-# with the shipped games, the malformed games of tests/diag and (when
-# present) the shared corpus. Any crash, leak, sanitizer report or timeout
+# fuzz.sh BUILD_DIR SECONDS: runs each libFuzzer target for SECONDS (the front
+# end; the engines ref and jit behind the API), seeded with the shipped
+# games, the malformed games of tests/diag and (when present) the shared
+# corpus. Any crash, leak, sanitizer report or timeout
 # fails; the reproducer is left in BUILD_DIR/fuzz-artifacts.
 set -eu
 cd "$(dirname "$0")/.."
@@ -15,15 +16,27 @@ if [ -d "$shared/games" ]; then
         cp "$f" "$seeds/$(echo "$f" | tr / _)"
     done
 fi
-mkdir -p "$dir/fuzz-artifacts" "$dir/fuzz-corpus"
-log="$dir/fuzz.log"
-status=0
-"$dir/fuzz_front" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-    -print_final_stats=1 -artifact_prefix="$dir/fuzz-artifacts/" "$dir/fuzz-corpus" "$seeds" >"$log" 2>&1 || status=$?
-grep -E '^(stat::number_of_executed_units|stat::new_units_added|stat::peak_rss_mb|Done)' "$log" || true
-if [ $status -ne 0 ]; then
-    echo "fuzz: FAILED (exit $status); the log is $log:"
-    tail -n 40 "$log"
-    exit 1
-fi
-echo "fuzz: 1 passed, 0 failed"
+mkdir -p "$dir/fuzz-artifacts"
+# fuzz TARGET: one libFuzzer target for $seconds, its own growing corpus.
+fuzz() {
+    target=$1
+    mkdir -p "$dir/fuzz-corpus-$target"
+    log="$dir/fuzz-$target.log"
+    status=0
+    "$dir/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+        -print_final_stats=1 -artifact_prefix="$dir/fuzz-artifacts/$target-" "$dir/fuzz-corpus-$target" "$seeds" \
+        >"$log" 2>&1 || status=$?
+    echo "$target:"
+    grep -E '^(stat::number_of_executed_units|stat::new_units_added|stat::peak_rss_mb|Done)' "$log" || true
+    if [ $status -ne 0 ]; then
+        echo "fuzz: $target FAILED (exit $status); the log is $log:"
+        tail -n 40 "$log"
+        return 1
+    fi
+}
+passed=0 failed=0
+for target in fuzz_front fuzz_engine; do
+    if fuzz $target; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
+echo "fuzz: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
