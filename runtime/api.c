@@ -867,18 +867,57 @@ GdlStatus gdl_next_states(GdlMachine *m, const GdlState *s, uint64_t max, GdlSuc
     return st;
 }
 
-GdlStatus gdl_base_propositions(GdlMachine *m, uint64_t max, const GdlMove **props, size_t *n)
+/* The base propositions (role BASE_NONE) or the input moves of a role into
+ * m->props, sorted canonically: from the game's rules when it has them and
+ * they depend on no state, else from the domain analysis (domain.c). */
+static GdlStatus props_of(GdlMachine *m, uint32_t role, uint64_t max, const GdlMove **props, size_t *n)
 {
     *props = NULL;
     *n = 0;
-    return rt_fail(&m->ctl, GDL_LIMIT, "not yet");
+    const Ir *ir = &m->game->front.ir;
+    uint32_t rel = ir->kwrel[role == BASE_NONE ? IR_REL_BASE : IR_REL_INPUT];
+    m->props.n = 0;
+    GdlStatus st;
+    if (rel != BASE_NONE && ir->rels.v[rel].nrules > 0 && !ir->rels.v[rel].dep_true && !ir->rels.v[rel].dep_does) {
+        U32Vec tuples = {0};
+        uint64_t cap = max == 0 ? UINT32_MAX - 1 : role == BASE_NONE ? max : max * m->roles.n;
+        st = rt_ref_relation(m->game, &m->store, rel, cap < UINT32_MAX - 1 ? (uint32_t)cap : UINT32_MAX - 1,
+                             m->ctl.deadline, &tuples);
+        uint32_t arity = role == BASE_NONE ? 1 : 2;
+        for (uint32_t i = 0; st == GDL_OK && i + arity <= tuples.n; i += arity)
+            if (arity == 1 || tuples.v[i] == m->roles.v[role])
+                vec_push(m->props, tuples.v[i + arity - 1]);
+        vec_free(tuples);
+        if (st != GDL_OK)
+            return rt_fail(&m->ctl, st, "evaluating the game's %s rules: %s", role == BASE_NONE ? "base" : "input",
+                           st == GDL_LIMIT ? "more terms than the bound" : gdl_status_name(st));
+    } else if ((st = rt_domain(m->game, &m->store, &m->ctl, max ? max * 4 : 0, role, &m->props)) != GDL_OK)
+        return st;
+    gt_sort(&m->store, m->props.v, m->props.n);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < m->props.n; i++)
+        if (k == 0 || m->props.v[k - 1] != m->props.v[i])
+            m->props.v[k++] = m->props.v[i];
+    m->props.n = k;
+    if (max && k > max)
+        return rt_fail(&m->ctl, GDL_LIMIT, "more than %llu terms", (unsigned long long)max);
+    *props = m->props.v;
+    *n = m->props.n;
+    return GDL_OK;
+}
+
+GdlStatus gdl_base_propositions(GdlMachine *m, uint64_t max, const GdlMove **props, size_t *n)
+{
+    return props_of(m, BASE_NONE, max, props, n);
 }
 
 GdlStatus gdl_input_moves(GdlMachine *m, unsigned role, uint64_t max, const GdlMove **moves, size_t *n)
 {
     *moves = NULL;
     *n = 0;
-    return rt_fail(&m->ctl, GDL_LIMIT, "not yet");
+    if (role >= m->roles.n)
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no role %u", role);
+    return props_of(m, role, max, moves, n);
 }
 
 /* ---- states as bytes ------------------------------------------------- */

@@ -59,6 +59,12 @@ GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uin
                           U32Vec *out);
 extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so;
 
+/* The domain analysis of domain.c: appends to out the terms a state may
+ * hold (role BASE_NONE) or the moves role may make, a sound
+ * over-approximation, possibly with repeats. GDL_LIMIT past max terms
+ * held in all (0: a bound of its own), GDL_CANCELLED past the deadline. */
+GdlStatus rt_domain(const GdlGame *game, GtStore *store, RtControl *ctl, uint64_t max, uint32_t role, U32Vec *out);
+
 struct GdlMachine {
     const GdlGame *game;
     const EngineOps *ops;

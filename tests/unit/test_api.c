@@ -770,6 +770,158 @@ static void states_as_bytes(void **state)
     gdl_game_free(g);
 }
 
+/* The text of a game file without its `base` and `input` rules (malloc-ed). */
+static char *without_base_input(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char text[1 << 17];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = 0;
+    char *out = calloc(1, len + 1), *o = out;
+    size_t i = 0;
+    while (i < len) {
+        if (text[i] == ';') {
+            while (i < len && text[i] != '\n')
+                i++;
+            continue;
+        }
+        if (text[i] != '(') {
+            *o++ = text[i++];
+            continue;
+        }
+        size_t start = i;
+        int depth = 0;
+        do {
+            if (text[i] == ';')
+                while (i < len && text[i] != '\n')
+                    i++;
+            depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+            i++;
+        } while (i < len && depth > 0);
+        const char *p = text + start + 1;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (strncmp(p, "<=", 2) == 0) {
+            p += 2;
+            while (*p == ' ' || *p == '\t' || *p == '(')
+                p++;
+        }
+        bool drop = (strncmp(p, "base", 4) == 0 && (p[4] == ' ' || p[4] == ')')) ||
+                    (strncmp(p, "input", 5) == 0 && (p[5] == ' ' || p[5] == ')'));
+        if (!drop) {
+            memcpy(o, text + start, i - start);
+            o += i - start;
+        }
+    }
+    return out;
+}
+
+static bool in_texts(char **texts, size_t n, const char *text)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(texts[i], text) == 0)
+            return true;
+    return false;
+}
+
+/* Is text among the texts of n terms? */
+static bool texts_include(GdlMachine *m, const GdlMove *set, size_t n, const char *text)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(gdl_move_text(m, set[i]), text) == 0)
+            return true;
+    return false;
+}
+
+/* Base propositions and input moves: from the game's rules, and from the
+ * domain analysis with those rules taken out: the analysis holds every
+ * fact and move of random playouts, and every term the rules give. */
+static void base_and_input_propositions(void **state)
+{
+    (void)state;
+    static const char *const games[] = {GAME("tictactoe"), GAME("connect4"), GAME("breakthrough")};
+    for (size_t gi = 0; gi < sizeof games / sizeof games[0]; gi++) {
+        GdlGame *g = load(games[gi]);
+        char *stripped = without_base_input(games[gi]);
+        GdlGame *h = load_text(stripped);
+        GdlMachine *m = machine(g), *mh = machine(h);
+        unsigned nroles = gdl_game_role_count(g);
+        const GdlMove *p;
+        size_t n, nh;
+        /* the rules' answer, as text, must be in the analysis's */
+        assert_int_equal(gdl_base_propositions(m, 0, &p, &n), GDL_OK);
+        char **want = calloc(n, sizeof *want);
+        for (size_t i = 0; i < n; i++)
+            want[i] = strdup(gdl_move_text(m, p[i]));
+        assert_int_equal(gdl_base_propositions(mh, 0, &p, &nh), GDL_OK);
+        assert_true(nh >= n && nh <= 4 * n + 8); /* sound, and not wildly loose here */
+        for (size_t i = 0; i < n; i++) {
+            assert_true(texts_include(mh, p, nh, want[i]));
+            free(want[i]);
+        }
+        free(want);
+        assert_int_equal(gdl_base_propositions(mh, 3, &p, &n), GDL_LIMIT);
+        assert_int_equal(gdl_base_propositions(mh, 0, &p, &nh), GDL_OK);
+        /* random playouts stay inside both (texts taken once: the
+         * analysis runs at each call) */
+        char **base = calloc(nh, sizeof *base), **in[4];
+        size_t nin[4];
+        for (size_t i = 0; i < nh; i++)
+            base[i] = strdup(gdl_move_text(mh, p[i]));
+        for (unsigned k = 0; k < nroles; k++) {
+            size_t nr;
+            assert_int_equal(gdl_input_moves(m, k, 0, &p, &nr), GDL_OK);
+            assert_int_equal(gdl_input_moves(mh, k, 0, &p, &nin[k]), GDL_OK);
+            assert_true(nr > 0 && nin[k] >= nr);
+            in[k] = calloc(nin[k], sizeof *in[k]);
+            for (size_t i = 0; i < nin[k]; i++)
+                in[k][i] = strdup(gdl_move_text(mh, p[i]));
+        }
+        GdlRng rng;
+        gdl_rng_seed(&rng, 5);
+        for (int t = 0; t < 3; t++) {
+            GdlState *s = initial(mh);
+            bool terminal = false;
+            while (gdl_is_terminal(mh, s, &terminal) == GDL_OK && !terminal) {
+                for (size_t i = 0; i < gdl_state_size(s); i++)
+                    assert_true(in_texts(base, nh, gdl_state_fact(mh, s, i)));
+                GdlMove joint[4];
+                assert_int_equal(gdl_random_joint_move(mh, s, &rng, joint), GDL_OK);
+                for (unsigned k = 0; k < nroles; k++)
+                    assert_true(in_texts(in[k], nin[k], gdl_move_text(mh, joint[k])));
+                assert_int_equal(gdl_next_state_into(mh, s, joint, &s), GDL_OK);
+            }
+            gdl_state_free(s);
+        }
+        for (size_t i = 0; i < nh; i++)
+            free(base[i]);
+        free(base);
+        for (unsigned k = 0; k < nroles; k++) {
+            for (size_t i = 0; i < nin[k]; i++)
+                free(in[k][i]);
+            free(in[k]);
+        }
+        assert_int_equal(gdl_input_moves(mh, nroles, 0, &p, &n), GDL_BAD_ARGUMENT);
+        free(stripped);
+        gdl_machine_free(m);
+        gdl_machine_free(mh);
+        gdl_game_free(g);
+        gdl_game_free(h);
+    }
+    /* a counter without end: the analysis stops at its bound */
+    GdlGame *g = load_text("(role a)\n(init (c z))\n(<= (legal a go) (true (c ?x)))\n"
+                           "(<= (next (c (s ?x))) (true (c ?x)))\n(<= terminal (true (c (s (s z)))))\n(goal a 1)\n");
+    GdlMachine *m = machine(g);
+    const GdlMove *p;
+    size_t n;
+    assert_int_equal(gdl_base_propositions(m, 0, &p, &n), GDL_LIMIT);
+    assert_non_null(strstr(gdl_machine_error(m), "nested deeper than"));
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -790,6 +942,7 @@ int main(void)
         cmocka_unit_test(random_moves_and_depth_charges),
         cmocka_unit_test(joint_moves_and_successors),
         cmocka_unit_test(states_as_bytes),
+        cmocka_unit_test(base_and_input_propositions),
     };
     int failed = 0;
     static const char *const engines[] = {"ref", "jit"};
