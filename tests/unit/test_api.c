@@ -922,6 +922,62 @@ static void base_and_input_propositions(void **state)
     gdl_game_free(g);
 }
 
+/* The conveniences in threads, one machine each on one shared game: depth
+ * charges, base propositions (the domain analysis reads the game), states
+ * as bytes. Each thread must get what one thread alone gets. */
+typedef struct ChargeJob {
+    const GdlGame *g;
+    uint64_t seed, digest;
+} ChargeJob;
+
+static void *charge_run(void *arg)
+{
+    ChargeJob *j = arg;
+    GdlMachine *m = NULL;
+    if (gdl_machine_new(j->g, engine, &m, NULL) != GDL_OK)
+        return NULL;
+    GdlRng rng;
+    gdl_rng_seed(&rng, j->seed);
+    GdlState *s = NULL, *back = NULL;
+    gdl_initial_state(m, &s);
+    const GdlMove *p;
+    size_t n = 0, len = 0;
+    gdl_base_propositions(m, 0, &p, &n);
+    j->digest = n;
+    unsigned char buf[4096];
+    for (int i = 0; i < 30; i++) {
+        int goals[2] = {0, 0};
+        uint64_t depth = 0;
+        gdl_depth_charge(m, s, &rng, 0, goals, &depth);
+        gdl_state_write(m, s, buf, sizeof buf, &len);
+        gdl_state_read(m, buf, len, &back);
+        j->digest = j->digest * 31 + depth * 101 + (uint64_t)goals[0] + gdl_state_hash(m, back);
+        gdl_state_free(back);
+    }
+    gdl_state_free(s);
+    gdl_machine_free(m);
+    return NULL;
+}
+
+static void conveniences_per_thread(void **state)
+{
+    (void)state;
+    char *text = without_base_input(GAME("connect4"));
+    GdlGame *h = load_text(text);
+    free(text);
+    ChargeJob one = {h, 1, 0}, a = {h, 1, 0}, b = {h, 2, 0};
+    charge_run(&one);
+    assert_int_not_equal(one.digest, 0);
+    pthread_t ta, tb;
+    assert_int_equal(pthread_create(&ta, NULL, charge_run, &a), 0);
+    assert_int_equal(pthread_create(&tb, NULL, charge_run, &b), 0);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    assert_int_equal(a.digest, one.digest);
+    assert_int_not_equal(b.digest, one.digest);
+    gdl_game_free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -943,6 +999,7 @@ int main(void)
         cmocka_unit_test(joint_moves_and_successors),
         cmocka_unit_test(states_as_bytes),
         cmocka_unit_test(base_and_input_propositions),
+        cmocka_unit_test(conveniences_per_thread),
     };
     int failed = 0;
     static const char *const engines[] = {"ref", "jit"};
