@@ -1008,7 +1008,6 @@ GdlStatus gdl_state_write(GdlMachine *m, const GdlState *s, void *buf, size_t ca
 typedef struct Reader {
     const uint8_t *p, *end; /* the bytes not read yet */
     uint32_t nsyms;
-    const uint8_t *syms;    /* the symbol list, read again when making terms */
     uint32_t *symid;        /* when making: the symbol id of each index */
     GdlMachine *m;          /* NULL while checking */
 } Reader;
@@ -1104,12 +1103,13 @@ GdlStatus gdl_state_read(GdlMachine *m, const void *buf, size_t len, GdlState **
         h |= (uint64_t)b[len - 8 + i] << (8 * i);
     if (h != fnv1a(b, len - 8))
         return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a damaged state: the hash does not match");
-    Reader r = {b + 5, b + len - 8, 0, NULL, NULL, NULL};
+    Reader r = {.p = b + 5, .end = b + len - 8};
     if (!read_state(&r))
         return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a damaged state: its hash matches but not its structure");
     /* Checked: now make the terms. */
-    r = (Reader){b + 5, b + len - 8, 0, NULL, NULL, m};
-    r.symid = base_xcalloc((size_t)(len / 2) + 1, sizeof *r.symid);
+    uint32_t nsyms = r.nsyms;
+    r = (Reader){.p = b + 5, .end = b + len - 8, .m = m};
+    r.symid = base_xcalloc((size_t)nsyms + 1, sizeof *r.symid);
     m->scratch.n = 0;
     bool ok = read_state(&r);
     free(r.symid);
