@@ -747,6 +747,33 @@ static void states_as_bytes(void **state)
             gdl_state_free(back);
     }
     assert_true(ok < 3000);
+    /* bytes inserted or taken out, hash fixed */
+    for (int t = 0; t < 1000; t++) {
+        size_t at = 5 + gdl_rng_below(&rng, la - 13), n = la;
+        memcpy(b, a, la);
+        if (t & 1) {
+            memmove(b + at + 1, b + at, la - at);
+            b[at] = (unsigned char)gdl_rng_next(&rng);
+            n++;
+        } else {
+            memmove(b + at, b + at + 1, la - at - 1);
+            n--;
+        }
+        rehash(b, n);
+        GdlStatus st = gdl_state_read(m, b, n, &back);
+        assert_true(st == GDL_OK || st == GDL_BAD_ARGUMENT);
+        if (st == GDL_OK)
+            gdl_state_free(back);
+    }
+    /* terms of arity 7 and more take an escape */
+    GdlState *wide = NULL;
+    assert_int_equal(gdl_state_parse(m, "(w 1 2 3 4 5 6) (w 1 2 3 4 5 6 7) (w 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 "
+                                        "17 18 19 20) (z (w 1 2 3 4 5 6 7 8))", &wide), GDL_OK);
+    assert_int_equal(gdl_state_write(m, wide, b, sizeof b, &lb), GDL_OK);
+    assert_int_equal(gdl_state_read(m, b, lb, &back), GDL_OK);
+    assert_true(gdl_state_equal(back, wide));
+    gdl_state_free(back);
+    gdl_state_free(wide);
     /* (f (f ... (f a))): 60 deep is a term, 70 deeper than terms may be */
     for (int depth = 60; depth <= 70; depth += 10) {
         unsigned char deep[400] = {'G', 'D', 'L', 'S', 1, 2, 1, 'f', 1, 'a', 1};
