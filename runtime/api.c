@@ -276,7 +276,8 @@ static void state_set(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n)
 {
     GdlState *s = *sp;
     if (!s || s->cap < n) {
-        uint32_t cap = n < 16 ? 16 : n + n / 4;
+        /* a new state has no room to spare; one that grows gets some */
+        uint32_t cap = !s ? n + 1 : n + n / 4 + 4;
         s = base_xrealloc(s, sizeof *s + (size_t)cap * sizeof(Gt));
         s->cap = cap;
         *sp = s;
