@@ -955,6 +955,9 @@ static void base_and_input_propositions(void **state)
 typedef struct ChargeJob {
     const GdlGame *g;
     uint64_t seed, digest;
+    pthread_barrier_t *start; /* both threads play at once, and neither ends
+                                 before the other is done (ThreadSanitizer
+                                 can miss races with a thread that ended) */
 } ChargeJob;
 
 static void *charge_run(void *arg)
@@ -969,6 +972,8 @@ static void *charge_run(void *arg)
     gdl_initial_state(m, &s);
     const GdlMove *p;
     size_t n = 0, len = 0;
+    if (j->start)
+        pthread_barrier_wait(j->start);
     gdl_base_propositions(m, 0, &p, &n);
     j->digest = n;
     unsigned char buf[4096];
@@ -981,6 +986,8 @@ static void *charge_run(void *arg)
         j->digest = j->digest * 31 + depth * 101 + (uint64_t)goals[0] + gdl_state_hash(m, back);
         gdl_state_free(back);
     }
+    if (j->start)
+        pthread_barrier_wait(j->start);
     gdl_state_free(s);
     gdl_machine_free(m);
     return NULL;
@@ -992,7 +999,9 @@ static void conveniences_per_thread(void **state)
     char *text = without_base_input(GAME("connect4"));
     GdlGame *h = load_text(text);
     free(text);
-    ChargeJob one = {h, 1, 0}, a = {h, 1, 0}, b = {h, 2, 0};
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, 2);
+    ChargeJob one = {h, 1, 0, NULL}, a = {h, 1, 0, &start}, b = {h, 2, 0, &start};
     charge_run(&one);
     assert_int_not_equal(one.digest, 0);
     pthread_t ta, tb;
@@ -1002,6 +1011,7 @@ static void conveniences_per_thread(void **state)
     pthread_join(tb, NULL);
     assert_int_equal(a.digest, one.digest);
     assert_int_not_equal(b.digest, one.digest);
+    pthread_barrier_destroy(&start);
     gdl_game_free(h);
 }
 
