@@ -749,7 +749,7 @@ GdlStatus gdl_depth_charge(GdlMachine *m, const GdlState *s, GdlRng *rng, uint64
 }
 
 struct GdlJointMoves {
-    uint32_t nroles;
+    uint32_t nroles; /* moves per joint move */
     uint64_t max;    /* joint moves it may give */
     uint64_t given;  /* joint moves given so far */
     uint64_t count;  /* the number of joint moves, UINT64_MAX on overflow */

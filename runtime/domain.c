@@ -26,9 +26,9 @@
 #include "runtime.h"
 
 typedef struct Dom {
-    const Ir *ir;
-    GtStore *store;
-    RtControl *ctl;
+    const Ir *ir;       /* the game's rules */
+    GtStore *store;     /* the machine's terms, where values are made */
+    RtControl *ctl;     /* the deadline, and where errors go */
     uint32_t *slot;     /* per relation: its first slot, one per argument */
     uint32_t nslots;    /* relation slots, then one input slot per role */
     U32Vec *vals;       /* per slot: its values, in the order found */
