@@ -1,6 +1,7 @@
 /* random_player.c: embedding gdlc in a player. Loads a game, then plays it
  * to the end choosing random legal moves, within a time budget per move.
- * Build against an installed gdlc: cc random_player.c $(pkg-config --cflags --libs gdl) */
+ * Build against an installed gdlc (the library is static, so --static):
+ *   cc -std=c11 random_player.c $(pkg-config --cflags --libs --static gdl) */
 #include <stdio.h>
 #include <stdlib.h>
 

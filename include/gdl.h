@@ -4,20 +4,29 @@
  * The model is GGP-Base's StateMachine: a game has roles, an initial state,
  * legal moves per role, a next state per joint move, terminality and goal
  * values. The API is engine-neutral: a machine is made for a game by engine
- * name ("ref", the reference interpreter; the compiled engines add theirs),
- * and every engine answers every query identically.
+ * name, and every engine answers every query identically. The engines:
+ *   "ref"      the reference interpreter (no compiler needed)
+ *   "jit"      the game compiled to C and run in process by libtcc (default)
+ *   "aot"      the game compiled by the system compiler, cached on disk
+ *   "so:PATH"  a shared object made earlier by `gdlc compile`
  *
  * Objects and ownership
  *   GdlGame     a loaded, validated game. Immutable once loaded: several
  *               machines, in several threads, may share it. Free it after
  *               every machine made from it.
  *   GdlMachine  an engine instance for one game. Not thread-safe: use one
- *               machine per thread. Moves and states belong to the machine
- *               that made them and must not be given to another machine.
+ *               machine per thread.
  *   GdlState    a game state, owned by the caller: free it with
  *               gdl_state_free. States are values: copy, compare, hash.
- *   GdlMove     a ground term (a move) of a machine, a small integer handle
- *               valid for the machine's lifetime.
+ *               A state's facts are term ids of the machine that made it,
+ *               so a state belongs to its machine (and to copies of it made
+ *               with gdl_state_copy). To hand a state to another machine,
+ *               another thread's or another engine's, write it with
+ *               gdl_state_write and read it there with gdl_state_read.
+ *   GdlMove     a ground term (a move) of a machine: an index into the
+ *               machine's term store, valid for the machine's lifetime and
+ *               meaningless to another machine (use gdl_move_text and
+ *               gdl_move_parse to cross).
  *   Strings the API returns point into the object they come from and stay
  *   valid as long as it does, unless said otherwise.
  *
@@ -35,6 +44,21 @@
  *   monotonic-clock deadline, gdl_machine_set_cancel_flag a flag another
  *   thread may set to non-zero; evaluation polls both and a query that stops
  *   early returns GDL_CANCELLED, leaving the machine usable.
+ *
+ * Misuse
+ *   Every call that takes a state checks that the state is one of this
+ *   machine's: a state of another game or of another machine is
+ *   GDL_BAD_ARGUMENT, not a wrong answer or a crash. So are a role or a move
+ *   id out of range. A joint move is checked in O(number of roles): the
+ *   machine remembers, per role, the legal moves it last computed and for
+ *   which state (every state has a stamp, kept by copies and renewed when
+ *   gdl_next_state_into overwrites it); the k-th move of a joint move must
+ *   be among role k's legal moves in the state. When the machine has not
+ *   computed them for that state (a move parsed from a server's message),
+ *   the check computes them once, at the cost of one gdl_legal_moves. So a
+ *   move of another role, two moves of one role, or an illegal move are
+ *   GDL_BAD_ARGUMENT, and a player's usual loop (legal moves, then the next
+ *   state) pays nothing more than a few comparisons.
  *
  * Hashing
  *   gdl_state_hash is computed from the text of the state's facts, so it is
@@ -139,10 +163,13 @@ double gdl_now(void);
 
 GdlStatus gdl_initial_state(GdlMachine *m, GdlState **out);
 /* Legal moves of a role, sorted canonically (by the bytes of their KIF
- * text). *moves points into the machine and stays valid until the next
- * query on it. */
+ * text). *moves points into the machine and stays valid only until the next
+ * call on the machine (any call but gdl_move_text): copy the moves to keep
+ * them. The moves themselves (the ids) stay valid for the machine's life. */
 GdlStatus gdl_legal_moves(GdlMachine *m, const GdlState *s, unsigned role, const GdlMove **moves, size_t *n);
-/* The next state after a joint move: one move per role, in role order. */
+/* The next state after a joint move: one move per role, in role order,
+ * each a legal move of its role in s (GDL_BAD_ARGUMENT otherwise: see
+ * Misuse). */
 GdlStatus gdl_next_state(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out);
 GdlStatus gdl_is_terminal(GdlMachine *m, const GdlState *s, bool *terminal);
 /* Goal values of every role (role_count values). In a non-terminal state a
@@ -155,10 +182,12 @@ GdlStatus gdl_goals(GdlMachine *m, const GdlState *s, int *values);
 
 GdlState *gdl_state_copy(const GdlState *s);
 void gdl_state_free(GdlState *s);
+/* States of two different machines are never equal (their ids differ). */
 bool gdl_state_equal(const GdlState *a, const GdlState *b);
+/* 0 for a state of another machine. */
 uint64_t gdl_state_hash(GdlMachine *m, const GdlState *s);
 /* Number of facts, and the canonical KIF text of the i-th in canonical order
- * (valid until the machine is freed). */
+ * (valid until the machine is freed; NULL for a state of another machine). */
 size_t gdl_state_size(const GdlState *s);
 const char *gdl_state_fact(GdlMachine *m, const GdlState *s, size_t i);
 /* A state from facts written in KIF, e.g. "(cell 1 1 b) (control x)". */
@@ -180,6 +209,99 @@ void gdl_rng_seed(GdlRng *r, uint64_t seed);
 uint64_t gdl_rng_next(GdlRng *r);
 /* Uniform in [0, n), by rejection so there is no bias. n > 0. */
 uint64_t gdl_rng_below(GdlRng *r, uint64_t n);
+
+/* ---- what GGP-Base's StateMachine offers ----------------------------- */
+
+/* The goal value of one role: 0 to 100, or GDL_NO_GOAL in a non-terminal
+ * state where the role has none. The checks of gdl_goals, for this role. */
+GdlStatus gdl_goal(GdlMachine *m, const GdlState *s, unsigned role, int *value);
+
+/* The index of the role named name, compared case-insensitively as GDL
+ * compares symbols. GDL_BAD_ARGUMENT when no role has that name. */
+GdlStatus gdl_role_find(const GdlGame *game, const char *name, unsigned *role);
+
+/* A random legal move of a role, and a random joint move (role_count moves
+ * in role order). The draw is gdlc's: for each role in order, the legal
+ * moves sorted canonically, then moves[gdl_rng_below(rng, n)]; so a seed
+ * gives the same moves as `gdlc play --seed` on every engine. */
+GdlStatus gdl_random_move(GdlMachine *m, const GdlState *s, unsigned role, GdlRng *rng, GdlMove *move);
+GdlStatus gdl_random_joint_move(GdlMachine *m, const GdlState *s, GdlRng *rng, GdlMove *joint);
+
+/* A depth charge: random joint moves (drawn as gdl_random_joint_move draws
+ * them) from s to a terminal state, in the library's own loop, which makes
+ * no allocation per step. Writes the terminal state's goals (role_count
+ * values) and the number of steps taken. GDL_LIMIT when max_depth steps
+ * (0: no bound) did not reach the end; the deadline and cancel flag apply. */
+GdlStatus gdl_depth_charge(GdlMachine *m, const GdlState *s, GdlRng *rng, uint64_t max_depth, int *goals,
+                           uint64_t *depth);
+
+/* gdl_next_state writing into a caller's state object: *out is NULL (a new
+ * state is made) or a state of the caller's, overwritten and grown when too
+ * small, so a loop that reuses it allocates nothing once it has grown.
+ * *out may be s itself. On failure *out is left as it was. */
+GdlStatus gdl_next_state_into(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out);
+
+/* The legal joint moves of a state, one at a time: every combination of
+ * the roles' legal moves (sorted canonically), the last role's move varying
+ * fastest. gdl_joint_moves computes the legal moves of every role and
+ * gives an iterator (free it with gdl_joint_moves_free; it may outlive
+ * later calls on the machine, not the machine). Each call of
+ * gdl_joint_moves_next sets *joint to the next joint move (role_count
+ * moves, valid until the next call on the iterator), or to NULL after the
+ * last; once max joint moves have been given and more remain it returns
+ * GDL_LIMIT (one-move Amazons has millions). gdl_joint_moves_count is the
+ * number of joint moves, UINT64_MAX when that overflows. */
+typedef struct GdlJointMoves GdlJointMoves;
+GdlStatus gdl_joint_moves(GdlMachine *m, const GdlState *s, uint64_t max, GdlJointMoves **it);
+GdlStatus gdl_joint_moves_next(GdlJointMoves *it, const GdlMove **joint);
+uint64_t gdl_joint_moves_count(const GdlJointMoves *it);
+void gdl_joint_moves_free(GdlJointMoves *it);
+
+/* Every next state of s with its joint move, in gdl_joint_moves order:
+ * n states, and n * role_count moves (joint move i is joints[i * roles]).
+ * GDL_LIMIT, with nothing made, when s has more than max joint moves. Free
+ * with gdl_successors_free. */
+typedef struct GdlSuccessors {
+    size_t n;           /* number of joint moves, and of states */
+    unsigned roles;     /* moves per joint move */
+    GdlMove *joints;    /* n joint moves, one after the other */
+    GdlState **states;  /* the next state of each */
+} GdlSuccessors;
+GdlStatus gdl_next_states(GdlMachine *m, const GdlState *s, uint64_t max, GdlSuccessors *out);
+void gdl_successors_free(GdlSuccessors *x);
+
+/* The game's base propositions (every fact a state may hold) and input
+ * moves of a role (every move it may make), as terms sorted canonically;
+ * *props points into the machine and stays valid until the next call on it.
+ * Where the game has `base` (or `input`) rules they are the answer, from
+ * every engine alike. Where it has none the answer is a sound
+ * over-approximation computed on the game's rules: each argument position
+ * of `true` (of `does`, for moves) takes any constant or term that some
+ * `init`, `next` (`legal`) head can put there, a variable position taking
+ * every value the rule's body can bind it to, approximated per argument
+ * position; the set holds every reachable fact and possibly more.
+ * GDL_LIMIT past max terms (0: no bound). */
+GdlStatus gdl_base_propositions(GdlMachine *m, uint64_t max, const GdlMove **props, size_t *n);
+GdlStatus gdl_input_moves(GdlMachine *m, unsigned role, uint64_t max, const GdlMove **moves, size_t *n);
+
+/* States as bytes, the same bytes from every engine and machine for the
+ * same facts (transposition tables, solver graphs, files, other threads).
+ * Format version 1, integers as LEB128 varints:
+ *   "GDLS", then the byte GDL_STATE_FORMAT;
+ *   the number of symbols, and each symbol: its length, then its text;
+ *   the number of facts, then each fact in canonical order, a term written
+ *   as index * 8 + min(arity, 7) (index: its symbol's in the list above),
+ *   then arity - 7 when arity >= 7, then its arguments;
+ *   the FNV-1a 64-bit hash of every byte before it, 8 bytes little-endian.
+ * gdl_state_write writes into buf (cap bytes) and sets *len to the size;
+ * when cap is too small it writes nothing and returns GDL_LIMIT with *len
+ * set, so gdl_state_write(m, s, NULL, 0, &len) asks for the size.
+ * gdl_state_read checks everything (version, hash, every count and index,
+ * symbol text, term depth, no byte left over) and returns GDL_BAD_ARGUMENT
+ * on damaged input without making anything. */
+#define GDL_STATE_FORMAT 1
+GdlStatus gdl_state_write(GdlMachine *m, const GdlState *s, void *buf, size_t cap, size_t *len);
+GdlStatus gdl_state_read(GdlMachine *m, const void *buf, size_t len, GdlState **out);
 
 #ifdef __cplusplus
 }

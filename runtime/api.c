@@ -6,6 +6,19 @@
  * text, hashing, and the GDL checks on answers (goal values must be numbers
  * from 0 to 100; a terminal state needs one goal per role; a non-terminal
  * one a legal move per role).
+ *
+ * Misuse is caught here, in O(number of roles) per call so that the checks
+ * stay on in a player's hot loop. Every state carries the serial of its
+ * machine (its facts are that machine's term ids) and a stamp naming its
+ * content; the machine remembers, per role, the legal moves it computed
+ * last and the stamp of the state they were for, with a bit per term and
+ * role, so checking the k-th move of a joint move is one lookup when the
+ * player asked for the legal moves first, and one legal-move query when
+ * not (see Misuse in gdl.h).
+ *
+ * The StateMachine conveniences (random moves, depth charges, joint-move
+ * iterators, successors, base propositions, states as bytes) are built on
+ * the engine operations only, so every engine has them.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -246,6 +259,17 @@ const char *gdl_game_role_name(const GdlGame *game, unsigned role)
 
 /* ---- machines -------------------------------------------------------- */
 
+/* A number naming the machine in its states: from its address and the
+ * time, so a machine made later at the same address has another. */
+static uint64_t machine_serial(const GdlMachine *m)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t t = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    uint64_t x = base_mix64((uint64_t)(uintptr_t)m ^ base_mix64(t));
+    return x ? x : 1;
+}
+
 static const EngineOps *const engines[] = {&rt_engine_ref, &rt_engine_jit, &rt_engine_aot, &rt_engine_so};
 
 static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine *volatile *mp, char **err);
@@ -301,6 +325,9 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
     gt_init(&m->store, &m->syms);
     for (uint32_t k = 0; k < game->front.ir.roles.n; k++)
         vec_push(m->roles, gt_intern(&m->store, game->front.ir.roles.v[k], 0, NULL));
+    m->serial = machine_serial(m);
+    m->legal_stamp = base_xcalloc(m->roles.n + 1, sizeof *m->legal_stamp);
+    m->legal_of = base_xcalloc(m->roles.n + 1, sizeof *m->legal_of);
     char *e = NULL;
     m->engine = ops->create(game, colon ? colon + 1 : NULL, &m->store, &m->ctl, &e);
     if (!m->engine) {
@@ -324,10 +351,20 @@ void gdl_machine_free(GdlMachine *m)
         m->ops->destroy(m->engine);
     gt_free(&m->store);
     symtab_free(&m->syms);
-    vec_free(m->roles);
     vec_free(m->scratch);
     vec_free(m->sorted);
     vec_free(m->sorted_of);
+    vec_free(m->joint);
+    for (uint32_t k = 0; m->legal_of && k < m->roles.n; k++)
+        vec_free(m->legal_of[k]);
+    free(m->legal_of);
+    free(m->legal_stamp);
+    vec_free(m->legal_bits);
+    free(m->charge[0]);
+    free(m->charge[1]);
+    vec_free(m->props);
+    vec_free(m->symidx);
+    vec_free(m->roles);
     free(m->ctl.error);
     free(m);
 }
@@ -342,10 +379,19 @@ void gdl_machine_set_cancel_flag(GdlMachine *m, const volatile int *flag) { m->c
 
 /* ---- states ---------------------------------------------------------- */
 
-/* A state from facts in any order, duplicates allowed. */
-static GdlState *state_make(const Gt *facts, uint32_t n)
+/* Writes facts (any order, duplicates allowed) into *sp as a state of m
+ * with a fresh stamp, making or growing *sp when it has too little room.
+ * facts must not point into *sp. */
+static void state_set(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n)
 {
-    GdlState *s = base_xmalloc(sizeof *s + (n + 1) * sizeof(Gt));
+    GdlState *s = *sp;
+    if (!s || s->cap < n) {
+        /* a new state has no room to spare; one that grows gets some */
+        uint32_t cap = !s ? n + 1 : n + n / 4 + 4;
+        s = base_xrealloc(s, sizeof *s + (size_t)cap * sizeof(Gt));
+        s->cap = cap;
+        *sp = s;
+    }
     gt_tuple_copy(s->facts, facts, n);
     base_sort_u32(s->facts, n);
     uint32_t k = 0;
@@ -353,7 +399,30 @@ static GdlState *state_make(const Gt *facts, uint32_t n)
         if (k == 0 || s->facts[k - 1] != s->facts[i])
             s->facts[k++] = s->facts[i];
     s->n = k;
+    s->owner = m->serial;
+    s->stamp = ++m->stamps;
+    s->game = m->game;
+}
+
+static GdlState *state_make(GdlMachine *m, const Gt *facts, uint32_t n)
+{
+    GdlState *s = NULL;
+    state_set(m, &s, facts, n);
     return s;
+}
+
+/* Is s a state of this machine? See Misuse in gdl.h. */
+static GdlStatus state_check(GdlMachine *m, const GdlState *s)
+{
+    if (s && s->owner == m->serial)
+        return GDL_OK;
+    if (!s)
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no state (NULL)");
+    if (s->game != m->game)
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a state of another game");
+    return rt_fail(&m->ctl, GDL_BAD_ARGUMENT,
+                   "a state of another machine: its facts are that machine's term ids (carry states across "
+                   "machines with gdl_state_write and gdl_state_read)");
 }
 
 GdlState *gdl_state_copy(const GdlState *s)
@@ -362,6 +431,7 @@ GdlState *gdl_state_copy(const GdlState *s)
     if (!c)
         return NULL;
     memcpy(c, s, sizeof *c + s->n * sizeof(Gt));
+    c->cap = s->n + 1;
     return c;
 }
 
@@ -369,11 +439,13 @@ void gdl_state_free(GdlState *s) { free(s); }
 
 bool gdl_state_equal(const GdlState *a, const GdlState *b)
 {
-    return a->n == b->n && gt_tuple_eq(a->facts, b->facts, a->n);
+    return a->owner == b->owner && a->n == b->n && gt_tuple_eq(a->facts, b->facts, a->n);
 }
 
 uint64_t gdl_state_hash(GdlMachine *m, const GdlState *s)
 {
+    if (state_check(m, s) != GDL_OK)
+        return 0;
     /* A sum of mixed content hashes: independent of ids and of order. */
     uint64_t h = 0x6a09e667f3bcc908ULL;
     for (uint32_t i = 0; i < s->n; i++)
@@ -383,10 +455,9 @@ uint64_t gdl_state_hash(GdlMachine *m, const GdlState *s)
 
 size_t gdl_state_size(const GdlState *s) { return s->n; }
 
-static const char *state_fact_(GdlMachine *m, const GdlState *s, size_t i)
+/* The facts of s in canonical order, in m->sorted. */
+static void state_sort(GdlMachine *m, const GdlState *s)
 {
-    if (i >= s->n)
-        return NULL;
     /* Callers walk a state fact by fact: sort it once, not once per fact. */
     if (!(m->sorted_of.n == s->n && gt_tuple_eq(m->sorted_of.v, s->facts, s->n))) {
         m->sorted_of.n = m->sorted.n = 0;
@@ -396,6 +467,13 @@ static const char *state_fact_(GdlMachine *m, const GdlState *s, size_t i)
         }
         gt_sort(&m->store, m->sorted.v, m->sorted.n);
     }
+}
+
+static const char *state_fact_(GdlMachine *m, const GdlState *s, size_t i)
+{
+    if (state_check(m, s) != GDL_OK || i >= s->n)
+        return NULL;
+    state_sort(m, s);
     return gt_text(&m->store, m->sorted.v[i]);
 }
 
@@ -430,7 +508,7 @@ static GdlStatus state_parse_(GdlMachine *m, const char *text, GdlState **out)
 {
     m->scratch.n = 0;
     GdlStatus st = parse_terms(m, text, &m->scratch);
-    *out = st == GDL_OK ? state_make(m->scratch.v, m->scratch.n) : NULL;
+    *out = st == GDL_OK ? state_make(m, m->scratch.v, m->scratch.n) : NULL;
     return st;
 }
 
@@ -474,58 +552,153 @@ static GdlStatus initial_state_(GdlMachine *m, GdlState **out)
     m->scratch.n = 0;
     GdlStatus st = m->ops->initial(m->engine, &m->scratch);
     if (st == GDL_OK)
-        *out = state_make(m->scratch.v, m->scratch.n);
+        *out = state_make(m, m->scratch.v, m->scratch.n);
     return st;
+}
+
+static GdlStatus is_terminal(GdlMachine *m, const GdlState *s, bool *terminal)
+{
+    return m->ops->terminal(m->engine, s->facts, s->n, terminal);
+}
+
+/* Role k's remembered legal moves (see Misuse in gdl.h) are forgotten. */
+static void legal_forget(GdlMachine *m, uint32_t k)
+{
+    if (k < 64)
+        for (uint32_t i = 0; i < m->legal_of[k].n; i++)
+            m->legal_bits.v[m->legal_of[k].v[i]] &= ~((uint64_t)1 << k);
+    m->legal_of[k].n = 0;
+    m->legal_stamp[k] = 0;
+}
+
+/* The moves in m->scratch become role k's remembered legal moves in s. */
+static void legal_remember(GdlMachine *m, const GdlState *s, uint32_t k)
+{
+    uint32_t have = m->legal_bits.n, need = m->store.fn.n;
+    if (need > have) {
+        vec_reserve(m->legal_bits, need);
+        memset(m->legal_bits.v + have, 0, (size_t)(need - have) * sizeof *m->legal_bits.v);
+        m->legal_bits.n = need;
+    }
+    for (uint32_t i = 0; i < m->scratch.n; i++) {
+        vec_push(m->legal_of[k], m->scratch.v[i]);
+        if (k < 64)
+            m->legal_bits.v[m->scratch.v[i]] |= (uint64_t)1 << k;
+    }
+    m->legal_stamp[k] = s->stamp;
+}
+
+/* The legal moves of role k in s, sorted canonically, in m->scratch; a
+ * non-terminal state without one is a game fault. When remember, they are
+ * remembered for checking joint moves. */
+static GdlStatus legal_moves(GdlMachine *m, const GdlState *s, uint32_t k, bool remember)
+{
+    m->scratch.n = 0;
+    if (remember)
+        legal_forget(m, k);
+    GdlStatus st = m->ops->legal(m->engine, s->facts, s->n, k, &m->scratch);
+    if (st != GDL_OK)
+        return st;
+    if (m->scratch.n == 0) {
+        /* GDL: every role has a legal move in every non-terminal state. */
+        bool terminal = true;
+        if ((st = is_terminal(m, s, &terminal)) != GDL_OK)
+            return st;
+        if (!terminal) {
+            char *brief = state_brief(m, s);
+            st = rt_fail(&m->ctl, GDL_GAME_FAULT, "role %s has no legal move in the non-terminal state: %s",
+                         gdl_game_role_name(m->game, k), brief);
+            free(brief);
+            return st;
+        }
+    }
+    gt_sort(&m->store, m->scratch.v, m->scratch.n);
+    if (remember)
+        legal_remember(m, s, k);
+    return GDL_OK;
 }
 
 static GdlStatus legal_moves_(GdlMachine *m, const GdlState *s, unsigned role, const GdlMove **moves, size_t *n)
 {
     *n = 0;
     *moves = NULL;
-    if (role >= m->roles.n)
-        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no role %u", role);
-    m->scratch.n = 0;
-    GdlStatus st = m->ops->legal(m->engine, s->facts, s->n, role, &m->scratch);
+    GdlStatus st = state_check(m, s);
     if (st != GDL_OK)
         return st;
-    if (m->scratch.n == 0) {
-        /* GDL: every role has a legal move in every non-terminal state. */
-        bool terminal = true;
-        if ((st = gdl_is_terminal(m, s, &terminal)) != GDL_OK)
-            return st;
-        if (!terminal) {
-            char *brief = state_brief(m, s);
-            st = rt_fail(&m->ctl, GDL_GAME_FAULT, "role %s has no legal move in the non-terminal state: %s",
-                         gdl_game_role_name(m->game, role), brief);
-            free(brief);
-            return st;
-        }
-    }
-    gt_sort(&m->store, m->scratch.v, m->scratch.n);
+    if (role >= m->roles.n)
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no role %u", role);
+    if ((st = legal_moves(m, s, role, true)) != GDL_OK)
+        return st;
     *moves = m->scratch.v;
     *n = m->scratch.n;
     return GDL_OK;
 }
 
+/* Checks a joint move for s (see Misuse in gdl.h) and copies it into
+ * m->joint, so that it may point into the machine's scratch. */
+static GdlStatus joint_check(GdlMachine *m, const GdlState *s, const GdlMove *joint)
+{
+    GdlStatus st = state_check(m, s);
+    if (st != GDL_OK)
+        return st;
+    if (!joint)
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no joint move (NULL)");
+    m->joint.n = 0;
+    for (uint32_t k = 0; k < m->roles.n; k++) {
+        if (joint[k] >= m->store.fn.n)
+            return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "the move of role %s is not a move of this machine (id %u)",
+                           gdl_game_role_name(m->game, k), joint[k]);
+        vec_push(m->joint, joint[k]);
+    }
+    for (uint32_t k = 0; k < m->roles.n; k++) {
+        Gt mv = m->joint.v[k];
+        if (m->legal_stamp[k] != s->stamp && (st = legal_moves(m, s, k, true)) != GDL_OK)
+            return st;
+        bool legal = false;
+        if (k < 64)
+            legal = mv < m->legal_bits.n && (m->legal_bits.v[mv] >> k & 1);
+        else
+            for (uint32_t i = 0; i < m->legal_of[k].n && !legal; i++)
+                legal = m->legal_of[k].v[i] == mv;
+        if (!legal)
+            return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "%s is not a legal move of role %s in this state",
+                           gt_text(&m->store, mv), gdl_game_role_name(m->game, k));
+    }
+    return GDL_OK;
+}
+
+/* The next state of s after m->joint (checked), into *out. */
+static GdlStatus next_into(GdlMachine *m, const GdlState *s, GdlState **out)
+{
+    m->scratch.n = 0;
+    GdlStatus st = m->ops->next(m->engine, s->facts, s->n, m->joint.v, &m->scratch);
+    if (st == GDL_OK)
+        state_set(m, out, m->scratch.v, m->scratch.n);
+    return st;
+}
+
 static GdlStatus next_state_(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out)
 {
     *out = NULL;
-    for (uint32_t k = 0; k < m->roles.n; k++)
-        if (joint[k] >= m->store.fn.n)
-            return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "the move of role %u is not a term of this machine", k);
-    m->scratch.n = 0;
-    GdlStatus st = m->ops->next(m->engine, s->facts, s->n, joint, &m->scratch);
-    if (st == GDL_OK)
-        *out = state_make(m->scratch.v, m->scratch.n);
-    return st;
+    GdlStatus st = joint_check(m, s, joint);
+    return st == GDL_OK ? next_into(m, s, out) : st;
+}
+
+static GdlStatus next_state_into_(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out)
+{
+    GdlStatus st = joint_check(m, s, joint);
+    return st == GDL_OK ? next_into(m, s, out) : st;
 }
 
 static GdlStatus is_terminal_(GdlMachine *m, const GdlState *s, bool *terminal)
 {
-    return m->ops->terminal(m->engine, s->facts, s->n, terminal);
+    GdlStatus st = state_check(m, s);
+    return st == GDL_OK ? is_terminal(m, s, terminal) : st;
 }
 
-static GdlStatus goals_(GdlMachine *m, const GdlState *s, int *values)
+/* The goal values of every role, or of role `only` (others untouched) when
+ * it is not BASE_NONE, with the GDL checks. */
+static GdlStatus goals_of(GdlMachine *m, const GdlState *s, int *values, uint32_t only)
 {
     uint32_t nroles = m->roles.n;
     m->scratch.n = 0;
@@ -535,9 +708,12 @@ static GdlStatus goals_(GdlMachine *m, const GdlState *s, int *values)
     uint32_t count[nroles + 1];
     memset(count, 0, sizeof count);
     for (uint32_t k = 0; k < nroles; k++)
-        values[k] = GDL_NO_GOAL;
+        if (only == BASE_NONE || k == only)
+            values[k] = GDL_NO_GOAL;
     for (uint32_t i = 0; i + 1 < m->scratch.n; i += 2) {
         uint32_t k = m->scratch.v[i];
+        if (only != BASE_NONE && k != only)
+            continue;
         const char *text = gt_text(&m->store, m->scratch.v[i + 1]);
         int v;
         if (!base_goal_value(text, &v))
@@ -548,7 +724,7 @@ static GdlStatus goals_(GdlMachine *m, const GdlState *s, int *values)
     }
     bool terminal = false;
     for (uint32_t k = 0; k < nroles; k++) {
-        if (count[k] == 1)
+        if (count[k] == 1 || (only != BASE_NONE && k != only))
             continue;
         /* Several facts may still name one value; count distinct values. */
         uint32_t distinct = 0;
@@ -565,7 +741,7 @@ static GdlStatus goals_(GdlMachine *m, const GdlState *s, int *values)
         }
         if (distinct == 1)
             continue;
-        if ((st = gdl_is_terminal(m, s, &terminal)) != GDL_OK)
+        if ((st = is_terminal(m, s, &terminal)) != GDL_OK)
             return st;
         if (!terminal && distinct == 0)
             continue;
@@ -576,6 +752,482 @@ static GdlStatus goals_(GdlMachine *m, const GdlState *s, int *values)
         free(brief);
         return st;
     }
+    return GDL_OK;
+}
+
+static GdlStatus goals_(GdlMachine *m, const GdlState *s, int *values)
+{
+    GdlStatus st = state_check(m, s);
+    return st == GDL_OK ? goals_of(m, s, values, BASE_NONE) : st;
+}
+
+/* ---- what GGP-Base's StateMachine offers ----------------------------- */
+
+static GdlStatus goal_(GdlMachine *m, const GdlState *s, unsigned role, int *value)
+{
+    GdlStatus st = state_check(m, s);
+    if (st != GDL_OK)
+        return st;
+    if (role >= m->roles.n)
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no role %u", role);
+    int values[m->roles.n];
+    if ((st = goals_of(m, s, values, role)) == GDL_OK)
+        *value = values[role];
+    return st;
+}
+
+GdlStatus gdl_role_find(const GdlGame *game, const char *name, unsigned *role)
+{
+    for (unsigned k = 0; name && k < gdl_game_role_count(game); k++) {
+        const char *r = gdl_game_role_name(game, k);
+        size_t i = 0;
+        /* role names are folded to lower case; fold name's ASCII letters */
+        while (r[i] && name[i] && r[i] == ((name[i] >= 'A' && name[i] <= 'Z') ? name[i] - 'A' + 'a' : name[i]))
+            i++;
+        if (!r[i] && !name[i]) {
+            *role = k;
+            return GDL_OK;
+        }
+    }
+    return GDL_BAD_ARGUMENT;
+}
+
+/* Draws role k's move in s into m->joint (see gdl_random_move). */
+static GdlStatus draw_move(GdlMachine *m, const GdlState *s, uint32_t k, GdlRng *rng, bool remember)
+{
+    GdlStatus st = legal_moves(m, s, k, remember);
+    if (st != GDL_OK)
+        return st;
+    if (m->scratch.n == 0)
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no move to draw: the state is terminal");
+    vec_push(m->joint, m->scratch.v[gdl_rng_below(rng, m->scratch.n)]);
+    return GDL_OK;
+}
+
+static GdlStatus random_move_(GdlMachine *m, const GdlState *s, unsigned role, GdlRng *rng, GdlMove *move)
+{
+    GdlStatus st = state_check(m, s);
+    if (st != GDL_OK)
+        return st;
+    if (role >= m->roles.n)
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no role %u", role);
+    m->joint.n = 0;
+    if ((st = draw_move(m, s, role, rng, true)) == GDL_OK)
+        *move = m->joint.v[0];
+    return st;
+}
+
+static GdlStatus random_joint_move_(GdlMachine *m, const GdlState *s, GdlRng *rng, GdlMove *joint)
+{
+    GdlStatus st = state_check(m, s);
+    m->joint.n = 0;
+    for (uint32_t k = 0; st == GDL_OK && k < m->roles.n; k++)
+        st = draw_move(m, s, k, rng, true);
+    for (uint32_t k = 0; st == GDL_OK && k < m->roles.n; k++)
+        joint[k] = m->joint.v[k];
+    return st;
+}
+
+static GdlStatus depth_charge_(GdlMachine *m, const GdlState *s, GdlRng *rng, uint64_t max_depth, int *goals,
+                           uint64_t *depth)
+{
+    *depth = 0;
+    GdlStatus st = state_check(m, s);
+    if (st != GDL_OK)
+        return st;
+    /* Two states of the machine's own, overwritten in turn: no allocation
+     * per step once they have grown. */
+    int a = 0;
+    state_set(m, &m->charge[a], s->facts, s->n);
+    for (;;) {
+        bool terminal;
+        if ((st = is_terminal(m, m->charge[a], &terminal)) != GDL_OK)
+            return st;
+        if (terminal)
+            return goals_of(m, m->charge[a], goals, BASE_NONE);
+        if (max_depth && *depth == max_depth)
+            return rt_fail(&m->ctl, GDL_LIMIT, "the depth charge did not end within %llu steps",
+                           (unsigned long long)max_depth);
+        m->joint.n = 0;
+        for (uint32_t k = 0; k < m->roles.n; k++)
+            if ((st = draw_move(m, m->charge[a], k, rng, false)) != GDL_OK)
+                return st;
+        if ((st = next_into(m, m->charge[a], &m->charge[1 - a])) != GDL_OK)
+            return st;
+        a = 1 - a;
+        ++*depth;
+    }
+}
+
+struct GdlJointMoves {
+    uint32_t nroles; /* moves per joint move */
+    uint64_t max;    /* joint moves it may give */
+    uint64_t given;  /* joint moves given so far */
+    uint64_t count;  /* the number of joint moves, UINT64_MAX on overflow */
+    bool done;       /* the last one has been given */
+    U32Vec moves;    /* every role's legal moves, one role after another */
+    uint32_t *start; /* per role, where its moves start in moves (and the end) */
+    uint32_t *at;    /* per role, the index of its move in the next joint move */
+    GdlMove *joint;  /* the joint move given last */
+};
+
+void gdl_joint_moves_free(GdlJointMoves *it)
+{
+    if (!it)
+        return;
+    vec_free(it->moves);
+    free(it->start);
+    free(it->at);
+    free(it->joint);
+    free(it);
+}
+
+static GdlStatus joint_moves_(GdlMachine *m, const GdlState *s, uint64_t max, GdlJointMoves **out)
+{
+    *out = NULL;
+    GdlStatus st = state_check(m, s);
+    if (st != GDL_OK)
+        return st;
+    uint32_t nroles = m->roles.n;
+    GdlJointMoves *it = base_xcalloc(1, sizeof *it);
+    it->nroles = nroles;
+    it->max = max;
+    it->count = 1;
+    it->start = base_xcalloc(nroles + 1, sizeof *it->start);
+    it->at = base_xcalloc(nroles + 1, sizeof *it->at);
+    it->joint = base_xcalloc(nroles + 1, sizeof *it->joint);
+    for (uint32_t k = 0; k < nroles; k++) {
+        if ((st = legal_moves(m, s, k, true)) != GDL_OK) {
+            gdl_joint_moves_free(it);
+            return st;
+        }
+        it->start[k] = it->moves.n;
+        for (uint32_t i = 0; i < m->scratch.n; i++)
+            vec_push(it->moves, m->scratch.v[i]);
+        uint64_t n = m->scratch.n;
+        it->count = n == 0 ? 0 : it->count > UINT64_MAX / n ? UINT64_MAX : it->count * n;
+    }
+    it->start[nroles] = it->moves.n;
+    it->done = it->count == 0;
+    *out = it;
+    return GDL_OK;
+}
+
+GdlStatus gdl_joint_moves_next(GdlJointMoves *it, const GdlMove **joint)
+{
+    *joint = NULL;
+    if (it->done)
+        return GDL_OK;
+    if (it->given == it->max)
+        return GDL_LIMIT;
+    for (uint32_t k = 0; k < it->nroles; k++)
+        it->joint[k] = it->moves.v[it->start[k] + it->at[k]];
+    *joint = it->joint;
+    it->given++;
+    /* an odometer, the last role turning fastest */
+    uint32_t k = it->nroles;
+    while (k > 0) {
+        k--;
+        if (++it->at[k] < it->start[k + 1] - it->start[k])
+            return GDL_OK;
+        it->at[k] = 0;
+    }
+    it->done = true;
+    return GDL_OK;
+}
+
+uint64_t gdl_joint_moves_count(const GdlJointMoves *it) { return it->count; }
+
+void gdl_successors_free(GdlSuccessors *x)
+{
+    for (size_t i = 0; x->states && i < x->n; i++)
+        gdl_state_free(x->states[i]);
+    free(x->states);
+    free(x->joints);
+    memset(x, 0, sizeof *x);
+}
+
+static GdlStatus next_states_(GdlMachine *m, const GdlState *s, uint64_t max, GdlSuccessors *out)
+{
+    memset(out, 0, sizeof *out);
+    GdlJointMoves *it;
+    GdlStatus st = gdl_joint_moves(m, s, max, &it);
+    if (st != GDL_OK)
+        return st;
+    uint64_t count = it->count;
+    if (count > max || count > SIZE_MAX / sizeof(GdlState *) / (m->roles.n + 1)) {
+        gdl_joint_moves_free(it);
+        return rt_fail(&m->ctl, GDL_LIMIT, "more than %llu joint moves", (unsigned long long)max);
+    }
+    out->roles = m->roles.n;
+    out->joints = base_xcalloc((size_t)count * out->roles + 1, sizeof *out->joints);
+    out->states = base_xcalloc((size_t)count + 1, sizeof *out->states);
+    const GdlMove *joint;
+    while (st == GDL_OK && (st = gdl_joint_moves_next(it, &joint)) == GDL_OK && joint) {
+        /* legal by construction: no need to check them again */
+        m->joint.n = 0;
+        for (uint32_t k = 0; k < out->roles; k++) {
+            vec_push(m->joint, joint[k]);
+            out->joints[out->n * out->roles + k] = joint[k];
+        }
+        if ((st = next_into(m, s, &out->states[out->n])) == GDL_OK)
+            out->n++;
+    }
+    gdl_joint_moves_free(it);
+    if (st != GDL_OK)
+        gdl_successors_free(out);
+    return st;
+}
+
+/* The base propositions (role BASE_NONE) or the input moves of a role into
+ * m->props, sorted canonically: from the game's rules when it has them and
+ * they depend on no state, else from the domain analysis (domain.c). */
+static GdlStatus props_of(GdlMachine *m, uint32_t role, uint64_t max, const GdlMove **props, size_t *n)
+{
+    *props = NULL;
+    *n = 0;
+    const Ir *ir = &m->game->front.ir;
+    uint32_t rel = ir->kwrel[role == BASE_NONE ? IR_REL_BASE : IR_REL_INPUT];
+    m->props.n = 0;
+    GdlStatus st;
+    if (rel != BASE_NONE && ir->rels.v[rel].nrules > 0 && !ir->rels.v[rel].dep_true && !ir->rels.v[rel].dep_does) {
+        U32Vec tuples = {0};
+        uint64_t cap = max == 0 ? UINT32_MAX - 1 : role == BASE_NONE ? max : max * m->roles.n;
+        st = rt_ref_relation(m->game, &m->store, rel, cap < UINT32_MAX - 1 ? (uint32_t)cap : UINT32_MAX - 1,
+                             m->ctl.deadline, &tuples);
+        uint32_t arity = role == BASE_NONE ? 1 : 2;
+        for (uint32_t i = 0; st == GDL_OK && i + arity <= tuples.n; i += arity)
+            if (arity == 1 || tuples.v[i] == m->roles.v[role])
+                vec_push(m->props, tuples.v[i + arity - 1]);
+        vec_free(tuples);
+        if (st != GDL_OK)
+            return rt_fail(&m->ctl, st, "evaluating the game's %s rules: %s", role == BASE_NONE ? "base" : "input",
+                           st == GDL_LIMIT ? "more terms than the bound" : gdl_status_name(st));
+    } else if ((st = rt_domain(m->game, &m->store, &m->ctl, max ? max * 4 : 0, role, &m->props)) != GDL_OK)
+        return st;
+    gt_sort(&m->store, m->props.v, m->props.n);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < m->props.n; i++)
+        if (k == 0 || m->props.v[k - 1] != m->props.v[i])
+            m->props.v[k++] = m->props.v[i];
+    m->props.n = k;
+    if (max && k > max)
+        return rt_fail(&m->ctl, GDL_LIMIT, "more than %llu terms", (unsigned long long)max);
+    *props = m->props.v;
+    *n = m->props.n;
+    return GDL_OK;
+}
+
+static GdlStatus base_propositions_(GdlMachine *m, uint64_t max, const GdlMove **props, size_t *n)
+{
+    return props_of(m, BASE_NONE, max, props, n);
+}
+
+static GdlStatus input_moves_(GdlMachine *m, unsigned role, uint64_t max, const GdlMove **moves, size_t *n)
+{
+    *moves = NULL;
+    *n = 0;
+    if (role >= m->roles.n)
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no role %u", role);
+    return props_of(m, role, max, moves, n);
+}
+
+/* ---- states as bytes ------------------------------------------------- */
+
+typedef VEC(uint8_t) Bytes;
+
+static void put_varint(Bytes *b, uint64_t x)
+{
+    do {
+        vec_push(*b, (uint8_t)((x & 127) | (x > 127 ? 128 : 0)));
+        x >>= 7;
+    } while (x);
+}
+
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+/* Writes term t in prefix order, numbering its symbols in syms as they
+ * first appear (m->symidx maps a symbol to its number + 1). */
+static void put_term(GdlMachine *m, Bytes *b, U32Vec *syms, Gt t)
+{
+    uint32_t fn = gt_fn(&m->store, t);
+    if (m->symidx.v[fn] == 0) {
+        vec_push(*syms, fn);
+        m->symidx.v[fn] = syms->n;
+    }
+    uint32_t arity = gt_arity(&m->store, t);
+    put_varint(b, (uint64_t)(m->symidx.v[fn] - 1) * 8 + (arity < 7 ? arity : 7));
+    if (arity >= 7)
+        put_varint(b, arity - 7);
+    for (uint32_t i = 0; i < gt_arity(&m->store, t); i++)
+        put_term(m, b, syms, gt_arg(&m->store, t, i));
+}
+
+static GdlStatus state_write_(GdlMachine *m, const GdlState *s, void *buf, size_t cap, size_t *len)
+{
+    *len = 0;
+    GdlStatus st = state_check(m, s);
+    if (st != GDL_OK)
+        return st;
+    uint32_t have = m->symidx.n, need = m->syms.n;
+    if (need > have) {
+        vec_reserve(m->symidx, need);
+        memset(m->symidx.v + have, 0, (size_t)(need - have) * sizeof *m->symidx.v);
+        m->symidx.n = need;
+    }
+    state_sort(m, s);
+    Bytes facts = {0}, out = {0};
+    U32Vec syms = {0};
+    put_varint(&facts, s->n);
+    for (uint32_t i = 0; i < s->n; i++)
+        put_term(m, &facts, &syms, m->sorted.v[i]);
+    const uint8_t head[5] = {'G', 'D', 'L', 'S', GDL_STATE_FORMAT};
+    for (int i = 0; i < 5; i++)
+        vec_push(out, head[i]);
+    put_varint(&out, syms.n);
+    for (uint32_t i = 0; i < syms.n; i++) {
+        uint32_t n = m->syms.len[syms.v[i]];
+        const char *text = symtab_str(&m->syms, syms.v[i]);
+        put_varint(&out, n);
+        for (uint32_t j = 0; j < n; j++)
+            vec_push(out, (uint8_t)text[j]);
+        m->symidx.v[syms.v[i]] = 0;
+    }
+    for (uint32_t i = 0; i < facts.n; i++)
+        vec_push(out, facts.v[i]);
+    uint64_t h = fnv1a(out.v, out.n);
+    for (int i = 0; i < 8; i++)
+        vec_push(out, (uint8_t)(h >> (8 * i)));
+    *len = out.n;
+    if (cap < out.n)
+        st = rt_fail(&m->ctl, GDL_LIMIT, "the state needs %u bytes, the buffer has %zu", out.n, cap);
+    else
+        memcpy(buf, out.v, out.n);
+    vec_free(facts);
+    vec_free(out);
+    vec_free(syms);
+    return st;
+}
+
+/* Reads bytes of a written state: checks everything in one pass that makes
+ * nothing (m NULL), then reads again making the terms. */
+typedef struct Reader {
+    const uint8_t *p, *end; /* the bytes not read yet */
+    uint32_t nsyms;
+    uint32_t *symid;        /* when making: the symbol id of each index */
+    GdlMachine *m;          /* NULL while checking */
+} Reader;
+
+static bool get_varint(Reader *r, uint32_t *x)
+{
+    uint64_t v = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+        if (r->p == r->end)
+            return false;
+        uint8_t byte = *r->p++;
+        v |= (uint64_t)(byte & 127) << shift;
+        if (!(byte & 128)) {
+            if (v > UINT32_MAX || (byte == 0 && shift > 0))
+                return false; /* too large, or written longer than needed */
+            *x = (uint32_t)v;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A symbol as the KIF lexer makes them: folded to lower case. */
+static bool symbol_ok(const uint8_t *s, uint32_t n)
+{
+    static const char word[] = "abcdefghijklmnopqrstuvwxyz0123456789!$%&*+-./<=>@_~";
+    if (n == 0)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (!s[i] || (!strchr(word, s[i]) && !(i > 0 && s[i] == '?')))
+            return false;
+    return true;
+}
+
+static bool get_term(Reader *r, uint32_t depth, Gt *out)
+{
+    uint32_t head, sym, arity, more = 0;
+    if (depth > GT_MAX_DEPTH || !get_varint(r, &head) || (sym = head / 8) >= r->nsyms)
+        return false;
+    if ((arity = head % 8) == 7 && (!get_varint(r, &more) || more > UINT32_MAX - 7))
+        return false;
+    arity += more;
+    if (arity > (size_t)(r->end - r->p))
+        return false;
+    Gt small[16], *args = arity <= 16 ? small : base_xmalloc(arity * sizeof *args);
+    bool ok = true;
+    for (uint32_t i = 0; i < arity && ok; i++)
+        ok = get_term(r, depth + 1, &args[i]);
+    if (ok && r->m && (*out = gt_intern(&r->m->store, r->symid[sym], arity, args)) == BASE_NONE)
+        ok = false;
+    if (args != small)
+        free(args);
+    return ok;
+}
+
+/* Reads the symbols and facts (between header and hash) into m->scratch. */
+static bool read_state(Reader *r)
+{
+    uint32_t nfacts;
+    if (!get_varint(r, &r->nsyms) || r->nsyms > (size_t)(r->end - r->p))
+        return false;
+    for (uint32_t i = 0; i < r->nsyms; i++) {
+        uint32_t n;
+        if (!get_varint(r, &n) || n > (size_t)(r->end - r->p) || !symbol_ok(r->p, n))
+            return false;
+        if (r->m)
+            r->symid[i] = symtab_intern(&r->m->syms, (const char *)r->p, n);
+        r->p += n;
+    }
+    if (!get_varint(r, &nfacts) || nfacts > (size_t)(r->end - r->p))
+        return false;
+    for (uint32_t i = 0; i < nfacts; i++) {
+        Gt t = BASE_NONE;
+        if (!get_term(r, 1, &t))
+            return false;
+        if (r->m)
+            vec_push(r->m->scratch, t);
+    }
+    return r->p == r->end;
+}
+
+static GdlStatus state_read_(GdlMachine *m, const void *buf, size_t len, GdlState **out)
+{
+    *out = NULL;
+    const uint8_t *b = buf;
+    if (!b || len < 5 + 8 || memcmp(b, "GDLS", 4) != 0)
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "not a state written by gdl_state_write");
+    if (b[4] != GDL_STATE_FORMAT)
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a state in format %u; this library reads format %u", b[4],
+                       GDL_STATE_FORMAT);
+    uint64_t h = 0;
+    for (int i = 0; i < 8; i++)
+        h |= (uint64_t)b[len - 8 + i] << (8 * i);
+    if (h != fnv1a(b, len - 8))
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a damaged state: the hash does not match");
+    Reader r = {.p = b + 5, .end = b + len - 8};
+    if (!read_state(&r))
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a damaged state: its hash matches but not its structure");
+    /* Checked: now make the terms. */
+    uint32_t nsyms = r.nsyms;
+    r = (Reader){.p = b + 5, .end = b + len - 8, .m = m};
+    r.symid = base_xcalloc((size_t)nsyms + 1, sizeof *r.symid);
+    m->scratch.n = 0;
+    bool ok = read_state(&r);
+    free(r.symid);
+    if (!ok) /* cannot happen: the first pass checked the same */
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a damaged state");
+    *out = state_make(m, m->scratch.v, m->scratch.n);
     return GDL_OK;
 }
 
@@ -605,12 +1257,103 @@ uint64_t gdl_rng_below(GdlRng *r, uint64_t n)
 
 /* ---- the public calls, each under an out-of-memory handler ------------- */
 
-GdlStatus gdl_initial_state(GdlMachine *m, GdlState **out) { GUARDED(m, initial_state_(m, out)); }
-GdlStatus gdl_legal_moves(GdlMachine *m, const GdlState *s, unsigned role, const GdlMove **moves, size_t *n) { GUARDED(m, legal_moves_(m, s, role, moves, n)); }
-GdlStatus gdl_next_state(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out) { GUARDED(m, next_state_(m, s, joint, out)); }
-GdlStatus gdl_is_terminal(GdlMachine *m, const GdlState *s, bool *terminal) { GUARDED(m, is_terminal_(m, s, terminal)); }
-GdlStatus gdl_goals(GdlMachine *m, const GdlState *s, int *values) { GUARDED(m, goals_(m, s, values)); }
-GdlStatus gdl_state_parse(GdlMachine *m, const char *text, GdlState **out) { GUARDED(m, state_parse_(m, text, out)); }
-GdlStatus gdl_move_parse(GdlMachine *m, const char *text, GdlMove *move) { GUARDED(m, move_parse_(m, text, move)); }
-const char *gdl_state_fact(GdlMachine *m, const GdlState *s, size_t i) { GUARDED_PTR(m, const char *, state_fact_(m, s, i)); }
-const char *gdl_move_text(GdlMachine *m, GdlMove move) { GUARDED_PTR(m, const char *, move_text_(m, move)); }
+GdlStatus gdl_initial_state(GdlMachine *m, GdlState **out)
+{
+    GUARDED(m, initial_state_(m, out));
+}
+
+GdlStatus gdl_legal_moves(GdlMachine *m, const GdlState *s, unsigned role, const GdlMove **moves, size_t *n)
+{
+    GUARDED(m, legal_moves_(m, s, role, moves, n));
+}
+
+GdlStatus gdl_next_state(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out)
+{
+    GUARDED(m, next_state_(m, s, joint, out));
+}
+
+GdlStatus gdl_is_terminal(GdlMachine *m, const GdlState *s, bool *terminal)
+{
+    GUARDED(m, is_terminal_(m, s, terminal));
+}
+
+GdlStatus gdl_goals(GdlMachine *m, const GdlState *s, int *values)
+{
+    GUARDED(m, goals_(m, s, values));
+}
+
+GdlStatus gdl_state_parse(GdlMachine *m, const char *text, GdlState **out)
+{
+    GUARDED(m, state_parse_(m, text, out));
+}
+
+GdlStatus gdl_move_parse(GdlMachine *m, const char *text, GdlMove *move)
+{
+    GUARDED(m, move_parse_(m, text, move));
+}
+
+const char *gdl_state_fact(GdlMachine *m, const GdlState *s, size_t i)
+{
+    GUARDED_PTR(m, const char *, state_fact_(m, s, i));
+}
+
+const char *gdl_move_text(GdlMachine *m, GdlMove move)
+{
+    GUARDED_PTR(m, const char *, move_text_(m, move));
+}
+
+GdlStatus gdl_next_state_into(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out)
+{
+    GUARDED(m, next_state_into_(m, s, joint, out));
+}
+
+GdlStatus gdl_goal(GdlMachine *m, const GdlState *s, unsigned role, int *value)
+{
+    GUARDED(m, goal_(m, s, role, value));
+}
+
+GdlStatus gdl_random_move(GdlMachine *m, const GdlState *s, unsigned role, GdlRng *rng, GdlMove *move)
+{
+    GUARDED(m, random_move_(m, s, role, rng, move));
+}
+
+GdlStatus gdl_random_joint_move(GdlMachine *m, const GdlState *s, GdlRng *rng, GdlMove *joint)
+{
+    GUARDED(m, random_joint_move_(m, s, rng, joint));
+}
+
+GdlStatus gdl_depth_charge(GdlMachine *m, const GdlState *s, GdlRng *rng, uint64_t max_depth, int *goals,
+                           uint64_t *depth)
+{
+    GUARDED(m, depth_charge_(m, s, rng, max_depth, goals, depth));
+}
+
+GdlStatus gdl_joint_moves(GdlMachine *m, const GdlState *s, uint64_t max, GdlJointMoves **out)
+{
+    GUARDED(m, joint_moves_(m, s, max, out));
+}
+
+GdlStatus gdl_next_states(GdlMachine *m, const GdlState *s, uint64_t max, GdlSuccessors *out)
+{
+    GUARDED(m, next_states_(m, s, max, out));
+}
+
+GdlStatus gdl_base_propositions(GdlMachine *m, uint64_t max, const GdlMove **props, size_t *n)
+{
+    GUARDED(m, base_propositions_(m, max, props, n));
+}
+
+GdlStatus gdl_input_moves(GdlMachine *m, unsigned role, uint64_t max, const GdlMove **moves, size_t *n)
+{
+    GUARDED(m, input_moves_(m, role, max, moves, n));
+}
+
+GdlStatus gdl_state_write(GdlMachine *m, const GdlState *s, void *buf, size_t cap, size_t *len)
+{
+    GUARDED(m, state_write_(m, s, buf, cap, len));
+}
+
+GdlStatus gdl_state_read(GdlMachine *m, const void *buf, size_t len, GdlState **out)
+{
+    GUARDED(m, state_read_(m, buf, len, out));
+}

@@ -59,6 +59,12 @@ GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uin
                           U32Vec *out);
 extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so;
 
+/* The domain analysis of domain.c: appends to out the terms a state may
+ * hold (role BASE_NONE) or the moves role may make, a sound
+ * over-approximation, possibly with repeats. GDL_LIMIT past max terms
+ * held in all (0: a bound of its own), GDL_CANCELLED past the deadline. */
+GdlStatus rt_domain(const GdlGame *game, GtStore *store, RtControl *ctl, uint64_t max, uint32_t role, U32Vec *out);
+
 struct GdlMachine {
     const GdlGame *game;
     const EngineOps *ops;
@@ -71,11 +77,28 @@ struct GdlMachine {
     U32Vec sorted;     /* the facts of sorted_of in canonical order */
     U32Vec sorted_of;  /* the last state gdl_state_fact sorted (its facts by id) */
     bool oom;          /* memory ran out inside a query: every later one fails */
+    uint64_t serial;   /* names the machine in its states (see state_check) */
+    uint64_t stamps;   /* the last stamp given to a state */
+    U32Vec joint;      /* the joint move being played, copied from the caller */
+    /* The legal moves last computed per role, for checking joint moves in
+     * O(roles): legal_stamp[k] is the stamp of the state they were computed
+     * for (0: none), legal_of[k] the moves, and bit k of legal_bits[t] says
+     * that term t is among them (roles 0..63; others use legal_of). */
+    uint64_t *legal_stamp;
+    U32Vec *legal_of;
+    VEC(uint64_t) legal_bits;
+    GdlState *charge[2]; /* the depth charge's two states, reused */
+    U32Vec props;      /* base propositions or input moves handed to the caller */
+    U32Vec symidx;     /* gdl_state_write's scratch: per symbol, its number + 1 */
 };
 
 struct GdlState {
-    uint32_t n;    /* number of facts */
-    Gt facts[];    /* sorted by id */
+    uint64_t owner; /* the serial of the machine whose term ids these are */
+    uint64_t stamp; /* names these facts within the machine (copies share it) */
+    const GdlGame *game; /* for messages about a state of another game */
+    uint32_t cap;   /* room for facts */
+    uint32_t n;     /* number of facts */
+    Gt facts[];     /* sorted by id */
 };
 
 #endif

@@ -1,4 +1,4 @@
-/* test_api.c: the public state-machine API (gdl.h) on the ref engine. */
+/* test_api.c: the public state-machine API (gdl.h) on the ref and jit engines. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -372,6 +372,649 @@ static void rng_is_documented_splitmix(void **state)
         assert_true(hist[k] > 9500 && hist[k] < 10500);
 }
 
+
+/* ---- misuse (issue 11, item 10) and StateMachine parity -------------- */
+
+static GdlState *initial(GdlMachine *m)
+{
+    GdlState *s = NULL;
+    assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+    return s;
+}
+
+/* A state of another game, of another machine, NULL: GDL_BAD_ARGUMENT from
+ * every call that takes a state, never an answer about wrong facts. */
+static void foreign_states_are_refused(void **state)
+{
+    (void)state;
+    GdlGame *g = load(GAME("tictactoe")), *other = load(GAME("connect4"));
+    GdlMachine *m = machine(g), *m2 = machine(g), *mo = machine(other);
+    GdlState *foreign = initial(mo), *sibling = initial(m2);
+    const GdlMove *moves;
+    size_t n;
+    bool terminal;
+    int goals[2];
+    GdlMove joint[2] = {move(m, "noop"), move(m, "noop")};
+    GdlState *out = NULL;
+    assert_int_equal(gdl_legal_moves(m, foreign, 0, &moves, &n), GDL_BAD_ARGUMENT);
+    assert_non_null(strstr(gdl_machine_error(m), "another game"));
+    assert_int_equal(gdl_is_terminal(m, foreign, &terminal), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_goals(m, foreign, goals), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_next_state(m, foreign, joint, &out), GDL_BAD_ARGUMENT);
+    assert_null(gdl_state_fact(m, foreign, 0));
+    assert_int_equal(gdl_state_hash(m, foreign), 0);
+    /* same game, another machine: its ids are not this machine's */
+    assert_int_equal(gdl_legal_moves(m, sibling, 0, &moves, &n), GDL_BAD_ARGUMENT);
+    assert_non_null(strstr(gdl_machine_error(m), "another machine"));
+    assert_int_equal(gdl_legal_moves(m, NULL, 0, &moves, &n), GDL_BAD_ARGUMENT);
+    /* ...and crosses over as bytes */
+    unsigned char buf[256];
+    size_t len;
+    assert_int_equal(gdl_state_write(m2, sibling, buf, sizeof buf, &len), GDL_OK);
+    assert_int_equal(gdl_state_read(m, buf, len, &out), GDL_OK);
+    assert_int_equal(gdl_legal_moves(m, out, 0, &moves, &n), GDL_OK);
+    assert_int_equal(n, 9);
+    gdl_state_free(out);
+    gdl_state_free(foreign);
+    gdl_state_free(sibling);
+    gdl_machine_free(m);
+    gdl_machine_free(m2);
+    gdl_machine_free(mo);
+    gdl_game_free(g);
+    gdl_game_free(other);
+}
+
+/* Joint moves: out-of-range ids, a move of the wrong role, two moves of one
+ * role, a move legal in another state, through the remembered legal moves
+ * and without them (moves parsed, as from a server). */
+static void bad_joint_moves_are_refused(void **state)
+{
+    (void)state;
+    GdlGame *g = load(GAME("tictactoe"));
+    GdlMachine *m = machine(g);
+    GdlState *s0 = initial(m), *out = NULL;
+    GdlMove noop = move(m, "noop"), p11 = move(m, "(play 1 1)"), p22 = move(m, "(play 2 2)");
+    GdlMove range[2] = {4000000000u, noop}, swapped[2] = {noop, p11}, same[2] = {p11, p22}, good[2] = {p11, noop};
+    assert_int_equal(gdl_next_state(m, s0, range, &out), GDL_BAD_ARGUMENT);
+    assert_non_null(strstr(gdl_machine_error(m), "not a move of this machine"));
+    assert_null(gdl_move_text(m, 4000000000u));
+    /* nothing remembered yet: the check computes the legal moves */
+    assert_int_equal(gdl_next_state(m, s0, swapped, &out), GDL_BAD_ARGUMENT);
+    assert_non_null(strstr(gdl_machine_error(m), "noop is not a legal move of role xplayer"));
+    assert_int_equal(gdl_next_state(m, s0, same, &out), GDL_BAD_ARGUMENT);
+    assert_non_null(strstr(gdl_machine_error(m), "(play 2 2) is not a legal move of role oplayer"));
+    /* remembered: a copy has the same stamp */
+    const GdlMove *moves;
+    size_t n;
+    GdlState *c = gdl_state_copy(s0);
+    assert_int_equal(gdl_legal_moves(m, s0, 1, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_next_state(m, c, same, &out), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_next_state(m, c, good, &out), GDL_OK);
+    /* a state object overwritten in place: what was legal in it before is
+     * not legal now ((play 1 1) is taken and it is oplayer's turn) */
+    assert_int_equal(gdl_legal_moves(m, c, 0, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_next_state_into(m, c, good, &c), GDL_OK);
+    assert_true(gdl_state_equal(c, out));
+    GdlState *keep = out;
+    assert_int_equal(gdl_next_state_into(m, c, good, &out), GDL_BAD_ARGUMENT);
+    assert_ptr_equal(out, keep); /* untouched on failure */
+    GdlMove reply[2] = {noop, p22};
+    assert_int_equal(gdl_next_state_into(m, c, reply, &out), GDL_OK);
+    assert_ptr_equal(out, keep); /* room enough: written in place */
+    /* roles out of range */
+    int v;
+    GdlMove mv;
+    GdlRng rng;
+    gdl_rng_seed(&rng, 1);
+    assert_int_equal(gdl_legal_moves(m, s0, 2, &moves, &n), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_goal(m, s0, 2, &v), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_random_move(m, s0, 7, &rng, &mv), GDL_BAD_ARGUMENT);
+    gdl_state_free(out);
+    gdl_state_free(c);
+    gdl_state_free(s0);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
+static void goal_and_role_find(void **state)
+{
+    (void)state;
+    GdlGame *g = load(GAME("tictactoe"));
+    GdlMachine *m = machine(g);
+    unsigned r = 9;
+    assert_int_equal(gdl_role_find(g, "OPlayer", &r), GDL_OK);
+    assert_int_equal(r, 1);
+    assert_int_equal(gdl_role_find(g, "xplayer", &r), GDL_OK);
+    assert_int_equal(r, 0);
+    assert_int_equal(gdl_role_find(g, "xplaye", &r), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_role_find(g, "xplayerx", &r), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_role_find(g, "", &r), GDL_BAD_ARGUMENT);
+    /* goal of one role agrees with goals of all along a playout */
+    GdlRng rng;
+    gdl_rng_seed(&rng, 3);
+    GdlState *s = initial(m);
+    bool terminal = false;
+    int steps = 0;
+    while (gdl_is_terminal(m, s, &terminal) == GDL_OK) {
+        int all[2], one;
+        assert_int_equal(gdl_goals(m, s, all), GDL_OK);
+        for (unsigned k = 0; k < 2; k++) {
+            assert_int_equal(gdl_goal(m, s, k, &one), GDL_OK);
+            assert_int_equal(one, all[k]);
+        }
+        if (terminal)
+            break;
+        GdlMove joint[2];
+        assert_int_equal(gdl_random_joint_move(m, s, &rng, joint), GDL_OK);
+        assert_int_equal(gdl_next_state_into(m, s, joint, &s), GDL_OK);
+        steps++;
+    }
+    assert_true(terminal && steps >= 5);
+    /* a role's faulty goal does not spoil another's */
+    GdlGame *f = load_text(FAULTY);
+    GdlMachine *mf = machine(f);
+    GdlState *t = NULL;
+    int v;
+    assert_int_equal(gdl_state_parse(mf, "(s 2)", &t), GDL_OK);
+    assert_int_equal(gdl_goal(mf, t, 0, &v), GDL_GAME_FAULT);
+    assert_int_equal(gdl_goal(mf, t, 1, &v), GDL_OK);
+    assert_int_equal(v, 50);
+    gdl_state_free(t);
+    gdl_machine_free(mf);
+    gdl_game_free(f);
+    gdl_state_free(s);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
+/* Random moves and depth charges draw as `gdlc play` does: for each role
+ * in order, moves[gdl_rng_below(rng, n)] of the canonically sorted moves. */
+static void random_moves_and_depth_charges(void **state)
+{
+    (void)state;
+    GdlGame *g = load(GAME("connect4"));
+    GdlMachine *m = machine(g);
+    GdlState *s0 = initial(m);
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        /* by hand: legal moves, draw, next state */
+        GdlRng a, b;
+        gdl_rng_seed(&a, seed);
+        gdl_rng_seed(&b, seed);
+        GdlState *s = gdl_state_copy(s0);
+        uint64_t steps = 0;
+        bool terminal;
+        while (gdl_is_terminal(m, s, &terminal) == GDL_OK && !terminal) {
+            GdlMove joint[2];
+            for (unsigned k = 0; k < 2; k++) {
+                const GdlMove *moves;
+                size_t n;
+                assert_int_equal(gdl_legal_moves(m, s, k, &moves, &n), GDL_OK);
+                joint[k] = moves[gdl_rng_below(&a, n)];
+            }
+            assert_int_equal(gdl_next_state_into(m, s, joint, &s), GDL_OK);
+            steps++;
+        }
+        int want[2], got[2];
+        assert_int_equal(gdl_goals(m, s, want), GDL_OK);
+        uint64_t depth = 0;
+        assert_int_equal(gdl_depth_charge(m, s0, &b, 0, got, &depth), GDL_OK);
+        assert_int_equal(depth, steps);
+        assert_int_equal(got[0], want[0]);
+        assert_int_equal(got[1], want[1]);
+        assert_int_equal(a.state, b.state);
+        /* the random joint move is the first step's draw */
+        GdlMove j1[2], j2[2];
+        gdl_rng_seed(&a, seed);
+        gdl_rng_seed(&b, seed);
+        assert_int_equal(gdl_random_joint_move(m, s0, &a, j1), GDL_OK);
+        for (unsigned k = 0; k < 2; k++)
+            assert_int_equal(gdl_random_move(m, s0, k, &b, &j2[k]), GDL_OK);
+        assert_memory_equal(j1, j2, sizeof j1);
+        gdl_state_free(s);
+    }
+    GdlRng r;
+    gdl_rng_seed(&r, 1);
+    int goals[2];
+    uint64_t depth;
+    assert_int_equal(gdl_depth_charge(m, s0, &r, 3, goals, &depth), GDL_LIMIT);
+    assert_int_equal(depth, 3);
+    volatile int flag = 1;
+    gdl_machine_set_cancel_flag(m, &flag);
+    assert_int_equal(gdl_depth_charge(m, s0, &r, 0, goals, &depth), GDL_CANCELLED);
+    gdl_machine_set_cancel_flag(m, NULL);
+    gdl_state_free(s0);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
+/* Two roles moving at once, three moves each, and a third role. */
+static const char *SIMULTANEOUS = "(role a) (role b) (role c)\n(init (t 0))\n(m x) (m y) (m z)\n"
+                                  "(<= (legal a ?x) (m ?x) (true (t 0)))\n"
+                                  "(<= (legal b ?x) (m ?x) (distinct ?x z) (true (t 0)))\n"
+                                  "(<= (legal c wait) (true (t 0)))\n"
+                                  "(<= (next (t 1)) (true (t 0)))\n(<= (next (did ?r ?x)) (does ?r ?x))\n"
+                                  "(<= terminal (true (t 1)))\n(goal a 0) (goal b 0) (goal c 0)\n";
+
+static void joint_moves_and_successors(void **state)
+{
+    (void)state;
+    GdlGame *g = load_text(SIMULTANEOUS);
+    GdlMachine *m = machine(g);
+    GdlState *s0 = initial(m);
+    GdlJointMoves *it;
+    assert_int_equal(gdl_joint_moves(m, s0, 100, &it), GDL_OK);
+    assert_int_equal(gdl_joint_moves_count(it), 6);
+    const GdlMove *joint;
+    char seen[6][40];
+    size_t n = 0;
+    while (gdl_joint_moves_next(it, &joint) == GDL_OK && joint) {
+        assert_true(n < 6);
+        snprintf(seen[n++], sizeof seen[0], "%s %s %s", gdl_move_text(m, joint[0]), gdl_move_text(m, joint[1]),
+                 gdl_move_text(m, joint[2]));
+    }
+    assert_int_equal(n, 6);
+    assert_string_equal(seen[0], "x x wait");
+    assert_string_equal(seen[1], "x y wait");
+    assert_string_equal(seen[5], "z y wait");
+    gdl_joint_moves_free(it);
+    /* past the caller's bound */
+    assert_int_equal(gdl_joint_moves(m, s0, 4, &it), GDL_OK);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(gdl_joint_moves_next(it, &joint), GDL_OK);
+    assert_int_equal(gdl_joint_moves_next(it, &joint), GDL_LIMIT);
+    gdl_joint_moves_free(it);
+    /* every next state, each as gdl_next_state makes it */
+    GdlSuccessors succ;
+    assert_int_equal(gdl_next_states(m, s0, 5, &succ), GDL_LIMIT);
+    assert_int_equal(succ.n, 0);
+    assert_int_equal(gdl_next_states(m, s0, 6, &succ), GDL_OK);
+    assert_int_equal(succ.n, 6);
+    assert_int_equal(succ.roles, 3);
+    for (size_t i = 0; i < succ.n; i++) {
+        GdlState *want = NULL;
+        assert_int_equal(gdl_next_state(m, s0, &succ.joints[i * 3], &want), GDL_OK);
+        assert_true(gdl_state_equal(want, succ.states[i]));
+        for (size_t j = 0; j < i; j++)
+            assert_false(gdl_state_equal(succ.states[j], succ.states[i]));
+        gdl_state_free(want);
+    }
+    /* a terminal state has none */
+    GdlState *end = succ.states[0];
+    succ.states[0] = NULL;
+    gdl_successors_free(&succ);
+    assert_int_equal(gdl_joint_moves(m, end, 100, &it), GDL_OK);
+    assert_int_equal(gdl_joint_moves_count(it), 0);
+    assert_int_equal(gdl_joint_moves_next(it, &joint), GDL_OK);
+    assert_null(joint);
+    gdl_joint_moves_free(it);
+    GdlRng r;
+    gdl_rng_seed(&r, 1);
+    GdlMove mv[3];
+    assert_int_equal(gdl_random_joint_move(m, end, &r, mv), GDL_BAD_ARGUMENT);
+    gdl_state_free(end);
+    gdl_state_free(s0);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+    /* one-move Amazons: thousands, stopped at the bound */
+    g = load(GAME("amazons"));
+    m = machine(g);
+    s0 = initial(m);
+    assert_int_equal(gdl_joint_moves(m, s0, 10, &it), GDL_OK);
+    assert_int_equal(gdl_joint_moves_count(it), 2176);
+    n = 0;
+    while (gdl_joint_moves_next(it, &joint) == GDL_OK)
+        n++;
+    assert_int_equal(n, 10);
+    gdl_joint_moves_free(it);
+    gdl_state_free(s0);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
+/* Recomputes the hash at the end of a written state after a change. */
+static void rehash(unsigned char *b, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i + 8 < len; i++)
+        h = (h ^ b[i]) * 0x100000001b3ULL;
+    for (int i = 0; i < 8; i++)
+        b[len - 8 + i] = (unsigned char)(h >> (8 * i));
+}
+
+static void states_as_bytes(void **state)
+{
+    (void)state;
+    GdlGame *g = load(GAME("reversi"));
+    GdlMachine *m = machine(g), *r = NULL;
+    assert_int_equal(gdl_machine_new(g, "ref", &r, NULL), GDL_OK);
+    GdlState *s = initial(m);
+    s = after(m, s, "(move 4 3)", "noop");
+    /* the same bytes as ref writes for the same facts */
+    GdlState *sr = NULL;
+    const char *text = "(control white) (cell 5 5 white) (cell 4 3 black) (cell 4 4 black) (cell 4 5 black) "
+                       "(cell 5 4 black)";
+    assert_int_equal(gdl_state_parse(r, text, &sr), GDL_OK);
+    unsigned char a[512], b[512];
+    size_t la, lb, need;
+    assert_int_equal(gdl_state_write(m, s, NULL, 0, &need), GDL_LIMIT);
+    assert_int_equal(gdl_state_write(m, s, a, sizeof a, &la), GDL_OK);
+    assert_int_equal(need, la);
+    assert_int_equal(gdl_state_write(r, sr, b, sizeof b, &lb), GDL_OK);
+    assert_int_equal(la, lb);
+    assert_memory_equal(a, b, la);
+    assert_memory_equal(a, "GDLS\1", 5);
+    assert_true(la < strlen(text) * 3 / 4); /* compact, though this state is small */
+    GdlState *back = NULL;
+    assert_int_equal(gdl_state_read(m, a, la, &back), GDL_OK);
+    assert_true(gdl_state_equal(back, s));
+    gdl_state_free(back);
+    /* every truncation and every byte changed: refused */
+    for (size_t n = 0; n < la; n++)
+        assert_int_equal(gdl_state_read(m, a, n, &back), GDL_BAD_ARGUMENT);
+    for (size_t i = 0; i < la; i++) {
+        memcpy(b, a, la);
+        b[i] ^= 0x20;
+        assert_int_equal(gdl_state_read(m, b, la, &back), GDL_BAD_ARGUMENT);
+    }
+    /* damage with a matching hash: the structure is checked */
+    memcpy(b, a, la);
+    b[4] = 2;
+    rehash(b, la);
+    assert_int_equal(gdl_state_read(m, b, la, &back), GDL_BAD_ARGUMENT);
+    assert_non_null(strstr(gdl_machine_error(m), "format 2"));
+    memcpy(b, a, la);
+    b[7] = 'C'; /* the first symbol's first byte, upper case */
+    rehash(b, la);
+    assert_int_equal(gdl_state_read(m, b, la, &back), GDL_BAD_ARGUMENT);
+    memcpy(b, a, la + 1);
+    memmove(b + la - 7, b + la - 8, 8); /* a byte left over */
+    b[la - 8] = 0;
+    rehash(b, la + 1);
+    assert_int_equal(gdl_state_read(m, b, la + 1, &back), GDL_BAD_ARGUMENT);
+    /* random damage, hash fixed: OK or refused, never a crash */
+    GdlRng rng;
+    gdl_rng_seed(&rng, 11);
+    int ok = 0;
+    for (int t = 0; t < 3000; t++) {
+        memcpy(b, a, la);
+        for (int k = 0; k <= (int)gdl_rng_below(&rng, 3); k++)
+            b[5 + gdl_rng_below(&rng, la - 13)] = (unsigned char)gdl_rng_next(&rng);
+        rehash(b, la);
+        GdlStatus st = gdl_state_read(m, b, la, &back);
+        assert_true(st == GDL_OK || st == GDL_BAD_ARGUMENT);
+        ok += st == GDL_OK;
+        if (st == GDL_OK)
+            gdl_state_free(back);
+    }
+    assert_true(ok < 3000);
+    /* bytes inserted or taken out, hash fixed */
+    for (int t = 0; t < 1000; t++) {
+        size_t at = 5 + gdl_rng_below(&rng, la - 13), n = la;
+        memcpy(b, a, la);
+        if (t & 1) {
+            memmove(b + at + 1, b + at, la - at);
+            b[at] = (unsigned char)gdl_rng_next(&rng);
+            n++;
+        } else {
+            memmove(b + at, b + at + 1, la - at - 1);
+            n--;
+        }
+        rehash(b, n);
+        GdlStatus st = gdl_state_read(m, b, n, &back);
+        assert_true(st == GDL_OK || st == GDL_BAD_ARGUMENT);
+        if (st == GDL_OK)
+            gdl_state_free(back);
+    }
+    /* terms of arity 7 and more take an escape */
+    GdlState *wide = NULL;
+    assert_int_equal(gdl_state_parse(m, "(w 1 2 3 4 5 6) (w 1 2 3 4 5 6 7) (w 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 "
+                                        "17 18 19 20) (z (w 1 2 3 4 5 6 7 8))", &wide), GDL_OK);
+    assert_int_equal(gdl_state_write(m, wide, b, sizeof b, &lb), GDL_OK);
+    assert_int_equal(gdl_state_read(m, b, lb, &back), GDL_OK);
+    assert_true(gdl_state_equal(back, wide));
+    gdl_state_free(back);
+    gdl_state_free(wide);
+    /* (f (f ... (f a))): 60 deep is a term, 70 deeper than terms may be */
+    for (int depth = 60; depth <= 70; depth += 10) {
+        unsigned char deep[400] = {'G', 'D', 'L', 'S', 1, 2, 1, 'f', 1, 'a', 1};
+        size_t d = 11;
+        for (int k = 1; k < depth; k++)
+            deep[d++] = 0 * 8 + 1; /* f, arity 1 */
+        deep[d++] = 1 * 8 + 0;     /* a */
+        d += 8;
+        rehash(deep, d);
+        assert_int_equal(gdl_state_read(m, deep, d, &back), depth == 60 ? GDL_OK : GDL_BAD_ARGUMENT);
+        if (depth == 60) {
+            assert_int_equal(gdl_state_size(back), 1);
+            assert_non_null(strstr(gdl_state_fact(m, back, 0), "(f (f (f a)))"));
+            gdl_state_free(back);
+        }
+    }
+    gdl_state_free(s);
+    gdl_state_free(sr);
+    gdl_machine_free(m);
+    gdl_machine_free(r);
+    gdl_game_free(g);
+}
+
+/* The text of a game file without its `base` and `input` rules (malloc-ed). */
+static char *without_base_input(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char text[1 << 17];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = 0;
+    char *out = calloc(1, len + 1), *o = out;
+    size_t i = 0;
+    while (i < len) {
+        if (text[i] == ';') {
+            while (i < len && text[i] != '\n')
+                i++;
+            continue;
+        }
+        if (text[i] != '(') {
+            *o++ = text[i++];
+            continue;
+        }
+        size_t start = i;
+        int depth = 0;
+        do {
+            if (text[i] == ';')
+                while (i < len && text[i] != '\n')
+                    i++;
+            depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+            i++;
+        } while (i < len && depth > 0);
+        const char *p = text + start + 1;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (strncmp(p, "<=", 2) == 0) {
+            p += 2;
+            while (*p == ' ' || *p == '\t' || *p == '(')
+                p++;
+        }
+        bool drop = (strncmp(p, "base", 4) == 0 && (p[4] == ' ' || p[4] == ')')) ||
+                    (strncmp(p, "input", 5) == 0 && (p[5] == ' ' || p[5] == ')'));
+        if (!drop) {
+            memcpy(o, text + start, i - start);
+            o += i - start;
+        }
+    }
+    return out;
+}
+
+static bool in_texts(char **texts, size_t n, const char *text)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(texts[i], text) == 0)
+            return true;
+    return false;
+}
+
+/* Is text among the texts of n terms? */
+static bool texts_include(GdlMachine *m, const GdlMove *set, size_t n, const char *text)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(gdl_move_text(m, set[i]), text) == 0)
+            return true;
+    return false;
+}
+
+/* Base propositions and input moves: from the game's rules, and from the
+ * domain analysis with those rules taken out: the analysis holds every
+ * fact and move of random playouts, and every term the rules give. */
+static void base_and_input_propositions(void **state)
+{
+    (void)state;
+    static const char *const games[] = {GAME("tictactoe"), GAME("connect4"), GAME("breakthrough")};
+    for (size_t gi = 0; gi < sizeof games / sizeof games[0]; gi++) {
+        GdlGame *g = load(games[gi]);
+        char *stripped = without_base_input(games[gi]);
+        GdlGame *h = load_text(stripped);
+        GdlMachine *m = machine(g), *mh = machine(h);
+        unsigned nroles = gdl_game_role_count(g);
+        const GdlMove *p;
+        size_t n, nh;
+        /* the rules' answer, as text, must be in the analysis's */
+        assert_int_equal(gdl_base_propositions(m, 0, &p, &n), GDL_OK);
+        char **want = calloc(n, sizeof *want);
+        for (size_t i = 0; i < n; i++)
+            want[i] = strdup(gdl_move_text(m, p[i]));
+        assert_int_equal(gdl_base_propositions(mh, 0, &p, &nh), GDL_OK);
+        assert_true(nh >= n && nh <= 4 * n + 8); /* sound, and not wildly loose here */
+        for (size_t i = 0; i < n; i++) {
+            assert_true(texts_include(mh, p, nh, want[i]));
+            free(want[i]);
+        }
+        free(want);
+        assert_int_equal(gdl_base_propositions(mh, 3, &p, &n), GDL_LIMIT);
+        assert_int_equal(gdl_base_propositions(mh, 0, &p, &nh), GDL_OK);
+        /* random playouts stay inside both (texts taken once: the
+         * analysis runs at each call) */
+        char **base = calloc(nh, sizeof *base), **in[4];
+        size_t nin[4];
+        for (size_t i = 0; i < nh; i++)
+            base[i] = strdup(gdl_move_text(mh, p[i]));
+        for (unsigned k = 0; k < nroles; k++) {
+            size_t nr;
+            assert_int_equal(gdl_input_moves(m, k, 0, &p, &nr), GDL_OK);
+            assert_int_equal(gdl_input_moves(mh, k, 0, &p, &nin[k]), GDL_OK);
+            assert_true(nr > 0 && nin[k] >= nr);
+            in[k] = calloc(nin[k], sizeof *in[k]);
+            for (size_t i = 0; i < nin[k]; i++)
+                in[k][i] = strdup(gdl_move_text(mh, p[i]));
+        }
+        GdlRng rng;
+        gdl_rng_seed(&rng, 5);
+        for (int t = 0; t < 3; t++) {
+            GdlState *s = initial(mh);
+            bool terminal = false;
+            while (gdl_is_terminal(mh, s, &terminal) == GDL_OK && !terminal) {
+                for (size_t i = 0; i < gdl_state_size(s); i++)
+                    assert_true(in_texts(base, nh, gdl_state_fact(mh, s, i)));
+                GdlMove joint[4];
+                assert_int_equal(gdl_random_joint_move(mh, s, &rng, joint), GDL_OK);
+                for (unsigned k = 0; k < nroles; k++)
+                    assert_true(in_texts(in[k], nin[k], gdl_move_text(mh, joint[k])));
+                assert_int_equal(gdl_next_state_into(mh, s, joint, &s), GDL_OK);
+            }
+            gdl_state_free(s);
+        }
+        for (size_t i = 0; i < nh; i++)
+            free(base[i]);
+        free(base);
+        for (unsigned k = 0; k < nroles; k++) {
+            for (size_t i = 0; i < nin[k]; i++)
+                free(in[k][i]);
+            free(in[k]);
+        }
+        assert_int_equal(gdl_input_moves(mh, nroles, 0, &p, &n), GDL_BAD_ARGUMENT);
+        free(stripped);
+        gdl_machine_free(m);
+        gdl_machine_free(mh);
+        gdl_game_free(g);
+        gdl_game_free(h);
+    }
+    /* a counter without end: the analysis stops at its bound */
+    GdlGame *g = load_text("(role a)\n(init (c z))\n(<= (legal a go) (true (c ?x)))\n"
+                           "(<= (next (c (s ?x))) (true (c ?x)))\n(<= terminal (true (c (s (s z)))))\n(goal a 1)\n");
+    GdlMachine *m = machine(g);
+    const GdlMove *p;
+    size_t n;
+    assert_int_equal(gdl_base_propositions(m, 0, &p, &n), GDL_LIMIT);
+    assert_non_null(strstr(gdl_machine_error(m), "nested deeper than"));
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
+/* The conveniences in threads, one machine each on one shared game: depth
+ * charges, base propositions (the domain analysis reads the game), states
+ * as bytes. Each thread must get what one thread alone gets. */
+typedef struct ChargeJob {
+    const GdlGame *g;
+    uint64_t seed, digest;
+    pthread_barrier_t *start; /* both threads play at once, and neither ends
+                                 before the other is done (ThreadSanitizer
+                                 can miss races with a thread that ended) */
+} ChargeJob;
+
+static void *charge_run(void *arg)
+{
+    ChargeJob *j = arg;
+    GdlMachine *m = NULL;
+    if (gdl_machine_new(j->g, engine, &m, NULL) != GDL_OK)
+        return NULL;
+    GdlRng rng;
+    gdl_rng_seed(&rng, j->seed);
+    GdlState *s = NULL, *back = NULL;
+    gdl_initial_state(m, &s);
+    const GdlMove *p;
+    size_t n = 0, len = 0;
+    if (j->start)
+        pthread_barrier_wait(j->start);
+    gdl_base_propositions(m, 0, &p, &n);
+    j->digest = n;
+    unsigned char buf[4096];
+    for (int i = 0; i < 30; i++) {
+        int goals[2] = {0, 0};
+        uint64_t depth = 0;
+        gdl_depth_charge(m, s, &rng, 0, goals, &depth);
+        gdl_state_write(m, s, buf, sizeof buf, &len);
+        gdl_state_read(m, buf, len, &back);
+        j->digest = j->digest * 31 + depth * 101 + (uint64_t)goals[0] + gdl_state_hash(m, back);
+        gdl_state_free(back);
+    }
+    if (j->start)
+        pthread_barrier_wait(j->start);
+    gdl_state_free(s);
+    gdl_machine_free(m);
+    return NULL;
+}
+
+static void conveniences_per_thread(void **state)
+{
+    (void)state;
+    char *text = without_base_input(GAME("connect4"));
+    GdlGame *h = load_text(text);
+    free(text);
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, 2);
+    ChargeJob one = {h, 1, 0, NULL}, a = {h, 1, 0, &start}, b = {h, 2, 0, &start};
+    charge_run(&one);
+    assert_int_not_equal(one.digest, 0);
+    pthread_t ta, tb;
+    assert_int_equal(pthread_create(&ta, NULL, charge_run, &a), 0);
+    assert_int_equal(pthread_create(&tb, NULL, charge_run, &b), 0);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    assert_int_equal(a.digest, one.digest);
+    assert_int_not_equal(b.digest, one.digest);
+    pthread_barrier_destroy(&start);
+    gdl_game_free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -386,6 +1029,14 @@ int main(void)
         cmocka_unit_test(limits_stop_runaway_terms),
         cmocka_unit_test(one_machine_per_thread),
         cmocka_unit_test(rng_is_documented_splitmix),
+        cmocka_unit_test(foreign_states_are_refused),
+        cmocka_unit_test(bad_joint_moves_are_refused),
+        cmocka_unit_test(goal_and_role_find),
+        cmocka_unit_test(random_moves_and_depth_charges),
+        cmocka_unit_test(joint_moves_and_successors),
+        cmocka_unit_test(states_as_bytes),
+        cmocka_unit_test(base_and_input_propositions),
+        cmocka_unit_test(conveniences_per_thread),
     };
     int failed = 0;
     static const char *const engines[] = {"ref", "jit"};
