@@ -128,6 +128,28 @@ static void session(const char *engine, Failing *f)
             dead = gdl_state_fact(m, s, 0) == NULL;
     }
     if (!dead) {
+        /* the library's own loop and the byte form of states */
+        GdlRng rng;
+        gdl_rng_seed(&rng, 7);
+        int goals[2];
+        uint64_t depth = 0;
+        dead = !ok_or_oom(gdl_depth_charge(m, s, &rng, 100, goals, &depth), f);
+        size_t len = 0;
+        if (!dead) {
+            /* asking for the size is GDL_LIMIT with the size set */
+            GdlStatus st = gdl_state_write(m, s, NULL, 0, &len);
+            dead = st != GDL_LIMIT && !ok_or_oom(st, f);
+        }
+        unsigned char buf[4096];
+        GdlState *back = NULL;
+        if (!dead && len <= sizeof buf)
+            dead = !ok_or_oom(gdl_state_write(m, s, buf, sizeof buf, &len), f) ||
+                   !ok_or_oom(gdl_state_read(m, buf, len, &back), f);
+        if (back)
+            assert_true(gdl_state_equal(back, s));
+        gdl_state_free(back);
+    }
+    if (!dead) {
         GdlState *p = NULL;
         GdlMove mv;
         dead = !ok_or_oom(gdl_state_parse(m, "(cell 1 x) (control o)", &p), f) ||
