@@ -7,8 +7,12 @@
  * one generator seeded by --seed. Same seed, same playthrough, on every
  * engine and every machine.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "../runtime/runtime.h"
 #include "cli.h"
@@ -19,25 +23,76 @@ typedef struct Session {
     GdlGame *game;
     GdlMachine *m;
     double t_start, t_ready; /* load started; machine ready */
+    bool aot_compiled;       /* engine aot: the cache gained or changed an
+                                object while the machine was made */
 } Session;
 
-/* Loads the game and makes the machine, reporting problems. */
-static int session_open(Session *s, const char *path, const char *engine)
+/* The newest modification time among the objects of the aot cache (where
+ * runtime/compiled.c puts them), and how many there are: what changes when
+ * making an aot machine compiled the game rather than loading it. */
+static void aot_cache_look(double *newest, long *count)
+{
+    *newest = 0;
+    *count = 0;
+    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    char *dir = x && *x == '/' ? base_sprintf("%s/gdlc", x) : home ? base_sprintf("%s/.cache/gdlc", home) : NULL;
+    DIR *d = dir ? opendir(dir) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        struct stat st;
+        if (n < 3 || strcmp(e->d_name + n - 3, ".so") != 0 || fstatat(dirfd(d), e->d_name, &st, 0) != 0)
+            continue;
+        double t = (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec * 1e-9;
+        *newest = t > *newest ? t : *newest;
+        (*count)++;
+    }
+    if (d)
+        closedir(d);
+    free(dir);
+}
+
+/* Loads the game and makes the machine, reporting problems; on failure,
+ * when why is not NULL, *why gets the reason in one line (malloc-ed). */
+static int session_open(Session *s, const char *path, const char *engine, char **why)
 {
     memset(s, 0, sizeof *s);
     s->t_start = gdl_now();
-    int rc = cli_open_game(path, &s->game);
+    int rc = cli_open_game(path, &s->game, why);
     if (rc != CLI_OK)
         return rc;
+    /* so:PATH names a file: one that cannot be read is a usage error */
+    struct stat so;
+    if (engine && strncmp(engine, "so:", 3) == 0 && engine[3] && stat(engine + 3, &so) != 0) {
+        char *e = base_sprintf("cannot read the engine's object %s: %s", engine + 3, strerror(errno));
+        fprintf(stderr, "gdlc: %s\n", e);
+        if (why)
+            *why = e;
+        else
+            free(e);
+        gdl_game_free(s->game);
+        return CLI_USAGE;
+    }
+    bool aot = engine && strcmp(engine, "aot") == 0;
+    double newest0 = 0, newest1 = 0;
+    long count0 = 0, count1 = 0;
+    if (aot)
+        aot_cache_look(&newest0, &count0);
     char *err = NULL;
     GdlStatus st = gdl_machine_new(s->game, engine, &s->m, &err);
     if (st != GDL_OK) {
         fprintf(stderr, "gdlc: %s\n", err);
-        free(err);
+        if (why)
+            *why = err;
+        else
+            free(err);
         gdl_game_free(s->game);
         return st == GDL_NO_ENGINE ? CLI_USAGE : CLI_FAULT;
     }
     s->t_ready = gdl_now();
+    if (aot) {
+        aot_cache_look(&newest1, &count1);
+        s->aot_compiled = count1 != count0 || newest1 != newest0;
+    }
     return CLI_OK;
 }
 
@@ -186,6 +241,15 @@ static GdlStatus playout(GdlMachine *m, const GdlGame *g, GdlRng *rng, uint64_t 
     return st;
 }
 
+/* The input files of a playing command: the game, and the object of an
+ * so:PATH engine; returns how many (inputs holds two). */
+static size_t play_inputs(const char *game, const char *engine, const char **inputs)
+{
+    inputs[0] = game;
+    inputs[1] = engine && strncmp(engine, "so:", 3) == 0 ? engine + 3 : NULL;
+    return inputs[1] ? 2 : 1;
+}
+
 /* For the commands that take one game: parses the options into o (which
  * holds the defaults), and opens the game. */
 static int open_one_game(CliArgs *a, PlayOpts *o, Session *s, const char **path)
@@ -195,7 +259,10 @@ static int open_one_game(CliArgs *a, PlayOpts *o, Session *s, const char **path)
         return CLI_USAGE;
     if (npos != 1)
         return cli_usage_error(a->cmd, "give one game file");
-    return session_open(s, *path, o->engine);
+    const char *inputs[2];
+    if (o->out && cli_output_check(a->cmd, o->out, inputs, play_inputs(*path, o->engine, inputs)) != CLI_OK)
+        return CLI_USAGE;
+    return session_open(s, *path, o->engine, NULL);
 }
 
 /* ---- gdlc play -------------------------------------------------------- */
@@ -209,8 +276,8 @@ static int play_run(CliArgs *a)
     if (rc != CLI_OK)
         return rc;
     FILE *f = stdout;
-    if (o.out && !(f = fopen(o.out, "w"))) {
-        fprintf(stderr, "gdlc play: cannot write %s\n", o.out);
+    const char *inputs[2];
+    if (o.out && !(f = cli_output_open(a->cmd, o.out, inputs, play_inputs(pos[0], o.engine, inputs)))) {
         session_close(&s);
         return CLI_USAGE;
     }
@@ -223,12 +290,12 @@ static int play_run(CliArgs *a)
     gdl_rng_seed(&rng, o.seed);
     PlayResult res;
     GdlStatus st = playout(s.m, s.game, &rng, o.max_steps, f, &res, joint, goals);
-    if (f != stdout)
-        fclose(f);
+    if (o.out && cli_output_close(a->cmd, f, o.out) != CLI_OK)
+        rc = CLI_USAGE;
     if (st != GDL_OK) {
         fprintf(stderr, "gdlc play: %s: step %llu: %s\n", pos[0], (unsigned long long)res.steps,
                 gdl_machine_error(s.m));
-        rc = CLI_FAULT;
+        rc = rc == CLI_OK ? CLI_FAULT : rc;
     } else if (res.capped) {
         fprintf(stderr, "gdlc play: stopped after %llu steps (--max-steps)\n", (unsigned long long)res.steps);
     }
@@ -253,7 +320,8 @@ const CliCommand cli_play = {
     "  --engine E      ref, jit (default), aot or so:PATH\n"
     "  --seed N        the seed (default 1)\n"
     "  --max-steps K   stop after K joint moves (default 10000)\n"
-    "  -o, --output F  write the trace to F instead of stdout\n",
+    "  -o, --output F  write the trace to F instead of stdout (a regular file,\n"
+    "                  not the game: see 'gdlc help')\n",
     play_run,
 };
 
@@ -559,7 +627,7 @@ static int replay_run(CliArgs *a)
     if (npos < 2)
         return cli_usage_error(a->cmd, "give a game file and at least one trace");
     Session s;
-    int rc = session_open(&s, pos[0], o.engine);
+    int rc = session_open(&s, pos[0], o.engine, NULL);
     if (rc != CLI_OK)
         return rc;
     int agreed = 0, diverged = 0, capped_n = 0;
@@ -604,8 +672,22 @@ const CliCommand cli_replay = {
 
 /* ---- gdlc bench and perf-test ------------------------------------------ */
 
+/* How far past its budget a timed command lets the playout in progress run
+ * before the machine's deadline cuts it: 5% of the budget and 20 ms, so
+ * that the command ends within about 10% of its budget past it even when a
+ * single query would run away (a game whose facts square every step). */
+static double deadline_grace(double seconds)
+{
+    return seconds * 0.05 + 0.02;
+}
+
 typedef struct BenchResult {
-    uint64_t state_changes, playouts, capped;
+    uint64_t state_changes; /* joint moves made, the cut playout's included */
+    uint64_t playouts;      /* playouts finished */
+    uint64_t capped;        /* of which stopped by --max-steps */
+    bool partial;           /* a playout was cut by the deadline: its state
+                               changes count, it is not a playout */
+    uint64_t cut_steps;     /* the state changes of that playout */
     double seconds, load_to_ready;
     long peak_rss_kb;
 } BenchResult;
@@ -620,19 +702,30 @@ static GdlStatus bench_loop(Session *s, const PlayOpts *o, BenchResult *b, uint6
     memset(b, 0, sizeof *b);
     b->load_to_ready = s->t_ready - s->t_start;
     /* Like gdl-perf: playouts start until the time is up, and the last one
-     * finishes (--max-steps bounds it). */
+     * finishes (--max-steps bounds it), unless it is still running when the
+     * machine's deadline comes, a little later: then it is cut, its state
+     * changes counted and itself not. */
     double t0 = gdl_now(), end = t0 + o->seconds;
+    gdl_machine_set_deadline(s->m, end + deadline_grace(o->seconds));
     GdlStatus st = GDL_OK;
     do {
         PlayResult res;
         st = playout(s->m, s->game, &rng, o->max_steps, NULL, &res, joint, goals);
         *step_of_error = res.steps;
+        if (st == GDL_CANCELLED) {
+            b->state_changes += res.steps;
+            b->partial = true;
+            b->cut_steps = res.steps;
+            st = GDL_OK;
+            break;
+        }
         if (st != GDL_OK)
             break;
         b->state_changes += res.steps;
         b->playouts++;
         b->capped += res.capped;
     } while (gdl_now() < end);
+    gdl_machine_set_deadline(s->m, 0);
     b->seconds = gdl_now() - t0;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
@@ -640,6 +733,16 @@ static GdlStatus bench_loop(Session *s, const PlayOpts *o, BenchResult *b, uint6
     free(joint);
     free(goals);
     return st;
+}
+
+/* Says on stderr why a timed command stopped a playout in the middle. */
+static void report_cut(const char *cmd, const char *path, const BenchResult *b, double budget)
+{
+    fprintf(stderr,
+            "gdlc %s: %s: a playout was still running %.2f s past the %.2f s budget: cut at the deadline after %llu "
+            "state changes (counted; the playout is not)%s\n",
+            cmd, path, deadline_grace(budget), budget, (unsigned long long)b->cut_steps,
+            b->playouts ? "" : "; no playout finished");
 }
 
 static void json_string(FILE *f, const char *s)
@@ -673,23 +776,35 @@ static int bench_run(CliArgs *a)
         session_close(&s);
         return CLI_FAULT;
     }
+    if (b.partial)
+        report_cut(a->cmd, pos[0], &b, o.seconds);
     double scps = b.state_changes / b.seconds, pps = b.playouts / b.seconds;
-    double depth = b.playouts ? (double)b.state_changes / (double)b.playouts : 0;
+    double depth = b.playouts ? (double)(b.state_changes - b.cut_steps) / (double)b.playouts : 0;
+    bool aot = strcmp(gdl_machine_engine(s.m), "aot") == 0;
     if (o.json) {
         printf("{\"game\": ");
         json_string(stdout, pos[0]);
         printf(", \"engine\": \"%s\", \"seconds\": %.3f, \"state_changes\": %llu, \"playouts\": %llu, "
-               "\"capped_playouts\": %llu, \"state_changes_per_s\": %.1f, \"playouts_per_s\": %.2f, "
-               "\"avg_depth\": %.2f, \"load_to_ready_s\": %.6f, \"peak_rss_kb\": %ld}\n",
+               "\"capped_playouts\": %llu, \"partial\": %s, \"state_changes_per_s\": %.1f, \"playouts_per_s\": %.2f, "
+               "\"avg_depth\": %.2f, \"load_to_ready_s\": %.6f, ",
                gdl_machine_engine(s.m), b.seconds, (unsigned long long)b.state_changes,
-               (unsigned long long)b.playouts, (unsigned long long)b.capped, scps, pps, depth, b.load_to_ready,
-               b.peak_rss_kb);
+               (unsigned long long)b.playouts, (unsigned long long)b.capped, b.partial ? "true" : "false", scps, pps,
+               depth, b.load_to_ready);
+        if (aot)
+            printf("\"aot_compiled\": %s, ", s.aot_compiled ? "true" : "false");
+        printf("\"peak_rss_kb\": %ld}\n", b.peak_rss_kb);
     } else {
         printf("game:                %s\nengine:              %s\nseconds:             %.2f\n"
-               "state changes:       %llu (%.1f per second)\nplayouts:            %llu (%.2f per second, %llu capped)\n"
-               "average depth:       %.2f\nload to ready:       %.2f ms\npeak memory:         %ld KiB\n",
+               "state changes:       %llu (%.1f per second)\nplayouts:            %llu (%.2f per second, %llu capped)\n",
                pos[0], gdl_machine_engine(s.m), b.seconds, (unsigned long long)b.state_changes, scps,
-               (unsigned long long)b.playouts, pps, (unsigned long long)b.capped, depth, b.load_to_ready * 1e3,
+               (unsigned long long)b.playouts, pps, (unsigned long long)b.capped);
+        if (b.partial)
+            printf("cut at the deadline: one playout, after %llu state changes (counted above)\n",
+                   (unsigned long long)b.cut_steps);
+        printf("average depth:       %.2f\nload to ready:       %.2f ms%s\npeak memory:         %ld KiB\n", depth,
+               b.load_to_ready * 1e3,
+               !aot ? "" : s.aot_compiled ? " (compiled: the aot cache had no object for it)"
+                                          : " (loaded from the aot cache, no compile)",
                b.peak_rss_kb);
     }
     session_close(&s);
@@ -704,7 +819,12 @@ const CliCommand cli_bench = {
     "Plays random playthroughs for S seconds exactly as gdl-perf does (initial\n"
     "state; until terminal: legal moves of every role, a random move per role,\n"
     "next state; then all goals) and reports state changes per second, playouts\n"
-    "per second, average depth, time from load to ready and peak memory.\n"
+    "per second, average depth, time from load to ready (for aot: whether that\n"
+    "included compiling the game or only loading the cached object) and peak\n"
+    "memory. The last playout finishes past S seconds, unless it is still\n"
+    "running at the machine's deadline (S plus 5% and 20 ms): then it is cut,\n"
+    "its state changes are counted, it is not counted as a playout, and the\n"
+    "report says so.\n"
     "\n"
     "options:\n"
     "  --engine E      ref, jit (default), aot or so:PATH\n"
@@ -713,36 +833,78 @@ const CliCommand cli_bench = {
     "  --max-steps K   cap each playthrough at K joint moves (default 10000);\n"
     "                  capped playthroughs are counted\n"
     "  --json          one JSON object with the keys game, engine, seconds,\n"
-    "                  state_changes, playouts, capped_playouts,\n"
-    "                  state_changes_per_s, playouts_per_s, avg_depth,\n"
-    "                  load_to_ready_s, peak_rss_kb\n",
+    "                  state_changes, playouts, capped_playouts, partial (a\n"
+    "                  playout was cut at the deadline), state_changes_per_s,\n"
+    "                  playouts_per_s, avg_depth, load_to_ready_s,\n"
+    "                  aot_compiled (engine aot only), peak_rss_kb\n",
     bench_run,
 };
+
+/* The RESULTS_FILE argument of a perf-test command line that could not be
+ * parsed: the second of exactly three positional arguments, else NULL. */
+static const char *perf_results_arg(const CliArgs *a, int first, const char **game)
+{
+    static const char *const with_value[] = {"--engine", "--seed", "--max-steps", "--seconds", "-o", "--output"};
+    const char *pos[3];
+    int n = 0;
+    for (int i = first; i < a->argc; i++) {
+        const char *arg = a->argv[i];
+        if (arg[0] == '-' && arg[1]) {
+            for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
+                if (strcmp(arg, with_value[k]) == 0)
+                    i++;
+            continue;
+        }
+        if (n == 3)
+            return NULL;
+        pos[n++] = arg;
+    }
+    if (n != 3)
+        return NULL;
+    *game = pos[0];
+    return pos[1];
+}
+
+/* perf-test after a usage error: RESULTS_FILE, when it can be told, says
+ * so, so that no results of an earlier run stay behind. */
+static int perf_usage_failed(CliArgs *a, int first)
+{
+    const char *game = NULL, *results = perf_results_arg(a, first, &game);
+    FILE *out = results ? cli_output_open(a->cmd, results, &game, 1) : NULL;
+    if (out) {
+        fprintf(out, "version=gdlc %s\nerrorMessage=usage error:", gdl_version());
+        for (int i = 1; i < a->argc; i++)
+            fprintf(out, " %s", a->argv[i]);
+        fprintf(out, " (see gdlc help perf-test)\n");
+        cli_output_close(a->cmd, out, results);
+    }
+    return CLI_USAGE;
+}
 
 static int perf_test_run(CliArgs *a)
 {
     PlayOpts o = {.seed = 1, .max_steps = 10000};
     const char *pos[3];
-    int npos;
+    int npos, first = a->i;
     if (!parse_play_opts(a, &o, pos, 3, &npos))
-        return CLI_USAGE;
+        return perf_usage_failed(a, first);
     if (npos != 3)
         return cli_usage_error(a->cmd, "give GAME_FILE RESULTS_FILE SECONDS");
     if (!cli_parse_double(a->cmd, "SECONDS", pos[2], &o.seconds))
+        return perf_usage_failed(a, first);
+    const char *inputs[2];
+    FILE *out = cli_output_open(a->cmd, pos[1], inputs, play_inputs(pos[0], o.engine, inputs));
+    if (!out)
         return CLI_USAGE;
-    FILE *out = fopen(pos[1], "w");
-    if (!out) {
-        fprintf(stderr, "gdlc perf-test: cannot write %s\n", pos[1]);
-        return CLI_USAGE;
-    }
     Session s;
-    int rc = session_open(&s, pos[0], o.engine);
+    char *why = NULL;
+    int rc = session_open(&s, pos[0], o.engine, &why);
     fprintf(out, "version=gdlc %s\n", gdl_version());
     if (rc != CLI_OK) {
-        fprintf(out, "errorMessage=cannot load %s: %s\n", pos[0],
-                rc == CLI_USAGE ? "unreadable file or unknown engine" : "invalid game (see gdlc check)");
-        fclose(out);
-        return rc;
+        /* the results file is all gdl-perf keeps: the first reason goes there */
+        fprintf(out, "errorMessage=cannot load %s: %s\n", pos[0], why ? why : "unknown reason");
+        free(why);
+        return cli_output_close(a->cmd, out, pos[1]) != CLI_OK ? CLI_USAGE : rc;
     }
     BenchResult b;
     uint64_t step;
@@ -751,12 +913,21 @@ static int perf_test_run(CliArgs *a)
         fprintf(out, "errorMessage=playout %llu, step %llu: %s\n", (unsigned long long)b.playouts + 1,
                 (unsigned long long)step, gdl_machine_error(s.m));
         rc = CLI_FAULT;
+    } else if (b.partial && !b.playouts) {
+        report_cut(a->cmd, pos[0], &b, o.seconds);
+        fprintf(out, "errorMessage=no playout finished: the first was cut at the deadline (%.2f s past the %.2f s "
+                     "budget) after %llu state changes\n",
+                deadline_grace(o.seconds), o.seconds, (unsigned long long)b.cut_steps);
+        rc = CLI_FAULT;
     } else {
+        if (b.partial)
+            report_cut(a->cmd, pos[0], &b, o.seconds);
         fprintf(out, "millisecondsTaken=%llu\nnumStateChanges=%llu\nnumRollouts=%llu\n",
                 (unsigned long long)(b.seconds * 1000.0 + 0.5), (unsigned long long)b.state_changes,
                 (unsigned long long)b.playouts);
     }
-    fclose(out);
+    if (cli_output_close(a->cmd, out, pos[1]) != CLI_OK)
+        rc = CLI_USAGE;
     session_close(&s);
     return rc;
 }
@@ -767,9 +938,19 @@ const CliCommand cli_perf_test = {
     "usage: gdlc perf-test [--engine E] GAME_FILE RESULTS_FILE SECONDS\n"
     "\n"
     "The language-agnostic engine protocol of gdl-perf: plays random\n"
-    "playthroughs of the game for SECONDS and writes to RESULTS_FILE the lines\n"
-    "version=, millisecondsTaken=, numStateChanges= and numRollouts=, or\n"
-    "errorMessage= when the game cannot be loaded or played.\n",
+    "playthroughs of the game for SECONDS, as gdlc bench does, and writes to\n"
+    "RESULTS_FILE the lines version=, millisecondsTaken=, numStateChanges= and\n"
+    "numRollouts=. A playout cut at the deadline (SECONDS plus 5% and 20 ms)\n"
+    "counts its state changes but is not a rollout. errorMessage= replaces the\n"
+    "numbers when the game or engine cannot be loaded (with the first reason:\n"
+    "the read error, the game's first error, the engine's message), when a\n"
+    "playout fails, and when not even one playout finished. A usage error\n"
+    "writes errorMessage= too, when RESULTS_FILE can be told (the second of\n"
+    "three arguments), so that no old results stay behind. RESULTS_FILE must\n"
+    "be a regular file or a new one, and not the game (see 'gdlc help').\n"
+    "\n"
+    "exit status: 0 measured, 1 the game is rejected, fails or finished no\n"
+    "playout, 2 usage error, unreadable game or unwritable RESULTS_FILE.\n",
     perf_test_run,
 };
 
@@ -780,18 +961,25 @@ const CliCommand cli_perf_test = {
 static char *moves_text(GdlMachine *m, const GdlMove *moves, size_t n)
 {
     StrBuf b = {0};
-    strbuf_add(&b, "");
+    strbuf_add(&b, n ? "" : "(no moves)");
     for (size_t i = 0; i < n; i++)
         strbuf_add_word(&b, gdl_move_text(m, moves[i]));
     return b.s;
 }
 
+/* Sorts the facts itself: gdl_state_fact checks its cache of the sorted
+ * state in time linear in the state per call, too slow for a state of a
+ * runaway game that has 65,536 facts. */
 static char *state_text(GdlMachine *m, const GdlState *s)
 {
     StrBuf b = {0};
-    strbuf_add(&b, "");
-    for (size_t i = 0; i < gdl_state_size(s); i++)
-        strbuf_add_word(&b, gdl_state_fact(m, s, i));
+    strbuf_add(&b, s->n ? "" : "(empty state)");
+    Gt *facts = base_xcalloc(s->n + 1, sizeof *facts);
+    memcpy(facts, s->facts, s->n * sizeof *facts);
+    gt_sort(&m->store, facts, s->n);
+    for (size_t i = 0; i < s->n; i++)
+        strbuf_add_word(&b, gt_text(&m->store, facts[i]));
+    free(facts);
     return b.s;
 }
 
@@ -800,6 +988,10 @@ typedef struct Verify {
     const GdlGame *g;
     const char *path;
     uint64_t playout, step, states;
+    uint64_t faults;      /* playouts ended by a fault both engines report */
+    char *first_fault;    /* the first such fault: status and message */
+    bool cut;             /* a query was cut by the deadline */
+    uint64_t cut_playout, cut_step; /* where */
 } Verify;
 
 static bool verify_differs(Verify *v, const char *query, const char *engine_says, const char *ref_says)
@@ -817,6 +1009,18 @@ static bool verify_differs(Verify *v, const char *query, const char *engine_says
 static int verify_status(Verify *v, const char *query, GdlStatus a, GdlStatus b, bool *stop)
 {
     *stop = a != GDL_OK || b != GDL_OK;
+    if (a == GDL_CANCELLED || b == GDL_CANCELLED) {
+        /* the deadline, not the engines: no divergence */
+        v->cut = true;
+        v->cut_playout = v->playout;
+        v->cut_step = v->step;
+        return CLI_OK;
+    }
+    if (a == b && a != GDL_OK) {
+        if (!v->faults++)
+            v->first_fault = base_sprintf("%s: %s: %s", query, gdl_status_name(a), gdl_machine_error(v->ref));
+        return CLI_OK;
+    }
     if (a == b)
         return CLI_OK;
     fprintf(stderr, "%s: playout %llu, step %llu: %s: engine %s says %s (%s), engine ref says %s (%s)\n", v->path,
@@ -888,8 +1092,8 @@ static int verify_playout(Verify *v, GdlRng *rng, uint64_t max_steps, double end
         if (rc != CLI_OK || stop)
             break;
         GdlState *ne2 = NULL, *nr2 = NULL;
-        rc = verify_status(v, "the next state", gdl_next_state(v->e, se, je, &ne2), gdl_next_state(v->ref, sr, jr, &nr2),
-                           &stop);
+        GdlStatus a3 = gdl_next_state(v->e, se, je, &ne2), b3 = gdl_next_state(v->ref, sr, jr, &nr2);
+        rc = verify_status(v, "the next state", a3, b3, &stop);
         gdl_state_free(se);
         gdl_state_free(sr);
         se = ne2;
@@ -927,7 +1131,7 @@ static int verify_run(CliArgs *a)
     if (npos != 1)
         return cli_usage_error(a->cmd, "give one game file");
     Session s;
-    int rc = session_open(&s, pos[0], o.engine ? o.engine : "jit");
+    int rc = session_open(&s, pos[0], o.engine ? o.engine : "jit", NULL);
     if (rc != CLI_OK)
         return rc;
     GdlMachine *ref = NULL;
@@ -941,14 +1145,35 @@ static int verify_run(CliArgs *a)
     Verify v = {.e = s.m, .ref = ref, .g = s.game, .path = pos[0]};
     GdlRng rng;
     gdl_rng_seed(&rng, o.seed);
+    /* --seconds is checked between steps; the machines' deadline, a little
+     * later, cuts a query that runs away */
     double end = gdl_now() + o.seconds;
+    gdl_machine_set_deadline(s.m, end + deadline_grace(o.seconds));
+    gdl_machine_set_deadline(ref, end + deadline_grace(o.seconds));
     uint64_t done = 0;
-    for (v.playout = 1; v.playout <= playouts && rc == CLI_OK && gdl_now() < end; v.playout++, done++)
-        rc = verify_playout(&v, &rng, o.max_steps, end);
-    if (rc == CLI_OK)
-        printf("%s: engine %s agrees with ref: %llu playout%s, %llu states checked%s\n", pos[0],
-               gdl_machine_engine(s.m), (unsigned long long)done, done == 1 ? "" : "s",
-               (unsigned long long)v.states, done < playouts ? " (stopped at --seconds)" : "");
+    for (v.playout = 1; v.playout <= playouts && rc == CLI_OK && !v.cut && gdl_now() < end; v.playout++)
+        if ((rc = verify_playout(&v, &rng, o.max_steps, end)) == CLI_OK && !v.cut)
+            done++;
+    if (rc == CLI_OK && v.cut)
+        fprintf(stderr, "%s: playout %llu, step %llu: a query was still running %.2f s past the %.2f s of --seconds: "
+                        "cut at the deadline (not a divergence)\n",
+                pos[0], (unsigned long long)v.cut_playout, (unsigned long long)v.cut_step, deadline_grace(o.seconds),
+                o.seconds);
+    if (rc == CLI_OK && done && v.faults == done) {
+        /* agreement on nothing but a fault checks little: the game is at fault */
+        printf("%s: engine %s agrees with ref, but every playout (%llu) ended in a game fault both report; the "
+               "first: %s\n",
+               pos[0], gdl_machine_engine(s.m), (unsigned long long)done, v.first_fault);
+        rc = CLI_FAULT;
+    } else if (rc == CLI_OK) {
+        printf("%s: engine %s agrees with ref: %llu playout%s, %llu states checked", pos[0], gdl_machine_engine(s.m),
+               (unsigned long long)done, done == 1 ? "" : "s", (unsigned long long)v.states);
+        if (v.faults)
+            printf(", %llu ended in a game fault both report (the first: %s)", (unsigned long long)v.faults,
+                   v.first_fault);
+        printf("%s\n", v.cut ? " (a playout cut at the deadline)" : done < playouts ? " (stopped at --seconds)" : "");
+    }
+    free(v.first_fault);
     gdl_machine_free(ref);
     session_close(&s);
     return rc;
@@ -971,8 +1196,13 @@ const CliCommand cli_verify = {
     "  --seed N        the seed (default 1)\n"
     "  --max-steps K   cap each playthrough at K joint moves (default 10000)\n"
     "  --seconds T     stop after T seconds (default 60); reaching it is not a\n"
-    "                  failure, and the output says how many states were checked\n"
+    "                  failure, and the output says how many states were checked;\n"
+    "                  a query still running past T plus 5% and 20 ms is cut\n"
     "\n"
-    "exit status: 0 agreement, 1 a divergence, 2 usage.\n",
+    "A fault both engines report ends a playout without a divergence; the\n"
+    "summary counts such playouts and names the first fault.\n"
+    "\n"
+    "exit status: 0 agreement, 1 a divergence, or every playout ended in a\n"
+    "fault, 2 usage.\n",
     verify_run,
 };
