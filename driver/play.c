@@ -406,10 +406,10 @@ static bool same_set(Replay *r, uint64_t step, const char *what, U32Vec *want, c
         fprintf(stderr, "%s: step %llu: %s differ\n", r->trace_path, (unsigned long long)step, what);
         gt_sort(&r->m->store, only_trace.v, only_trace.n);
         gt_sort(&r->m->store, only_engine.v, only_engine.n);
-        fprintf(stderr, "  only in the trace:");
+        fprintf(stderr, "  only in the trace:%s", only_trace.n ? "" : " (none)");
         for (uint32_t k = 0; k < only_trace.n; k++)
             fprintf(stderr, " %s", gt_text(&r->m->store, only_trace.v[k]));
-        fprintf(stderr, "\n  only in engine %s:", gdl_machine_engine(r->m));
+        fprintf(stderr, "\n  only in engine %s:%s", gdl_machine_engine(r->m), only_engine.n ? "" : " (none)");
         for (uint32_t k = 0; k < only_engine.n; k++)
             fprintf(stderr, " %s", gt_text(&r->m->store, only_engine.v[k]));
         fputc('\n', stderr);
@@ -418,6 +418,35 @@ static bool same_set(Replay *r, uint64_t step, const char *what, U32Vec *want, c
     vec_free(only_trace);
     vec_free(only_engine);
     return same;
+}
+
+/* Checks that step `step` (opened at node, or ending there) has what it
+ * needs: its (state ...); unless it is terminal, one (legal ...) per role;
+ * when a (step N+1) follows (next_step), its (does ...); when the trace ends
+ * there, no (does ...). A terminal step must end the trace with its
+ * (goals ...), checked where they are read: here it is an error. */
+static int trace_step_complete(Replay *r, uint64_t step, uint32_t node, bool saw_state, unsigned nlegal,
+                               const bool *has_legal, bool next_step, bool saw_does, bool saw_terminal)
+{
+    unsigned nroles = gdl_game_role_count(r->g);
+    unsigned long long n = (unsigned long long)step;
+    if (!saw_state)
+        return trace_error(r, node, "malformed trace: step %llu has no (state ...)", n);
+    if (saw_terminal)
+        return trace_error(r, node, "malformed trace: the (terminal) of step %llu is not followed by (goals ...)", n);
+    if (nlegal < nroles) {
+        unsigned k = 0;
+        while (has_legal[k])
+            k++;
+        return trace_error(r, node, "malformed trace: step %llu has no (legal %s ...)", n,
+                           gdl_game_role_name(r->g, k));
+    }
+    if (next_step && !saw_does)
+        return trace_error(r, node, "malformed trace: step %llu has no (does ...) before (step %llu)", n, n + 1);
+    if (!next_step && saw_does)
+        return trace_error(r, node, "malformed trace: the trace ends after the (does ...) of step %llu, without "
+                                    "step %llu", n, n + 1);
+    return CLI_OK;
 }
 
 /* Replays one trace. CLI_OK when the engine agrees everywhere (or the time
@@ -445,7 +474,15 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
     GdlMove *joint = base_xcalloc(nroles + 1, sizeof *joint);
     int *goals = base_xcalloc(nroles + 1, sizeof *goals);
     uint64_t step = 0;
-    bool in_step = false, saw_legal = false, saw_terminal = false, done = false;
+    /* the trace's shape so far (docs/trace-format.md): (roles ...) once and
+     * first; per step (step N), one (state ...), then one (legal R ...) per
+     * role and (does ...) before the next step; the last step ends after
+     * its legal lines (a trace cut short) or with (terminal) (goals ...) */
+    bool saw_roles = false, in_step = false, saw_state = false, saw_does = false, saw_terminal = false,
+         done = false;
+    bool *has_legal = base_xcalloc(nroles + 1, sizeof *has_legal);
+    unsigned nlegal = 0;
+    uint32_t last_node = BASE_NONE;
     *capped = false;
     *steps_checked = 0;
     gdl_machine_set_deadline(m, cap > 0 ? gdl_now() + cap : 0);
@@ -461,10 +498,21 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
         uint32_t node = r.doc.tops.v[i];
         const char *head = form_head(&r, node);
         const KifNode *n = &r.doc.nodes.v[node];
+        last_node = node;
         if (done) {
-            rc = trace_error(&r, node, "malformed trace: nothing may follow the goals");
+            rc = strcmp(head, "goals") == 0 ? trace_error(&r, node, "malformed trace: duplicate (goals ...)")
+                                             : trace_error(&r, node, "malformed trace: nothing may follow the goals");
         } else if (strcmp(head, "roles") == 0) {
-            if (i != 0 || n->sym - 1 != nroles)
+            if (saw_roles) {
+                rc = trace_error(&r, node, "malformed trace: duplicate (roles ...)");
+                break;
+            }
+            if (i != 0) {
+                rc = trace_error(&r, node, "malformed trace: (roles ...) must come first");
+                break;
+            }
+            saw_roles = true;
+            if (n->sym - 1 != nroles)
                 rc = trace_error(&r, node, "this trace is not for this game: it has %u roles, the game %u",
                                  n->sym - 1, nroles);
             for (uint32_t k = 0; rc == CLI_OK && k < nroles; k++) {
@@ -474,7 +522,12 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
                     rc = trace_error(&r, c, "this trace is not for this game: role %u is '%s' in the game", k + 1,
                                      gdl_game_role_name(g, k));
             }
+        } else if (!saw_roles) {
+            rc = trace_error(&r, node, "malformed trace: expected (roles ...) first");
         } else if (strcmp(head, "step") == 0) {
+            if (in_step && (rc = trace_step_complete(&r, step, node, saw_state, nlegal, has_legal, true,
+                                                     saw_does, saw_terminal)) != CLI_OK)
+                break;
             uint32_t c = kif_elem(&r.doc, node, 1);
             char want[32];
             snprintf(want, sizeof want, "%llu", (unsigned long long)(in_step ? step + 1 : 0));
@@ -483,16 +536,25 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
             if (in_step)
                 step++;
             in_step = true;
-            saw_legal = false;
+            saw_state = saw_does = false;
+            nlegal = 0;
+            memset(has_legal, 0, nroles * sizeof *has_legal);
         } else if (!in_step) {
             rc = trace_error(&r, node, "malformed trace: expected (roles ...) then (step 0)");
         } else if (strcmp(head, "state") == 0) {
-            if (!form_terms(&r, node, 0, &terms))
+            if (saw_state)
+                rc = trace_error(&r, node, "malformed trace: duplicate (state ...) in step %llu",
+                                 (unsigned long long)step);
+            else if (!form_terms(&r, node, 0, &terms))
                 rc = trace_error(&r, node, "malformed trace: a state holds ground terms");
             else if (!same_set(&r, step, "states", &terms, s->facts, s->n))
                 rc = CLI_FAULT;
             else
                 (*steps_checked)++;
+            saw_state = true;
+        } else if (!saw_state) {
+            rc = trace_error(&r, node, "malformed trace: step %llu has no (state ...) before (%s ...)",
+                             (unsigned long long)step, head);
         } else if (strcmp(head, "legal") == 0) {
             uint32_t c = kif_elem(&r.doc, node, 1);
             unsigned k = 0;
@@ -503,6 +565,19 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
                 rc = trace_error(&r, node, "malformed trace: expected (legal ROLE MOVE...) for a role of the game");
                 break;
             }
+            if (has_legal[k]) {
+                rc = trace_error(&r, node, "malformed trace: duplicate (legal %s ...) in step %llu",
+                                 gdl_game_role_name(g, k), (unsigned long long)step);
+                break;
+            }
+            if (saw_does || saw_terminal) {
+                rc = trace_error(&r, node, "malformed trace: (legal %s ...) comes after the %s of step %llu",
+                                 gdl_game_role_name(g, k), saw_does ? "(does ...)" : "(terminal)",
+                                 (unsigned long long)step);
+                break;
+            }
+            has_legal[k] = true;
+            nlegal++;
             const GdlMove *moves;
             size_t nm;
             if ((st = gdl_legal_moves(m, s, k, &moves, &nm)) != GDL_OK)
@@ -511,8 +586,21 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
             snprintf(what, sizeof what, "legal moves of %s", gdl_game_role_name(g, k));
             if (!same_set(&r, step, what, &terms, moves, nm))
                 rc = CLI_FAULT;
-            saw_legal = true;
         } else if (strcmp(head, "does") == 0) {
+            if (saw_does) {
+                rc = trace_error(&r, node, "malformed trace: duplicate (does ...) in step %llu",
+                                 (unsigned long long)step);
+                break;
+            }
+            if (saw_terminal) {
+                rc = trace_error(&r, node, "malformed trace: (does ...) after the (terminal) of step %llu",
+                                 (unsigned long long)step);
+                break;
+            }
+            if ((rc = trace_step_complete(&r, step, node, saw_state, nlegal, has_legal, false, false, false)) !=
+                CLI_OK)
+                break;
+            saw_does = true;
             if (!form_terms(&r, node, 0, &terms) || terms.n != nroles) {
                 rc = trace_error(&r, node, "malformed trace: (does ...) needs one move per role");
                 break;
@@ -548,6 +636,13 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
             gdl_state_free(s);
             s = next;
         } else if (strcmp(head, "terminal") == 0) {
+            if (saw_terminal || nlegal || saw_does) {
+                rc = trace_error(&r, node, saw_terminal ? "malformed trace: duplicate (terminal) in step %llu"
+                                                        : "malformed trace: step %llu has legal moves or a joint "
+                                                          "move, so it cannot be terminal",
+                                 (unsigned long long)step);
+                break;
+            }
             bool terminal;
             if ((st = gdl_is_terminal(m, s, &terminal)) != GDL_OK)
                 goto engine_failed;
@@ -581,9 +676,13 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
             rc = trace_error(&r, node, "malformed trace: unknown form '%s'", head);
         }
     }
+    if (rc == CLI_OK && !saw_roles)
+        rc = trace_error(&r, BASE_NONE, "malformed trace: no (roles ...)");
     if (rc == CLI_OK && !in_step)
         rc = trace_error(&r, BASE_NONE, "malformed trace: no steps");
-    if (rc == CLI_OK && !saw_terminal && saw_legal) {
+    if (rc == CLI_OK && !done)
+        rc = trace_step_complete(&r, step, last_node, saw_state, nlegal, has_legal, false, saw_does, saw_terminal);
+    if (rc == CLI_OK && !saw_terminal) {
         /* a trace cut short: the last state must be non-terminal */
         bool terminal;
         if ((st = gdl_is_terminal(m, s, &terminal)) != GDL_OK)
@@ -607,6 +706,7 @@ engine_failed:
 out:
     gdl_machine_set_deadline(m, 0);
     gdl_state_free(s);
+    free(has_legal);
     free(joint);
     free(goals);
     vec_free(terms);
@@ -630,12 +730,16 @@ static int replay_run(CliArgs *a)
     int rc = session_open(&s, pos[0], o.engine, NULL);
     if (rc != CLI_OK)
         return rc;
-    int agreed = 0, diverged = 0, capped_n = 0;
+    int agreed = 0, diverged = 0, capped_n = 0, unreadable = 0;
     for (int i = 1; i < npos; i++) {
         uint64_t steps;
         bool capped;
         int r = replay_one(pos[i], s.m, s.game, o.seconds_given ? o.seconds : 0, &steps, &capped);
-        if (r == CLI_OK) {
+        if (r == CLI_USAGE) {
+            /* said so already; a trace that cannot be read was not replayed */
+            unreadable++;
+            rc = CLI_USAGE;
+        } else if (r == CLI_OK) {
             agreed++;
             capped_n += capped;
             printf("%s: %s (%llu states)\n", pos[i], capped ? "agrees until the time cap" : "agrees",
@@ -646,7 +750,12 @@ static int replay_run(CliArgs *a)
                 rc = r;
         }
     }
-    printf("replay: %d agreed (%d stopped at the time cap), %d failed\n", agreed, capped_n, diverged);
+    if (agreed + diverged) {
+        printf("replay: %d agreed (%d stopped at the time cap), %d failed", agreed, capped_n, diverged);
+        if (unreadable)
+            printf(", %d could not be read", unreadable);
+        printf("\n");
+    }
     session_close(&s);
     return rc;
 }
@@ -666,7 +775,14 @@ const CliCommand cli_replay = {
     "  --seconds S   time cap per trace; a trace stopped by it counts as agreeing\n"
     "                up to where it got, and says so\n"
     "\n"
-    "exit status: 0 all agree, 1 a divergence or a malformed trace, 2 usage.\n",
+    "A trace's structure is checked against docs/trace-format.md: (roles ...)\n"
+    "once and first; per step (step N), one (state ...), one (legal R ...) per\n"
+    "role and (does ...), or at the end (terminal) and (goals ...), or only the\n"
+    "legal lines (a trace cut short). A missing, misplaced or duplicate line is\n"
+    "a malformed trace, reported with its location.\n"
+    "\n"
+    "exit status: 0 all agree, 1 a divergence or a malformed trace, 2 usage or\n"
+    "a trace that cannot be read.\n",
     replay_run,
 };
 
