@@ -39,7 +39,7 @@ for engine in ref jit; do
     fi
     if timed 0 "bench --json $engine" "$gdlc" bench --engine $engine --seconds 1 --json "$g"; then
         if grep -q '"partial": true' "$tmp/out" && grep -q '"playouts": 0,' "$tmp/out" &&
-            grep -q '"state_changes": 4,' "$tmp/out"; then ok
+            grep -q '"state_changes": [1-9]' "$tmp/out"; then ok
         else bad "bench --json $engine: no \"partial\": true, or the cut playout's state changes not counted"; fi
     fi
     if timed 1 "perf-test $engine" "$gdlc" perf-test --engine $engine "$g" "$tmp/results" 1; then
