@@ -137,8 +137,16 @@ static bool parse_play_opts(CliArgs *a, PlayOpts *o, const char **pos, int maxpo
         } else if (cli_opt_value(a, "-o", &v, &bad) || cli_opt_value(a, "--output", &v, &bad)) {
             if (bad)
                 return false;
+            if (strcmp(a->cmd, "play") != 0) {
+                cli_usage_error(a->cmd, "%s writes no file: -o is for gdlc play", a->cmd);
+                return false;
+            }
             o->out = v;
         } else if (cli_opt_flag(a, "--json")) {
+            if (strcmp(a->cmd, "bench") != 0) {
+                cli_usage_error(a->cmd, "--json is for gdlc bench");
+                return false;
+            }
             o->json = true;
         } else if (arg[0] == '-' && arg[1]) {
             cli_usage_error(a->cmd, "unknown option '%s'", arg);

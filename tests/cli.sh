@@ -90,6 +90,10 @@ checkres 2 "perf-test of a missing game" "^errorMessage=cannot load /nonexistent
     "$gdlc" perf-test /nonexistent/g.kif "$res" 1
 checkres 2 "perf-test with bad seconds" "^errorMessage=usage error" "$gdlc" perf-test "$t" "$res" soon
 checkres 2 "perf-test with a bad option" "^errorMessage=usage error" "$gdlc" perf-test --seed x "$t" "$res" 1
+checkres 2 "perf-test with -o, which it does not write" "^errorMessage=usage error" \
+    "$gdlc" perf-test -o "$d/x" "$t" "$res" 1
+expect 2 "bench -o (bench writes no file)" "$gdlc" bench -o "$d/x" "$t"
+expect 2 "verify --json (only bench has it)" "$gdlc" verify --json "$t"
 checkres 2 "perf-test with an unknown engine" "^errorMessage=.*no engine named 'nosuch'" \
     "$gdlc" perf-test --engine nosuch "$t" "$res" 1
 printf '(role a)\n(init (s 0))\n(<= (legal a go) (true (s 0)))\n(<= terminal (true (s 2)))\n(goal a 100)\n' >"$d/fault.kif"
