@@ -30,7 +30,8 @@ static void usage(FILE *f)
         fprintf(f, "  %-12s %s\n", commands[i]->name, commands[i]->summary);
     fprintf(f, "  %-12s %s\n", "help", "describe a command: gdlc help COMMAND");
     fprintf(f, "\n  --version    print the version\n  --help       this text\n"
-               "\nexit status: 0 success, 1 the input is at fault or a check failed, 2 usage error or unreadable file\n"
+               "\nexit status: 0 success, 1 the input is at fault or a check failed, 2 usage error, unreadable\n"
+               "file or output that cannot be written\n"
                "\noutput files: a file a command writes (-o FILE, perf-test's RESULTS_FILE) must be a\n"
                "regular file or a new one, and never one of the command's inputs (however the path\n"
                "is spelled); devices, fifos and directories are refused with exit 2. Standard output\n"
