@@ -63,7 +63,7 @@ static int session_open(Session *s, const char *path, const char *engine, char *
     /* so:PATH names a file: one that cannot be read is a usage error */
     struct stat so;
     if (engine && strncmp(engine, "so:", 3) == 0 && engine[3] && stat(engine + 3, &so) != 0) {
-        char *e = base_sprintf("cannot read the engine's object %s: %s", engine + 3, strerror(errno));
+        char *e = base_sprintf("cannot load the engine's object %s: %s", engine + 3, strerror(errno));
         fprintf(stderr, "gdlc: %s\n", e);
         if (why)
             *why = e;

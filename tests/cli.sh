@@ -82,7 +82,7 @@ checkres() { # checkres STATUS WHAT PATTERN COMMAND...: exit status, and PATTERN
     if [ $got -eq "$want" ] && grep -q "$pattern" "$res" && ! grep -q 'numRollouts=99' "$res"; then pass=$((pass + 1))
     else echo "FAIL: $what: exit $got (expected $want), results: $(cat "$res")"; fail=$((fail + 1)); fi
 }
-checkres 2 "perf-test of a missing so: object" "^errorMessage=.*cannot read the engine's object /nonexistent/x.so" \
+checkres 2 "perf-test of a missing so: object" "^errorMessage=.*cannot load the engine's object /nonexistent/x.so" \
     "$gdlc" perf-test --engine so:/nonexistent/x.so "$t" "$res" 1
 checkres 1 "perf-test of a rejected game" "^errorMessage=.*unsafe_head.kif:[0-9]*:[0-9]*: error: unsafe rule" \
     "$gdlc" perf-test "$src/tests/diag/unsafe_head.kif" "$res" 1
