@@ -989,12 +989,34 @@ static const char *perf_results_arg(const CliArgs *a, int first, const char **ga
     return pos[1];
 }
 
+/* Opens RESULTS_FILE under the output rule, and only when it is new, empty
+ * or an earlier results file (it starts with "version="): with the game and
+ * the results swapped on the command line, the game is not overwritten. */
+static FILE *perf_results_open(const char *cmd, const char *results, const char *const *inputs, size_t ninputs)
+{
+    if (cli_output_check(cmd, results, inputs, ninputs) != CLI_OK)
+        return NULL; /* before reading it: a fifo would block */
+    FILE *old = fopen(results, "rb");
+    if (old) {
+        char head[8];
+        size_t n = fread(head, 1, sizeof head, old);
+        fclose(old);
+        if (n && (n < sizeof head || memcmp(head, "version=", sizeof head) != 0)) {
+            fprintf(stderr, "gdlc %s: will not write %s: it is not a results file of an earlier run (it does not "
+                            "start with version=)\n",
+                    cmd, results);
+            return NULL;
+        }
+    }
+    return cli_output_open(cmd, results, inputs, ninputs);
+}
+
 /* perf-test after a usage error: RESULTS_FILE, when it can be told, says
  * so, so that no results of an earlier run stay behind. */
 static int perf_usage_failed(CliArgs *a, int first)
 {
     const char *game = NULL, *results = perf_results_arg(a, first, &game);
-    FILE *out = results ? cli_output_open(a->cmd, results, &game, 1) : NULL;
+    FILE *out = results ? perf_results_open(a->cmd, results, &game, 1) : NULL;
     if (out) {
         fprintf(out, "version=gdlc %s\nerrorMessage=usage error:", gdl_version());
         for (int i = 1; i < a->argc; i++)
@@ -1017,7 +1039,7 @@ static int perf_test_run(CliArgs *a)
     if (!cli_parse_double(a->cmd, "SECONDS", pos[2], &o.seconds))
         return perf_usage_failed(a, first);
     const char *inputs[2];
-    FILE *out = cli_output_open(a->cmd, pos[1], inputs, play_inputs(pos[0], o.engine, inputs));
+    FILE *out = perf_results_open(a->cmd, pos[1], inputs, play_inputs(pos[0], o.engine, inputs));
     if (!out)
         return CLI_USAGE;
     Session s;
@@ -1071,7 +1093,10 @@ const CliCommand cli_perf_test = {
     "playout fails, and when not even one playout finished. A usage error\n"
     "writes errorMessage= too, when RESULTS_FILE can be told (the second of\n"
     "three arguments), so that no old results stay behind. RESULTS_FILE must\n"
-    "be a regular file or a new one, and not the game (see 'gdlc help').\n"
+    "be a regular file or a new one, and not the game (see 'gdlc help'); an\n"
+    "existing one is overwritten only when empty or when it starts with\n"
+    "version= (results of an earlier run), so that swapped arguments cannot\n"
+    "overwrite a game.\n"
     "\n"
     "exit status: 0 measured, 1 the game is rejected, fails or finished no\n"
     "playout, 2 usage error, unreadable game or unwritable RESULTS_FILE.\n",

@@ -76,7 +76,7 @@ else echo "FAIL: replay of a missing trace: $(cat "$d/out")"; fail=$((fail + 1))
 checkres() { # checkres STATUS WHAT PATTERN COMMAND...: exit status, and PATTERN in the results file
     want=$1 what=$2 pattern=$3
     shift 3
-    echo 'numRollouts=99' >"$res"
+    printf 'version=an earlier run\nnumRollouts=99\n' >"$res"
     "$@" >"$d/out" 2>&1
     got=$?
     if [ $got -eq "$want" ] && grep -q "$pattern" "$res" && ! grep -q 'numRollouts=99' "$res"; then pass=$((pass + 1))

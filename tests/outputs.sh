@@ -55,6 +55,9 @@ done
 refused "perf-test into the so: object" "$tmp/engine.so" "$gdlc" perf-test --engine "so:$tmp/engine.so" "$g" \
     "$tmp/engine.so" 1
 refused "play -o into the so: object" "$tmp/engine.so" "$gdlc" play --engine "so:$tmp/engine.so" -o "$tmp/engine.so" "$g"
+# the game and the results swapped: the game is no results file of an earlier run
+refused "perf-test with the arguments swapped" "$g" "$gdlc" perf-test "$tmp/results" "$g" 1
+refused "perf-test with the arguments swapped and a usage error" "$g" "$gdlc" perf-test --seed x "$tmp/results" "$g" 1
 for out in /dev/null "$tmp/null" "$tmp/fifo" "$tmp/sub"; do
     refused "play -o $out" "$out" "$gdlc" play -o "$out" "$g"
     refused "emit -o $out" "$out" "$gdlc" emit "$g" -o "$out"
