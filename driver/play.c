@@ -1,11 +1,22 @@
 /*
- * play.c: the commands that play games: play, replay, bench and perf-test.
+ * play.c: the commands that play games: play, replay, bench, perf-test and
+ * verify.
  *
  * Random playthroughs are the same everywhere: from the initial state, until
  * terminal (or --max-steps joint moves), each role in order draws its move
  * uniformly from its legal moves sorted canonically, with gdl_rng_below on
  * one generator seeded by --seed. Same seed, same playthrough, on every
  * engine and every machine.
+ *
+ * Time budgets (bench, perf-test, verify's --seconds) are checked between
+ * playouts or steps, and also set as the machines' deadline a little later
+ * (deadline_grace), so that a single query that runs away (facts that
+ * square every step) returns GDL_CANCELLED instead of running until killed.
+ * A playout cut that way counts its state changes but is not a playout.
+ *
+ * replay checks a trace's structure (docs/trace-format.md) as it reads it,
+ * form by form, together with its contents: the first missing, misplaced or
+ * duplicate line is reported at its location.
  */
 #include <dirent.h>
 #include <errno.h>
