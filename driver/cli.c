@@ -1,12 +1,24 @@
 /*
- * cli.c: helpers shared by the commands.
+ * cli.c: helpers shared by the commands, and gdlc check.
+ *
+ * Output files go through cli_output_open (or cli_output_check for a file
+ * written elsewhere and renamed into place), so that no command can destroy
+ * its own input or write into a device: the target is looked at with stat
+ * before it is opened (opening a fifo would block), opened without
+ * truncation, looked at again with fstat (the path may have changed in
+ * between), and only then emptied. Sameness is by device and inode, never by
+ * comparing path strings. Every write is checked at the close; main checks
+ * standard output once, at exit.
  */
 #include "cli.h"
 
 #include "../include/gdl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -84,7 +96,91 @@ bool cli_parse_double(const char *cmd, const char *opt, const char *s, double *o
     return true;
 }
 
-int cli_open_game(const char *path, GdlGame **game)
+/* What a file that is not a regular file is, for messages. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISFIFO(mode))
+        return "a fifo";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
+
+/* The output rule for a target whose stat is st. */
+static int output_allowed(const char *cmd, const char *out, const struct stat *st, const char *const *inputs,
+                          size_t ninputs)
+{
+    if (!S_ISREG(st->st_mode)) {
+        fprintf(stderr, "gdlc %s: will not write %s: it is %s (outputs must be regular files; use standard "
+                        "output for anything else)\n",
+                cmd, out, file_kind(st->st_mode));
+        return CLI_USAGE;
+    }
+    for (size_t i = 0; i < ninputs; i++) {
+        struct stat in;
+        if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == st->st_dev && in.st_ino == st->st_ino) {
+            fprintf(stderr, "gdlc %s: will not write %s: it is the input file %s\n", cmd, out, inputs[i]);
+            return CLI_USAGE;
+        }
+    }
+    return CLI_OK;
+}
+
+int cli_output_check(const char *cmd, const char *out, const char *const *inputs, size_t ninputs)
+{
+    struct stat st;
+    if (stat(out, &st) != 0)
+        return CLI_OK; /* made new; a missing folder is reported when writing */
+    return output_allowed(cmd, out, &st, inputs, ninputs);
+}
+
+FILE *cli_output_open(const char *cmd, const char *out, const char *const *inputs, size_t ninputs)
+{
+    if (cli_output_check(cmd, out, inputs, ninputs) != CLI_OK)
+        return NULL;
+    int fd = open(out, O_WRONLY | O_CREAT | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        fprintf(stderr, "gdlc %s: cannot write %s: %s\n", cmd, out, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    FILE *f = NULL;
+    if (fstat(fd, &st) != 0 || output_allowed(cmd, out, &st, inputs, ninputs) != CLI_OK) {
+        close(fd);
+        return NULL;
+    }
+    if (ftruncate(fd, 0) != 0 || fcntl(fd, F_SETFL, 0) != 0 || !(f = fdopen(fd, "w"))) {
+        fprintf(stderr, "gdlc %s: cannot write %s: %s\n", cmd, out, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    return f;
+}
+
+int cli_output_close(const char *cmd, FILE *f, const char *out)
+{
+    errno = 0;
+    bool ok = fflush(f) == 0 && !ferror(f);
+    int e = errno;
+    if (f != stdout) {
+        ok = fclose(f) == 0 && ok;
+        if (!e)
+            e = errno;
+    }
+    if (ok)
+        return CLI_OK;
+    fprintf(stderr, "gdlc %s: cannot write %s: %s\n", cmd, out ? out : "standard output",
+            e ? strerror(e) : "a write failed");
+    return CLI_USAGE;
+}
+
+int cli_open_game(const char *path, GdlGame **game, char **why)
 {
     GdlDiagnostics *d = NULL;
     GdlStatus st = gdl_game_load_file(path, game, &d);
@@ -94,11 +190,24 @@ int cli_open_game(const char *path, GdlGame **game)
         bool big;
         free(base_read_file(path, &len, &err, &big));
         fprintf(stderr, "gdlc: %s\n", err ? err : "cannot read the game");
-        free(err);
+        if (why)
+            *why = err ? err : base_sprintf("cannot read %s", path);
+        else
+            free(err);
         gdl_diagnostics_free(d);
         return CLI_USAGE;
     }
     gdl_diagnostics_print(stderr, d, false);
+    if (why && st != GDL_OK) {
+        *why = NULL;
+        for (size_t i = 0; i < gdl_diagnostics_count(d) && !*why; i++) {
+            const GdlDiagnostic *e = gdl_diagnostics_get(d, i);
+            if (e->severity == GDL_SEVERITY_ERROR)
+                *why = base_sprintf("%s:%u:%u: error: %s", e->file, e->line, e->col, e->message);
+        }
+        if (!*why)
+            *why = base_sprintf("%s: %s", path, gdl_status_name(st));
+    }
     gdl_diagnostics_free(d);
     return st == GDL_OK ? CLI_OK : CLI_FAULT;
 }

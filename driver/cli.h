@@ -28,14 +28,40 @@ bool cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t *ou
 bool cli_parse_double(const char *cmd, const char *opt, const char *s, double *out);
 int cli_usage_error(const char *cmd, const char *fmt, ...) BASE_PRINTF(2, 3);
 
+/* Output files. Every file a command writes (-o, perf-test's RESULTS_FILE,
+ * compile's object) keeps one rule: it is a regular file or does not exist
+ * yet, and it is none of the command's input files, compared by device and
+ * inode, so that another spelling of the path, a symbolic or a hard link is
+ * caught too. A refusal prints a message naming the file and the command
+ * exits 2 before writing anything. Standard output may be anything (a
+ * terminal, a pipe, /dev/null, /dev/full); every write to it and to an
+ * output file is checked, and a write that is lost exits 2 too. */
+
+/* CLI_OK when out may be written (or replaced by a rename), else CLI_USAGE
+ * after the message. inputs[0..ninputs) are the command's input files. */
+int cli_output_check(const char *cmd, const char *out, const char *const *inputs, size_t ninputs);
+/* cli_output_check, then opens out for writing, emptied; NULL after the
+ * message. */
+FILE *cli_output_open(const char *cmd, const char *out, const char *const *inputs, size_t ninputs);
+/* Closes an output file (stdout is flushed, not closed). CLI_OK when every
+ * write reached it, else CLI_USAGE after a message naming the file (out, or
+ * "standard output" when NULL). */
+int cli_output_close(const char *cmd, FILE *f, const char *out);
+
 /* Loads and checks a game, printing its diagnostics to stderr. Returns
  * CLI_OK, CLI_FAULT (rejected) or CLI_USAGE (unreadable). */
 int cli_load_game(const char *path, Front *f, bool show_warnings);
 
 /* Loads a game through the public API, its diagnostics (errors only) to
- * stderr. Returns CLI_OK, CLI_FAULT (rejected) or CLI_USAGE (unreadable). */
+ * stderr. Returns CLI_OK, CLI_FAULT (rejected) or CLI_USAGE (unreadable);
+ * on failure, when why is not NULL, *why gets the reason in one line (the
+ * read error, or the first error as FILE:LINE:COL: error: message),
+ * malloc-ed. */
 struct GdlGame;
-int cli_open_game(const char *path, struct GdlGame **game);
+int cli_open_game(const char *path, struct GdlGame **game, char **why);
+
+/* The build identifier perf-test's version= carries (correctness.c). */
+const char *cli_build_id(void);
 
 typedef struct CliCommand {
     const char *name;
@@ -45,6 +71,6 @@ typedef struct CliCommand {
 } CliCommand;
 
 extern const CliCommand cli_check, cli_play, cli_replay, cli_bench, cli_perf_test, cli_verify, cli_emit,
-    cli_compile;
+    cli_compile, cli_correctness_test;
 
 #endif

@@ -41,8 +41,10 @@ static int emit_run(CliArgs *a)
     int rc = parse(a, &path, &out, &no_lines);
     if (rc != CLI_OK)
         return rc;
+    if (out && cli_output_check(a->cmd, out, &path, 1) != CLI_OK)
+        return CLI_USAGE;
     GdlGame *g = NULL;
-    if ((rc = cli_open_game(path, &g)) != CLI_OK)
+    if ((rc = cli_open_game(path, &g, NULL)) != CLI_OK)
         return rc;
     size_t len = 0;
     char *err = NULL;
@@ -54,21 +56,14 @@ static int emit_run(CliArgs *a)
         free(err);
         return CLI_FAULT;
     }
-    FILE *f = out ? fopen(out, "wb") : stdout;
+    FILE *f = out ? cli_output_open(a->cmd, out, &path, 1) : stdout;
     if (!f) {
-        fprintf(stderr, "gdlc emit: cannot write %s\n", out);
         free(code);
         return CLI_USAGE;
     }
-    bool ok = fwrite(code, 1, len, f) == len;
-    if (out)
-        ok = fclose(f) == 0 && ok;
+    fwrite(code, 1, len, f);
     free(code);
-    if (!ok) {
-        fprintf(stderr, "gdlc emit: cannot write %s\n", out ? out : "standard output");
-        return CLI_USAGE;
-    }
-    return CLI_OK;
+    return cli_output_close(a->cmd, f, out);
 }
 
 static int compile_run(CliArgs *a)
@@ -79,8 +74,10 @@ static int compile_run(CliArgs *a)
         return rc;
     if (!out)
         return cli_usage_error(a->cmd, "give the shared object to write: -o GAME.so");
+    if (cli_output_check(a->cmd, out, &path, 1) != CLI_OK)
+        return CLI_USAGE;
     GdlGame *g = NULL;
-    if ((rc = cli_open_game(path, &g)) != CLI_OK)
+    if ((rc = cli_open_game(path, &g, NULL)) != CLI_OK)
         return rc;
     char *err = NULL;
     double t0 = gdl_now();
@@ -107,7 +104,8 @@ const CliCommand cli_emit = {
     "pointing at the .kif. The same game gives the same bytes.\n"
     "\n"
     "options:\n"
-    "  -o, --output FILE  write there instead of standard output\n"
+    "  -o, --output FILE  write there instead of standard output (a regular\n"
+    "                     file, not the game: see 'gdlc help')\n"
     "  --no-lines         leave out the #line directives\n"
     "\n"
     "exit status: 0 written, 1 the game is rejected or over a limit, 2 usage\n"
@@ -124,7 +122,8 @@ const CliCommand cli_compile = {
     "(GDLC_CC, else CC, else cc) into a shared object. Load it later with\n"
     "--engine so:GAME.so (or gdl_machine_new(game, \"so:GAME.so\", ...)); the\n"
     "object records the gdlc version and the hash of the game text, and a\n"
-    "mismatch is refused when it is loaded.\n"
+    "mismatch is refused when it is loaded. GAME.so must be a regular file or a\n"
+    "new one, and not the game (see 'gdlc help').\n"
     "\n"
     "exit status: 0 written, 1 the game is rejected or the compiler failed, 2\n"
     "usage error or unreadable file.\n",

@@ -1,13 +1,14 @@
 /*
  * main.c: the gdlc command line. Each command lives in its own file and is
- * listed here once; `gdlc help NAME` prints its full help.
+ * listed here once; `gdlc help NAME` prints its full help. Whatever a
+ * command returns, main checks at exit that all of standard output was
+ * written.
  */
 #include <string.h>
 
 #include "../include/gdl.h"
 #include "cli.h"
 
-extern const CliCommand cli_correctness_test; /* correctness.c */
 
 static const CliCommand *const commands[] = {
     &cli_check,
@@ -31,7 +32,13 @@ static void usage(FILE *f)
         fprintf(f, "  %-16s %s\n", commands[i]->name, commands[i]->summary);
     fprintf(f, "  %-16s %s\n", "help", "describe a command: gdlc help COMMAND");
     fprintf(f, "\n  --version    print the version\n  --help       this text\n"
-               "\nexit status: 0 success, 1 the input is at fault or a check failed, 2 usage error or unreadable file\n");
+               "\nexit status: 0 success, 1 the input is at fault or a check failed, 2 usage error, unreadable\n"
+               "file or output that cannot be written\n"
+               "\noutput files: a file a command writes (-o FILE, perf-test's RESULTS_FILE) must be a\n"
+               "regular file or a new one, and never one of the command's inputs (however the path\n"
+               "is spelled); devices, fifos and directories are refused with exit 2. Standard output\n"
+               "may be anything. Every write is checked: output that is lost (a full disk,\n"
+               "/dev/full) exits 2 with a message naming the file.\n");
 }
 
 static const CliCommand *find(const char *name)
@@ -42,7 +49,7 @@ static const CliCommand *find(const char *name)
     return NULL;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -95,4 +102,14 @@ int main(int argc, char **argv)
     int status = c->run(&a);
     base_oom_pop(&oom);
     return status;
+}
+
+/* Output that never reached standard output (a full disk, /dev/full, a
+ * closed pipe) is a failure, whatever the command did: exit 2. */
+int main(int argc, char **argv)
+{
+    int rc = run(argc, argv);
+    if (cli_output_close(argc > 1 ? argv[1] : "", stdout, NULL) != CLI_OK)
+        return CLI_USAGE;
+    return rc;
 }

@@ -1,14 +1,29 @@
 /*
- * play.c: the commands that play games: play, replay, bench and perf-test.
+ * play.c: the commands that play games: play, replay, bench, perf-test and
+ * verify.
  *
  * Random playthroughs are the same everywhere: from the initial state, until
  * terminal (or --max-steps joint moves), each role in order draws its move
  * uniformly from its legal moves sorted canonically, with gdl_rng_below on
  * one generator seeded by --seed. Same seed, same playthrough, on every
  * engine and every machine.
+ *
+ * Time budgets (bench, perf-test, verify's --seconds) are checked between
+ * playouts or steps, and also set as the machines' deadline a little later
+ * (deadline_grace), so that a single query that runs away (facts that
+ * square every step) returns GDL_CANCELLED instead of running until killed.
+ * A playout cut that way counts its state changes but is not a playout.
+ *
+ * replay checks a trace's structure (docs/trace-format.md) as it reads it,
+ * form by form, together with its contents: the first missing, misplaced or
+ * duplicate line is reported at its location.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "../runtime/runtime.h"
 #include "cli.h"
@@ -19,25 +34,76 @@ typedef struct Session {
     GdlGame *game;
     GdlMachine *m;
     double t_start, t_ready; /* load started; machine ready */
+    bool aot_compiled;       /* engine aot: the cache gained or changed an
+                                object while the machine was made */
 } Session;
 
-/* Loads the game and makes the machine, reporting problems. */
-static int session_open(Session *s, const char *path, const char *engine)
+/* The newest modification time among the objects of the aot cache (where
+ * runtime/compiled.c puts them), and how many there are: what changes when
+ * making an aot machine compiled the game rather than loading it. */
+static void aot_cache_look(double *newest, long *count)
+{
+    *newest = 0;
+    *count = 0;
+    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    char *dir = x && *x == '/' ? base_sprintf("%s/gdlc", x) : home ? base_sprintf("%s/.cache/gdlc", home) : NULL;
+    DIR *d = dir ? opendir(dir) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        struct stat st;
+        if (n < 3 || strcmp(e->d_name + n - 3, ".so") != 0 || fstatat(dirfd(d), e->d_name, &st, 0) != 0)
+            continue;
+        double t = (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec * 1e-9;
+        *newest = t > *newest ? t : *newest;
+        (*count)++;
+    }
+    if (d)
+        closedir(d);
+    free(dir);
+}
+
+/* Loads the game and makes the machine, reporting problems; on failure,
+ * when why is not NULL, *why gets the reason in one line (malloc-ed). */
+static int session_open(Session *s, const char *path, const char *engine, char **why)
 {
     memset(s, 0, sizeof *s);
     s->t_start = gdl_now();
-    int rc = cli_open_game(path, &s->game);
+    int rc = cli_open_game(path, &s->game, why);
     if (rc != CLI_OK)
         return rc;
+    /* so:PATH names a file: one that cannot be read is a usage error */
+    struct stat so;
+    if (engine && strncmp(engine, "so:", 3) == 0 && engine[3] && stat(engine + 3, &so) != 0) {
+        char *e = base_sprintf("cannot load the engine's object %s: %s", engine + 3, strerror(errno));
+        fprintf(stderr, "gdlc: %s\n", e);
+        if (why)
+            *why = e;
+        else
+            free(e);
+        gdl_game_free(s->game);
+        return CLI_USAGE;
+    }
+    bool aot = engine && strcmp(engine, "aot") == 0;
+    double newest0 = 0, newest1 = 0;
+    long count0 = 0, count1 = 0;
+    if (aot)
+        aot_cache_look(&newest0, &count0);
     char *err = NULL;
     GdlStatus st = gdl_machine_new(s->game, engine, &s->m, &err);
     if (st != GDL_OK) {
         fprintf(stderr, "gdlc: %s\n", err);
-        free(err);
+        if (why)
+            *why = err;
+        else
+            free(err);
         gdl_game_free(s->game);
         return st == GDL_NO_ENGINE ? CLI_USAGE : CLI_FAULT;
     }
     s->t_ready = gdl_now();
+    if (aot) {
+        aot_cache_look(&newest1, &count1);
+        s->aot_compiled = count1 != count0 || newest1 != newest0;
+    }
     return CLI_OK;
 }
 
@@ -82,8 +148,16 @@ static bool parse_play_opts(CliArgs *a, PlayOpts *o, const char **pos, int maxpo
         } else if (cli_opt_value(a, "-o", &v, &bad) || cli_opt_value(a, "--output", &v, &bad)) {
             if (bad)
                 return false;
+            if (strcmp(a->cmd, "play") != 0) {
+                cli_usage_error(a->cmd, "%s writes no file: -o is for gdlc play", a->cmd);
+                return false;
+            }
             o->out = v;
         } else if (cli_opt_flag(a, "--json")) {
+            if (strcmp(a->cmd, "bench") != 0) {
+                cli_usage_error(a->cmd, "--json is for gdlc bench");
+                return false;
+            }
             o->json = true;
         } else if (arg[0] == '-' && arg[1]) {
             cli_usage_error(a->cmd, "unknown option '%s'", arg);
@@ -186,6 +260,15 @@ static GdlStatus playout(GdlMachine *m, const GdlGame *g, GdlRng *rng, uint64_t 
     return st;
 }
 
+/* The input files of a playing command: the game, and the object of an
+ * so:PATH engine; returns how many (inputs holds two). */
+static size_t play_inputs(const char *game, const char *engine, const char **inputs)
+{
+    inputs[0] = game;
+    inputs[1] = engine && strncmp(engine, "so:", 3) == 0 ? engine + 3 : NULL;
+    return inputs[1] ? 2 : 1;
+}
+
 /* For the commands that take one game: parses the options into o (which
  * holds the defaults), and opens the game. */
 static int open_one_game(CliArgs *a, PlayOpts *o, Session *s, const char **path)
@@ -195,7 +278,10 @@ static int open_one_game(CliArgs *a, PlayOpts *o, Session *s, const char **path)
         return CLI_USAGE;
     if (npos != 1)
         return cli_usage_error(a->cmd, "give one game file");
-    return session_open(s, *path, o->engine);
+    const char *inputs[2];
+    if (o->out && cli_output_check(a->cmd, o->out, inputs, play_inputs(*path, o->engine, inputs)) != CLI_OK)
+        return CLI_USAGE;
+    return session_open(s, *path, o->engine, NULL);
 }
 
 /* ---- gdlc play -------------------------------------------------------- */
@@ -209,8 +295,8 @@ static int play_run(CliArgs *a)
     if (rc != CLI_OK)
         return rc;
     FILE *f = stdout;
-    if (o.out && !(f = fopen(o.out, "w"))) {
-        fprintf(stderr, "gdlc play: cannot write %s\n", o.out);
+    const char *inputs[2];
+    if (o.out && !(f = cli_output_open(a->cmd, o.out, inputs, play_inputs(pos[0], o.engine, inputs)))) {
         session_close(&s);
         return CLI_USAGE;
     }
@@ -223,12 +309,12 @@ static int play_run(CliArgs *a)
     gdl_rng_seed(&rng, o.seed);
     PlayResult res;
     GdlStatus st = playout(s.m, s.game, &rng, o.max_steps, f, &res, joint, goals);
-    if (f != stdout)
-        fclose(f);
+    if (o.out && cli_output_close(a->cmd, f, o.out) != CLI_OK)
+        rc = CLI_USAGE;
     if (st != GDL_OK) {
         fprintf(stderr, "gdlc play: %s: step %llu: %s\n", pos[0], (unsigned long long)res.steps,
                 gdl_machine_error(s.m));
-        rc = CLI_FAULT;
+        rc = rc == CLI_OK ? CLI_FAULT : rc;
     } else if (res.capped) {
         fprintf(stderr, "gdlc play: stopped after %llu steps (--max-steps)\n", (unsigned long long)res.steps);
     }
@@ -253,7 +339,8 @@ const CliCommand cli_play = {
     "  --engine E      ref, jit (default), aot or so:PATH\n"
     "  --seed N        the seed (default 1)\n"
     "  --max-steps K   stop after K joint moves (default 10000)\n"
-    "  -o, --output F  write the trace to F instead of stdout\n",
+    "  -o, --output F  write the trace to F instead of stdout (a regular file,\n"
+    "                  not the game: see 'gdlc help')\n",
     play_run,
 };
 
@@ -338,10 +425,10 @@ static bool same_set(Replay *r, uint64_t step, const char *what, U32Vec *want, c
         fprintf(stderr, "%s: step %llu: %s differ\n", r->trace_path, (unsigned long long)step, what);
         gt_sort(&r->m->store, only_trace.v, only_trace.n);
         gt_sort(&r->m->store, only_engine.v, only_engine.n);
-        fprintf(stderr, "  only in the trace:");
+        fprintf(stderr, "  only in the trace:%s", only_trace.n ? "" : " (none)");
         for (uint32_t k = 0; k < only_trace.n; k++)
             fprintf(stderr, " %s", gt_text(&r->m->store, only_trace.v[k]));
-        fprintf(stderr, "\n  only in engine %s:", gdl_machine_engine(r->m));
+        fprintf(stderr, "\n  only in engine %s:%s", gdl_machine_engine(r->m), only_engine.n ? "" : " (none)");
         for (uint32_t k = 0; k < only_engine.n; k++)
             fprintf(stderr, " %s", gt_text(&r->m->store, only_engine.v[k]));
         fputc('\n', stderr);
@@ -350,6 +437,35 @@ static bool same_set(Replay *r, uint64_t step, const char *what, U32Vec *want, c
     vec_free(only_trace);
     vec_free(only_engine);
     return same;
+}
+
+/* Checks that step `step` (opened at node, or ending there) has what it
+ * needs: its (state ...); unless it is terminal, one (legal ...) per role;
+ * when a (step N+1) follows (next_step), its (does ...); when the trace ends
+ * there, no (does ...). A terminal step must end the trace with its
+ * (goals ...), checked where they are read: here it is an error. */
+static int trace_step_complete(Replay *r, uint64_t step, uint32_t node, bool saw_state, unsigned nlegal,
+                               const bool *has_legal, bool next_step, bool saw_does, bool saw_terminal)
+{
+    unsigned nroles = gdl_game_role_count(r->g);
+    unsigned long long n = (unsigned long long)step;
+    if (!saw_state)
+        return trace_error(r, node, "malformed trace: step %llu has no (state ...)", n);
+    if (saw_terminal)
+        return trace_error(r, node, "malformed trace: the (terminal) of step %llu is not followed by (goals ...)", n);
+    if (nlegal < nroles) {
+        unsigned k = 0;
+        while (has_legal[k])
+            k++;
+        return trace_error(r, node, "malformed trace: step %llu has no (legal %s ...)", n,
+                           gdl_game_role_name(r->g, k));
+    }
+    if (next_step && !saw_does)
+        return trace_error(r, node, "malformed trace: step %llu has no (does ...) before (step %llu)", n, n + 1);
+    if (!next_step && saw_does)
+        return trace_error(r, node, "malformed trace: the trace ends after the (does ...) of step %llu, without "
+                                    "step %llu", n, n + 1);
+    return CLI_OK;
 }
 
 /* Replays one trace. CLI_OK when the engine agrees everywhere (or the time
@@ -377,7 +493,15 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
     GdlMove *joint = base_xcalloc(nroles + 1, sizeof *joint);
     int *goals = base_xcalloc(nroles + 1, sizeof *goals);
     uint64_t step = 0;
-    bool in_step = false, saw_legal = false, saw_terminal = false, done = false;
+    /* the trace's shape so far (docs/trace-format.md): (roles ...) once and
+     * first; per step (step N), one (state ...), then one (legal R ...) per
+     * role and (does ...) before the next step; the last step ends after
+     * its legal lines (a trace cut short) or with (terminal) (goals ...) */
+    bool saw_roles = false, in_step = false, saw_state = false, saw_does = false, saw_terminal = false,
+         done = false;
+    bool *has_legal = base_xcalloc(nroles + 1, sizeof *has_legal);
+    unsigned nlegal = 0;
+    uint32_t last_node = BASE_NONE;
     *capped = false;
     *steps_checked = 0;
     gdl_machine_set_deadline(m, cap > 0 ? gdl_now() + cap : 0);
@@ -393,10 +517,21 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
         uint32_t node = r.doc.tops.v[i];
         const char *head = form_head(&r, node);
         const KifNode *n = &r.doc.nodes.v[node];
+        last_node = node;
         if (done) {
-            rc = trace_error(&r, node, "malformed trace: nothing may follow the goals");
+            rc = strcmp(head, "goals") == 0 ? trace_error(&r, node, "malformed trace: duplicate (goals ...)")
+                                             : trace_error(&r, node, "malformed trace: nothing may follow the goals");
         } else if (strcmp(head, "roles") == 0) {
-            if (i != 0 || n->sym - 1 != nroles)
+            if (saw_roles) {
+                rc = trace_error(&r, node, "malformed trace: duplicate (roles ...)");
+                break;
+            }
+            if (i != 0) {
+                rc = trace_error(&r, node, "malformed trace: (roles ...) must come first");
+                break;
+            }
+            saw_roles = true;
+            if (n->sym - 1 != nroles)
                 rc = trace_error(&r, node, "this trace is not for this game: it has %u roles, the game %u",
                                  n->sym - 1, nroles);
             for (uint32_t k = 0; rc == CLI_OK && k < nroles; k++) {
@@ -406,7 +541,12 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
                     rc = trace_error(&r, c, "this trace is not for this game: role %u is '%s' in the game", k + 1,
                                      gdl_game_role_name(g, k));
             }
+        } else if (!saw_roles) {
+            rc = trace_error(&r, node, "malformed trace: expected (roles ...) first");
         } else if (strcmp(head, "step") == 0) {
+            if (in_step && (rc = trace_step_complete(&r, step, node, saw_state, nlegal, has_legal, true,
+                                                     saw_does, saw_terminal)) != CLI_OK)
+                break;
             uint32_t c = kif_elem(&r.doc, node, 1);
             char want[32];
             snprintf(want, sizeof want, "%llu", (unsigned long long)(in_step ? step + 1 : 0));
@@ -415,16 +555,25 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
             if (in_step)
                 step++;
             in_step = true;
-            saw_legal = false;
+            saw_state = saw_does = false;
+            nlegal = 0;
+            memset(has_legal, 0, nroles * sizeof *has_legal);
         } else if (!in_step) {
             rc = trace_error(&r, node, "malformed trace: expected (roles ...) then (step 0)");
         } else if (strcmp(head, "state") == 0) {
-            if (!form_terms(&r, node, 0, &terms))
+            if (saw_state)
+                rc = trace_error(&r, node, "malformed trace: duplicate (state ...) in step %llu",
+                                 (unsigned long long)step);
+            else if (!form_terms(&r, node, 0, &terms))
                 rc = trace_error(&r, node, "malformed trace: a state holds ground terms");
             else if (!same_set(&r, step, "states", &terms, s->facts, s->n))
                 rc = CLI_FAULT;
             else
                 (*steps_checked)++;
+            saw_state = true;
+        } else if (!saw_state) {
+            rc = trace_error(&r, node, "malformed trace: step %llu has no (state ...) before (%s ...)",
+                             (unsigned long long)step, head);
         } else if (strcmp(head, "legal") == 0) {
             uint32_t c = kif_elem(&r.doc, node, 1);
             unsigned k = 0;
@@ -435,6 +584,19 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
                 rc = trace_error(&r, node, "malformed trace: expected (legal ROLE MOVE...) for a role of the game");
                 break;
             }
+            if (has_legal[k]) {
+                rc = trace_error(&r, node, "malformed trace: duplicate (legal %s ...) in step %llu",
+                                 gdl_game_role_name(g, k), (unsigned long long)step);
+                break;
+            }
+            if (saw_does || saw_terminal) {
+                rc = trace_error(&r, node, "malformed trace: (legal %s ...) comes after the %s of step %llu",
+                                 gdl_game_role_name(g, k), saw_does ? "(does ...)" : "(terminal)",
+                                 (unsigned long long)step);
+                break;
+            }
+            has_legal[k] = true;
+            nlegal++;
             const GdlMove *moves;
             size_t nm;
             if ((st = gdl_legal_moves(m, s, k, &moves, &nm)) != GDL_OK)
@@ -443,8 +605,21 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
             snprintf(what, sizeof what, "legal moves of %s", gdl_game_role_name(g, k));
             if (!same_set(&r, step, what, &terms, moves, nm))
                 rc = CLI_FAULT;
-            saw_legal = true;
         } else if (strcmp(head, "does") == 0) {
+            if (saw_does) {
+                rc = trace_error(&r, node, "malformed trace: duplicate (does ...) in step %llu",
+                                 (unsigned long long)step);
+                break;
+            }
+            if (saw_terminal) {
+                rc = trace_error(&r, node, "malformed trace: (does ...) after the (terminal) of step %llu",
+                                 (unsigned long long)step);
+                break;
+            }
+            if ((rc = trace_step_complete(&r, step, node, saw_state, nlegal, has_legal, false, false, false)) !=
+                CLI_OK)
+                break;
+            saw_does = true;
             if (!form_terms(&r, node, 0, &terms) || terms.n != nroles) {
                 rc = trace_error(&r, node, "malformed trace: (does ...) needs one move per role");
                 break;
@@ -480,6 +655,13 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
             gdl_state_free(s);
             s = next;
         } else if (strcmp(head, "terminal") == 0) {
+            if (saw_terminal || nlegal || saw_does) {
+                rc = trace_error(&r, node, saw_terminal ? "malformed trace: duplicate (terminal) in step %llu"
+                                                        : "malformed trace: step %llu has legal moves or a joint "
+                                                          "move, so it cannot be terminal",
+                                 (unsigned long long)step);
+                break;
+            }
             bool terminal;
             if ((st = gdl_is_terminal(m, s, &terminal)) != GDL_OK)
                 goto engine_failed;
@@ -513,9 +695,13 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
             rc = trace_error(&r, node, "malformed trace: unknown form '%s'", head);
         }
     }
+    if (rc == CLI_OK && !saw_roles)
+        rc = trace_error(&r, BASE_NONE, "malformed trace: no (roles ...)");
     if (rc == CLI_OK && !in_step)
         rc = trace_error(&r, BASE_NONE, "malformed trace: no steps");
-    if (rc == CLI_OK && !saw_terminal && saw_legal) {
+    if (rc == CLI_OK && !done)
+        rc = trace_step_complete(&r, step, last_node, saw_state, nlegal, has_legal, false, saw_does, saw_terminal);
+    if (rc == CLI_OK && !saw_terminal) {
         /* a trace cut short: the last state must be non-terminal */
         bool terminal;
         if ((st = gdl_is_terminal(m, s, &terminal)) != GDL_OK)
@@ -539,6 +725,7 @@ engine_failed:
 out:
     gdl_machine_set_deadline(m, 0);
     gdl_state_free(s);
+    free(has_legal);
     free(joint);
     free(goals);
     vec_free(terms);
@@ -559,15 +746,19 @@ static int replay_run(CliArgs *a)
     if (npos < 2)
         return cli_usage_error(a->cmd, "give a game file and at least one trace");
     Session s;
-    int rc = session_open(&s, pos[0], o.engine);
+    int rc = session_open(&s, pos[0], o.engine, NULL);
     if (rc != CLI_OK)
         return rc;
-    int agreed = 0, diverged = 0, capped_n = 0;
+    int agreed = 0, diverged = 0, capped_n = 0, unreadable = 0;
     for (int i = 1; i < npos; i++) {
         uint64_t steps;
         bool capped;
         int r = replay_one(pos[i], s.m, s.game, o.seconds_given ? o.seconds : 0, &steps, &capped);
-        if (r == CLI_OK) {
+        if (r == CLI_USAGE) {
+            /* said so already; a trace that cannot be read was not replayed */
+            unreadable++;
+            rc = CLI_USAGE;
+        } else if (r == CLI_OK) {
             agreed++;
             capped_n += capped;
             printf("%s: %s (%llu states)\n", pos[i], capped ? "agrees until the time cap" : "agrees",
@@ -578,7 +769,12 @@ static int replay_run(CliArgs *a)
                 rc = r;
         }
     }
-    printf("replay: %d agreed (%d stopped at the time cap), %d failed\n", agreed, capped_n, diverged);
+    if (agreed + diverged) {
+        printf("replay: %d agreed (%d stopped at the time cap), %d failed", agreed, capped_n, diverged);
+        if (unreadable)
+            printf(", %d could not be read", unreadable);
+        printf("\n");
+    }
     session_close(&s);
     return rc;
 }
@@ -598,14 +794,35 @@ const CliCommand cli_replay = {
     "  --seconds S   time cap per trace; a trace stopped by it counts as agreeing\n"
     "                up to where it got, and says so\n"
     "\n"
-    "exit status: 0 all agree, 1 a divergence or a malformed trace, 2 usage.\n",
+    "A trace's structure is checked against docs/trace-format.md: (roles ...)\n"
+    "once and first; per step (step N), one (state ...), one (legal R ...) per\n"
+    "role and (does ...), or at the end (terminal) and (goals ...), or only the\n"
+    "legal lines (a trace cut short). A missing, misplaced or duplicate line is\n"
+    "a malformed trace, reported with its location.\n"
+    "\n"
+    "exit status: 0 all agree, 1 a divergence or a malformed trace, 2 usage or\n"
+    "a trace that cannot be read.\n",
     replay_run,
 };
 
 /* ---- gdlc bench and perf-test ------------------------------------------ */
 
+/* How far past its budget a timed command lets the playout in progress run
+ * before the machine's deadline cuts it: 5% of the budget and 20 ms, so
+ * that the command ends within about 10% of its budget past it even when a
+ * single query would run away (a game whose facts square every step). */
+static double deadline_grace(double seconds)
+{
+    return seconds * 0.05 + 0.02;
+}
+
 typedef struct BenchResult {
-    uint64_t state_changes, playouts, capped;
+    uint64_t state_changes; /* joint moves made, the cut playout's included */
+    uint64_t playouts;      /* playouts finished */
+    uint64_t capped;        /* of which stopped by --max-steps */
+    bool partial;           /* a playout was cut by the deadline: its state
+                               changes count, it is not a playout */
+    uint64_t cut_steps;     /* the state changes of that playout */
     double seconds, load_to_ready;
     long peak_rss_kb;
 } BenchResult;
@@ -620,19 +837,30 @@ static GdlStatus bench_loop(Session *s, const PlayOpts *o, BenchResult *b, uint6
     memset(b, 0, sizeof *b);
     b->load_to_ready = s->t_ready - s->t_start;
     /* Like gdl-perf: playouts start until the time is up, and the last one
-     * finishes (--max-steps bounds it). */
+     * finishes (--max-steps bounds it), unless it is still running when the
+     * machine's deadline comes, a little later: then it is cut, its state
+     * changes counted and itself not. */
     double t0 = gdl_now(), end = t0 + o->seconds;
+    gdl_machine_set_deadline(s->m, end + deadline_grace(o->seconds));
     GdlStatus st = GDL_OK;
     do {
         PlayResult res;
         st = playout(s->m, s->game, &rng, o->max_steps, NULL, &res, joint, goals);
         *step_of_error = res.steps;
+        if (st == GDL_CANCELLED) {
+            b->state_changes += res.steps;
+            b->partial = true;
+            b->cut_steps = res.steps;
+            st = GDL_OK;
+            break;
+        }
         if (st != GDL_OK)
             break;
         b->state_changes += res.steps;
         b->playouts++;
         b->capped += res.capped;
     } while (gdl_now() < end);
+    gdl_machine_set_deadline(s->m, 0);
     b->seconds = gdl_now() - t0;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
@@ -640,6 +868,16 @@ static GdlStatus bench_loop(Session *s, const PlayOpts *o, BenchResult *b, uint6
     free(joint);
     free(goals);
     return st;
+}
+
+/* Says on stderr why a timed command stopped a playout in the middle. */
+static void report_cut(const char *cmd, const char *path, const BenchResult *b, double budget)
+{
+    fprintf(stderr,
+            "gdlc %s: %s: a playout was still running %.2f s past the %.2f s budget: cut at the deadline after %llu "
+            "state changes (counted; the playout is not)%s\n",
+            cmd, path, deadline_grace(budget), budget, (unsigned long long)b->cut_steps,
+            b->playouts ? "" : "; no playout finished");
 }
 
 static void json_string(FILE *f, const char *s)
@@ -673,23 +911,35 @@ static int bench_run(CliArgs *a)
         session_close(&s);
         return CLI_FAULT;
     }
+    if (b.partial)
+        report_cut(a->cmd, pos[0], &b, o.seconds);
     double scps = b.state_changes / b.seconds, pps = b.playouts / b.seconds;
-    double depth = b.playouts ? (double)b.state_changes / (double)b.playouts : 0;
+    double depth = b.playouts ? (double)(b.state_changes - b.cut_steps) / (double)b.playouts : 0;
+    bool aot = strcmp(gdl_machine_engine(s.m), "aot") == 0;
     if (o.json) {
         printf("{\"game\": ");
         json_string(stdout, pos[0]);
         printf(", \"engine\": \"%s\", \"seconds\": %.3f, \"state_changes\": %llu, \"playouts\": %llu, "
-               "\"capped_playouts\": %llu, \"state_changes_per_s\": %.1f, \"playouts_per_s\": %.2f, "
-               "\"avg_depth\": %.2f, \"load_to_ready_s\": %.6f, \"peak_rss_kb\": %ld}\n",
+               "\"capped_playouts\": %llu, \"partial\": %s, \"state_changes_per_s\": %.1f, \"playouts_per_s\": %.2f, "
+               "\"avg_depth\": %.2f, \"load_to_ready_s\": %.6f, ",
                gdl_machine_engine(s.m), b.seconds, (unsigned long long)b.state_changes,
-               (unsigned long long)b.playouts, (unsigned long long)b.capped, scps, pps, depth, b.load_to_ready,
-               b.peak_rss_kb);
+               (unsigned long long)b.playouts, (unsigned long long)b.capped, b.partial ? "true" : "false", scps, pps,
+               depth, b.load_to_ready);
+        if (aot)
+            printf("\"aot_compiled\": %s, ", s.aot_compiled ? "true" : "false");
+        printf("\"peak_rss_kb\": %ld}\n", b.peak_rss_kb);
     } else {
         printf("game:                %s\nengine:              %s\nseconds:             %.2f\n"
-               "state changes:       %llu (%.1f per second)\nplayouts:            %llu (%.2f per second, %llu capped)\n"
-               "average depth:       %.2f\nload to ready:       %.2f ms\npeak memory:         %ld KiB\n",
+               "state changes:       %llu (%.1f per second)\nplayouts:            %llu (%.2f per second, %llu capped)\n",
                pos[0], gdl_machine_engine(s.m), b.seconds, (unsigned long long)b.state_changes, scps,
-               (unsigned long long)b.playouts, pps, (unsigned long long)b.capped, depth, b.load_to_ready * 1e3,
+               (unsigned long long)b.playouts, pps, (unsigned long long)b.capped);
+        if (b.partial)
+            printf("cut at the deadline: one playout, after %llu state changes (counted above)\n",
+                   (unsigned long long)b.cut_steps);
+        printf("average depth:       %.2f\nload to ready:       %.2f ms%s\npeak memory:         %ld KiB\n", depth,
+               b.load_to_ready * 1e3,
+               !aot ? "" : s.aot_compiled ? " (compiled: the aot cache had no object for it)"
+                                          : " (loaded from the aot cache, no compile)",
                b.peak_rss_kb);
     }
     session_close(&s);
@@ -704,7 +954,12 @@ const CliCommand cli_bench = {
     "Plays random playthroughs for S seconds exactly as gdl-perf does (initial\n"
     "state; until terminal: legal moves of every role, a random move per role,\n"
     "next state; then all goals) and reports state changes per second, playouts\n"
-    "per second, average depth, time from load to ready and peak memory.\n"
+    "per second, average depth, time from load to ready (for aot: whether that\n"
+    "included compiling the game or only loading the cached object) and peak\n"
+    "memory. The last playout finishes past S seconds, unless it is still\n"
+    "running at the machine's deadline (S plus 5% and 20 ms): then it is cut,\n"
+    "its state changes are counted, it is not counted as a playout, and the\n"
+    "report says so.\n"
     "\n"
     "options:\n"
     "  --engine E      ref, jit (default), aot or so:PATH\n"
@@ -713,40 +968,103 @@ const CliCommand cli_bench = {
     "  --max-steps K   cap each playthrough at K joint moves (default 10000);\n"
     "                  capped playthroughs are counted\n"
     "  --json          one JSON object with the keys game, engine, seconds,\n"
-    "                  state_changes, playouts, capped_playouts,\n"
-    "                  state_changes_per_s, playouts_per_s, avg_depth,\n"
-    "                  load_to_ready_s, peak_rss_kb\n",
+    "                  state_changes, playouts, capped_playouts, partial (a\n"
+    "                  playout was cut at the deadline), state_changes_per_s,\n"
+    "                  playouts_per_s, avg_depth, load_to_ready_s,\n"
+    "                  aot_compiled (engine aot only), peak_rss_kb\n",
     bench_run,
 };
+
+/* The RESULTS_FILE argument of a perf-test command line that could not be
+ * parsed: the second of exactly three positional arguments, else NULL. */
+static const char *perf_results_arg(const CliArgs *a, int first, const char **game)
+{
+    static const char *const with_value[] = {"--engine", "--seed", "--max-steps", "--seconds", "-o", "--output"};
+    const char *pos[3];
+    int n = 0;
+    for (int i = first; i < a->argc; i++) {
+        const char *arg = a->argv[i];
+        if (arg[0] == '-' && arg[1]) {
+            for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
+                if (strcmp(arg, with_value[k]) == 0)
+                    i++;
+            continue;
+        }
+        if (n == 3)
+            return NULL;
+        pos[n++] = arg;
+    }
+    if (n != 3)
+        return NULL;
+    *game = pos[0];
+    return pos[1];
+}
+
+/* Opens RESULTS_FILE under the output rule, and only when it is new, empty
+ * or an earlier results file (it starts with "version="): with the game and
+ * the results swapped on the command line, the game is not overwritten. */
+static FILE *perf_results_open(const char *cmd, const char *results, const char *const *inputs, size_t ninputs)
+{
+    if (cli_output_check(cmd, results, inputs, ninputs) != CLI_OK)
+        return NULL; /* before reading it: a fifo would block */
+    FILE *old = fopen(results, "rb");
+    if (old) {
+        char head[8];
+        size_t n = fread(head, 1, sizeof head, old);
+        fclose(old);
+        if (n && (n < sizeof head || memcmp(head, "version=", sizeof head) != 0)) {
+            fprintf(stderr, "gdlc %s: will not write %s: it is not a results file of an earlier run (it does not "
+                            "start with version=)\n",
+                    cmd, results);
+            return NULL;
+        }
+    }
+    return cli_output_open(cmd, results, inputs, ninputs);
+}
+
+/* perf-test after a usage error: RESULTS_FILE, when it can be told, says
+ * so, so that no results of an earlier run stay behind. */
+static int perf_usage_failed(CliArgs *a, int first)
+{
+    const char *game = NULL, *results = perf_results_arg(a, first, &game);
+    FILE *out = results ? perf_results_open(a->cmd, results, &game, 1) : NULL;
+    if (out) {
+        fprintf(out, "version=gdlc %s\nerrorMessage=usage error:", gdl_version());
+        for (int i = 1; i < a->argc; i++)
+            fprintf(out, " %s", a->argv[i]);
+        fprintf(out, " (see gdlc help perf-test)\n");
+        cli_output_close(a->cmd, out, results);
+    }
+    return CLI_USAGE;
+}
 
 static int perf_test_run(CliArgs *a)
 {
     PlayOpts o = {.seed = 1, .max_steps = 10000};
     const char *pos[3];
-    int npos;
+    int npos, first = a->i;
     if (!parse_play_opts(a, &o, pos, 3, &npos))
-        return CLI_USAGE;
+        return perf_usage_failed(a, first);
     if (npos != 3)
         return cli_usage_error(a->cmd, "give GAME_FILE RESULTS_FILE SECONDS");
     if (!cli_parse_double(a->cmd, "SECONDS", pos[2], &o.seconds))
+        return perf_usage_failed(a, first);
+    const char *inputs[2];
+    FILE *out = perf_results_open(a->cmd, pos[1], inputs, play_inputs(pos[0], o.engine, inputs));
+    if (!out)
         return CLI_USAGE;
-    FILE *out = fopen(pos[1], "w");
-    if (!out) {
-        fprintf(stderr, "gdlc perf-test: cannot write %s\n", pos[1]);
-        return CLI_USAGE;
-    }
     Session s;
-    int rc = session_open(&s, pos[0], o.engine);
+    char *why = NULL;
+    int rc = session_open(&s, pos[0], o.engine, &why);
     /* gdl-perf measures each (engine, version) pair once: name the engine
-     * (no so: path, nothing that would end the line) and the build (correctness.c) */
-    const char *cli_build_id(void);
+     * (no so: path, nothing that would end the line) and the build */
     const char *eng = rc == CLI_OK ? gdl_machine_engine(s.m) : o.engine ? o.engine : "jit";
     fprintf(out, "version=gdlc %s %.*s %s\n", gdl_version(), (int)strcspn(eng, ":;\r\n"), eng, cli_build_id());
     if (rc != CLI_OK) {
-        fprintf(out, "errorMessage=cannot load %s: %s\n", pos[0],
-                rc == CLI_USAGE ? "unreadable file or unknown engine" : "invalid game (see gdlc check)");
-        fclose(out);
-        return rc;
+        /* the results file is all gdl-perf keeps: the first reason goes there */
+        fprintf(out, "errorMessage=cannot load %s: %s\n", pos[0], why ? why : "unknown reason");
+        free(why);
+        return cli_output_close(a->cmd, out, pos[1]) != CLI_OK ? CLI_USAGE : rc;
     }
     BenchResult b;
     uint64_t step;
@@ -755,12 +1073,21 @@ static int perf_test_run(CliArgs *a)
         fprintf(out, "errorMessage=playout %llu, step %llu: %s\n", (unsigned long long)b.playouts + 1,
                 (unsigned long long)step, gdl_machine_error(s.m));
         rc = CLI_FAULT;
+    } else if (b.partial && !b.playouts) {
+        report_cut(a->cmd, pos[0], &b, o.seconds);
+        fprintf(out, "errorMessage=no playout finished: the first was cut at the deadline (%.2f s past the %.2f s "
+                     "budget) after %llu state changes\n",
+                deadline_grace(o.seconds), o.seconds, (unsigned long long)b.cut_steps);
+        rc = CLI_FAULT;
     } else {
+        if (b.partial)
+            report_cut(a->cmd, pos[0], &b, o.seconds);
         fprintf(out, "millisecondsTaken=%llu\nnumStateChanges=%llu\nnumRollouts=%llu\n",
                 (unsigned long long)(b.seconds * 1000.0 + 0.5), (unsigned long long)b.state_changes,
                 (unsigned long long)b.playouts);
     }
-    fclose(out);
+    if (cli_output_close(a->cmd, out, pos[1]) != CLI_OK)
+        rc = CLI_USAGE;
     session_close(&s);
     return rc;
 }
@@ -771,9 +1098,22 @@ const CliCommand cli_perf_test = {
     "usage: gdlc perf-test [--engine E] GAME_FILE RESULTS_FILE SECONDS\n"
     "\n"
     "The language-agnostic engine protocol of gdl-perf: plays random\n"
-    "playthroughs of the game for SECONDS and writes to RESULTS_FILE the lines\n"
-    "version=, millisecondsTaken=, numStateChanges= and numRollouts=, or\n"
-    "errorMessage= when the game cannot be loaded or played.\n",
+    "playthroughs of the game for SECONDS, as gdlc bench does, and writes to\n"
+    "RESULTS_FILE the lines version=, millisecondsTaken=, numStateChanges= and\n"
+    "numRollouts=. A playout cut at the deadline (SECONDS plus 5% and 20 ms)\n"
+    "counts its state changes but is not a rollout. errorMessage= replaces the\n"
+    "numbers when the game or engine cannot be loaded (with the first reason:\n"
+    "the read error, the game's first error, the engine's message), when a\n"
+    "playout fails, and when not even one playout finished. A usage error\n"
+    "writes errorMessage= too, when RESULTS_FILE can be told (the second of\n"
+    "three arguments), so that no old results stay behind. RESULTS_FILE must\n"
+    "be a regular file or a new one, and not the game (see 'gdlc help'); an\n"
+    "existing one is overwritten only when empty or when it starts with\n"
+    "version= (results of an earlier run), so that swapped arguments cannot\n"
+    "overwrite a game.\n"
+    "\n"
+    "exit status: 0 measured, 1 the game is rejected, fails or finished no\n"
+    "playout, 2 usage error, unreadable game or unwritable RESULTS_FILE.\n",
     perf_test_run,
 };
 
@@ -784,18 +1124,25 @@ const CliCommand cli_perf_test = {
 static char *moves_text(GdlMachine *m, const GdlMove *moves, size_t n)
 {
     StrBuf b = {0};
-    strbuf_add(&b, "");
+    strbuf_add(&b, n ? "" : "(no moves)");
     for (size_t i = 0; i < n; i++)
         strbuf_add_word(&b, gdl_move_text(m, moves[i]));
     return b.s;
 }
 
+/* Sorts the facts itself: gdl_state_fact checks its cache of the sorted
+ * state in time linear in the state per call, too slow for a state of a
+ * runaway game that has 65,536 facts. */
 static char *state_text(GdlMachine *m, const GdlState *s)
 {
     StrBuf b = {0};
-    strbuf_add(&b, "");
-    for (size_t i = 0; i < gdl_state_size(s); i++)
-        strbuf_add_word(&b, gdl_state_fact(m, s, i));
+    strbuf_add(&b, s->n ? "" : "(empty state)");
+    Gt *facts = base_xcalloc(s->n + 1, sizeof *facts);
+    memcpy(facts, s->facts, s->n * sizeof *facts);
+    gt_sort(&m->store, facts, s->n);
+    for (size_t i = 0; i < s->n; i++)
+        strbuf_add_word(&b, gt_text(&m->store, facts[i]));
+    free(facts);
     return b.s;
 }
 
@@ -804,6 +1151,10 @@ typedef struct Verify {
     const GdlGame *g;
     const char *path;
     uint64_t playout, step, states;
+    uint64_t faults;      /* playouts ended by a fault both engines report */
+    char *first_fault;    /* the first such fault: status and message */
+    bool cut;             /* a query was cut by the deadline */
+    uint64_t cut_playout, cut_step; /* where */
 } Verify;
 
 static bool verify_differs(Verify *v, const char *query, const char *engine_says, const char *ref_says)
@@ -821,6 +1172,18 @@ static bool verify_differs(Verify *v, const char *query, const char *engine_says
 static int verify_status(Verify *v, const char *query, GdlStatus a, GdlStatus b, bool *stop)
 {
     *stop = a != GDL_OK || b != GDL_OK;
+    if (a == GDL_CANCELLED || b == GDL_CANCELLED) {
+        /* the deadline, not the engines: no divergence */
+        v->cut = true;
+        v->cut_playout = v->playout;
+        v->cut_step = v->step;
+        return CLI_OK;
+    }
+    if (a == b && a != GDL_OK) {
+        if (!v->faults++)
+            v->first_fault = base_sprintf("%s: %s: %s", query, gdl_status_name(a), gdl_machine_error(v->ref));
+        return CLI_OK;
+    }
     if (a == b)
         return CLI_OK;
     fprintf(stderr, "%s: playout %llu, step %llu: %s: engine %s says %s (%s), engine ref says %s (%s)\n", v->path,
@@ -892,8 +1255,8 @@ static int verify_playout(Verify *v, GdlRng *rng, uint64_t max_steps, double end
         if (rc != CLI_OK || stop)
             break;
         GdlState *ne2 = NULL, *nr2 = NULL;
-        rc = verify_status(v, "the next state", gdl_next_state(v->e, se, je, &ne2), gdl_next_state(v->ref, sr, jr, &nr2),
-                           &stop);
+        GdlStatus a3 = gdl_next_state(v->e, se, je, &ne2), b3 = gdl_next_state(v->ref, sr, jr, &nr2);
+        rc = verify_status(v, "the next state", a3, b3, &stop);
         gdl_state_free(se);
         gdl_state_free(sr);
         se = ne2;
@@ -931,7 +1294,7 @@ static int verify_run(CliArgs *a)
     if (npos != 1)
         return cli_usage_error(a->cmd, "give one game file");
     Session s;
-    int rc = session_open(&s, pos[0], o.engine ? o.engine : "jit");
+    int rc = session_open(&s, pos[0], o.engine ? o.engine : "jit", NULL);
     if (rc != CLI_OK)
         return rc;
     GdlMachine *ref = NULL;
@@ -945,14 +1308,35 @@ static int verify_run(CliArgs *a)
     Verify v = {.e = s.m, .ref = ref, .g = s.game, .path = pos[0]};
     GdlRng rng;
     gdl_rng_seed(&rng, o.seed);
+    /* --seconds is checked between steps; the machines' deadline, a little
+     * later, cuts a query that runs away */
     double end = gdl_now() + o.seconds;
+    gdl_machine_set_deadline(s.m, end + deadline_grace(o.seconds));
+    gdl_machine_set_deadline(ref, end + deadline_grace(o.seconds));
     uint64_t done = 0;
-    for (v.playout = 1; v.playout <= playouts && rc == CLI_OK && gdl_now() < end; v.playout++, done++)
-        rc = verify_playout(&v, &rng, o.max_steps, end);
-    if (rc == CLI_OK)
-        printf("%s: engine %s agrees with ref: %llu playout%s, %llu states checked%s\n", pos[0],
-               gdl_machine_engine(s.m), (unsigned long long)done, done == 1 ? "" : "s",
-               (unsigned long long)v.states, done < playouts ? " (stopped at --seconds)" : "");
+    for (v.playout = 1; v.playout <= playouts && rc == CLI_OK && !v.cut && gdl_now() < end; v.playout++)
+        if ((rc = verify_playout(&v, &rng, o.max_steps, end)) == CLI_OK && !v.cut)
+            done++;
+    if (rc == CLI_OK && v.cut)
+        fprintf(stderr, "%s: playout %llu, step %llu: a query was still running %.2f s past the %.2f s of --seconds: "
+                        "cut at the deadline (not a divergence)\n",
+                pos[0], (unsigned long long)v.cut_playout, (unsigned long long)v.cut_step, deadline_grace(o.seconds),
+                o.seconds);
+    if (rc == CLI_OK && done && v.faults == done) {
+        /* agreement on nothing but a fault checks little: the game is at fault */
+        printf("%s: engine %s agrees with ref, but every playout (%llu) ended in a game fault both report; the "
+               "first: %s\n",
+               pos[0], gdl_machine_engine(s.m), (unsigned long long)done, v.first_fault);
+        rc = CLI_FAULT;
+    } else if (rc == CLI_OK) {
+        printf("%s: engine %s agrees with ref: %llu playout%s, %llu states checked", pos[0], gdl_machine_engine(s.m),
+               (unsigned long long)done, done == 1 ? "" : "s", (unsigned long long)v.states);
+        if (v.faults)
+            printf(", %llu ended in a game fault both report (the first: %s)", (unsigned long long)v.faults,
+                   v.first_fault);
+        printf("%s\n", v.cut ? " (a playout cut at the deadline)" : done < playouts ? " (stopped at --seconds)" : "");
+    }
+    free(v.first_fault);
     gdl_machine_free(ref);
     session_close(&s);
     return rc;
@@ -975,8 +1359,13 @@ const CliCommand cli_verify = {
     "  --seed N        the seed (default 1)\n"
     "  --max-steps K   cap each playthrough at K joint moves (default 10000)\n"
     "  --seconds T     stop after T seconds (default 60); reaching it is not a\n"
-    "                  failure, and the output says how many states were checked\n"
+    "                  failure, and the output says how many states were checked;\n"
+    "                  a query still running past T plus 5% and 20 ms is cut\n"
     "\n"
-    "exit status: 0 agreement, 1 a divergence, 2 usage.\n",
+    "A fault both engines report ends a playout without a divergence; the\n"
+    "summary counts such playouts and names the first fault.\n"
+    "\n"
+    "exit status: 0 agreement, 1 a divergence, or every playout ended in a\n"
+    "fault, 2 usage.\n",
     verify_run,
 };

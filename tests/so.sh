@@ -42,10 +42,10 @@ rc=$?
 if [ $rc -ne 1 ] || ! grep -q "not a gdlc engine" "$tmp/err"; then
     echo "FAIL: loading a foreign object: exit $rc, said:"; cat "$tmp/err"; fail=1
 fi
-# A missing file.
+# A missing file: unreadable, exit 2.
 "$gdlc" play "$src/games/tictactoe.kif" --engine "so:$tmp/missing.so" >/dev/null 2>"$tmp/err"
 rc=$?
-if [ $rc -ne 1 ] || ! grep -q "cannot load" "$tmp/err"; then
+if [ $rc -ne 2 ] || ! grep -q "cannot load" "$tmp/err"; then
     echo "FAIL: loading a missing object: exit $rc, said:"; cat "$tmp/err"; fail=1
 fi
 
