@@ -353,7 +353,6 @@ void gdl_machine_free(GdlMachine *m)
     symtab_free(&m->syms);
     vec_free(m->scratch);
     vec_free(m->sorted);
-    vec_free(m->sorted_of);
     vec_free(m->joint);
     for (uint32_t k = 0; m->legal_of && k < m->roles.n; k++)
         vec_free(m->legal_of[k]);
@@ -458,14 +457,16 @@ size_t gdl_state_size(const GdlState *s) { return s->n; }
 /* The facts of s in canonical order, in m->sorted. */
 static void state_sort(GdlMachine *m, const GdlState *s)
 {
-    /* Callers walk a state fact by fact: sort it once, not once per fact. */
-    if (!(m->sorted_of.n == s->n && gt_tuple_eq(m->sorted_of.v, s->facts, s->n))) {
-        m->sorted_of.n = m->sorted.n = 0;
-        for (uint32_t k = 0; k < s->n; k++) {
-            vec_push(m->sorted_of, s->facts[k]);
+    /* Callers walk a state fact by fact: sort it once, not once per fact.
+     * A stamp names the facts (states that share one hold the same facts),
+     * so knowing it is ours costs one comparison, not one per fact. */
+    if (m->sorted_stamp != s->stamp || m->sorted.n != s->n) {
+        m->sorted_stamp = 0;
+        m->sorted.n = 0;
+        for (uint32_t k = 0; k < s->n; k++)
             vec_push(m->sorted, s->facts[k]);
-        }
         gt_sort(&m->store, m->sorted.v, m->sorted.n);
+        m->sorted_stamp = s->stamp;
     }
 }
 
@@ -543,6 +544,8 @@ static char *state_brief(GdlMachine *m, const GdlState *s)
         }
         strbuf_add_word(&b, f);
     }
+    if (s->n == 0)
+        strbuf_add(&b, "(empty state)");
     return b.s;
 }
 

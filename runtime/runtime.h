@@ -74,8 +74,8 @@ struct GdlMachine {
     RtControl ctl;
     U32Vec roles;      /* role constants as terms */
     U32Vec scratch;    /* results handed to the caller */
-    U32Vec sorted;     /* the facts of sorted_of in canonical order */
-    U32Vec sorted_of;  /* the last state gdl_state_fact sorted (its facts by id) */
+    U32Vec sorted;     /* the facts of the state stamped sorted_stamp, in canonical order */
+    uint64_t sorted_stamp; /* the stamp of the last state gdl_state_fact sorted (0: none) */
     bool oom;          /* memory ran out inside a query: every later one fails */
     uint64_t serial;   /* names the machine in its states (see state_check) */
     uint64_t stamps;   /* the last stamp given to a state */
