@@ -70,7 +70,8 @@ bool cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t *ou
 {
     char *end;
     errno = 0;
-    if (!*s || *s == '-') {
+    /* digits only: strtoull alone takes " 5" and "+5", and wraps " -3" round */
+    if (!(*s >= '0' && *s <= '9')) {
         cli_usage_error(cmd, "%s takes a whole number, not '%s'", opt, s);
         return false;
     }
@@ -88,7 +89,7 @@ bool cli_parse_double(const char *cmd, const char *opt, const char *s, double *o
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || *end || !*s || !(v >= 0) || v > 1e9) {
+    if (errno || *end || !((*s >= '0' && *s <= '9') || *s == '.') || !(v >= 0) || v > 1e9) {
         cli_usage_error(cmd, "%s takes a non-negative number, not '%s'", opt, s);
         return false;
     }

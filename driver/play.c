@@ -121,6 +121,7 @@ typedef struct PlayOpts {
     const char *out;
     bool json;
     bool seconds_given;
+    uint64_t playouts;  /* verify's --playouts, at least 1 */
 } PlayOpts;
 
 /* Parses the options the playing commands share; positional arguments are
@@ -153,6 +154,17 @@ static bool parse_play_opts(CliArgs *a, PlayOpts *o, const char **pos, int maxpo
                 return false;
             }
             o->out = v;
+        } else if (cli_opt_value(a, "--playouts", &v, &bad)) {
+            if (bad || !cli_parse_u64(a->cmd, "--playouts", v, &o->playouts))
+                return false;
+            if (strcmp(a->cmd, "verify") != 0) {
+                cli_usage_error(a->cmd, "--playouts is for gdlc verify");
+                return false;
+            }
+            if (o->playouts == 0) {
+                cli_usage_error(a->cmd, "--playouts takes at least 1 (a verify of no playout checks nothing)");
+                return false;
+            }
         } else if (cli_opt_flag(a, "--json")) {
             if (strcmp(a->cmd, "bench") != 0) {
                 cli_usage_error(a->cmd, "--json is for gdlc bench");
@@ -340,7 +352,10 @@ const CliCommand cli_play = {
     "  --seed N        the seed (default 1)\n"
     "  --max-steps K   stop after K joint moves (default 10000)\n"
     "  -o, --output F  write the trace to F instead of stdout (a regular file,\n"
-    "                  not the game: see 'gdlc help')\n",
+    "                  not the game: see 'gdlc help')\n"
+    "\n"
+    "exit status: 0 played to the end or to --max-steps, 1 the game is rejected\n"
+    "or faults on the way, 2 usage error, unreadable game or unwritable output.\n",
     play_run,
 };
 
@@ -479,9 +494,10 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
     bool big;
     char *text = base_read_file(path, &len, &err, &big);
     if (!text) {
-        fprintf(stderr, "gdlc replay: %s\n", err);
+        /* too large is the trace's fault (exit 1), unreadable is exit 2 */
+        fprintf(stderr, big ? "gdlc replay: %s: %s\n" : "gdlc replay: %.0s%s\n", path, err);
         free(err);
-        return CLI_USAGE;
+        return big ? CLI_FAULT : CLI_USAGE;
     }
     r.src = source_new(path, text, len);
     symtab_init(&r.syms);
@@ -739,16 +755,20 @@ out:
 static int replay_run(CliArgs *a)
 {
     PlayOpts o = {0};
-    const char *pos[4096];
+    /* as many traces as the command line holds */
+    const char **pos = base_xcalloc((size_t)a->argc + 1, sizeof *pos);
     int npos;
-    if (!parse_play_opts(a, &o, pos, 4096, &npos))
+    if (!parse_play_opts(a, &o, pos, a->argc, &npos)) {
+        free(pos);
         return CLI_USAGE;
-    if (npos < 2)
-        return cli_usage_error(a->cmd, "give a game file and at least one trace");
+    }
     Session s;
-    int rc = session_open(&s, pos[0], o.engine, NULL);
-    if (rc != CLI_OK)
+    int rc = npos < 2 ? cli_usage_error(a->cmd, "give a game file and at least one trace")
+                      : session_open(&s, pos[0], o.engine, NULL);
+    if (rc != CLI_OK) {
+        free(pos);
         return rc;
+    }
     int agreed = 0, diverged = 0, capped_n = 0, unreadable = 0;
     for (int i = 1; i < npos; i++) {
         uint64_t steps;
@@ -776,6 +796,7 @@ static int replay_run(CliArgs *a)
         printf("\n");
     }
     session_close(&s);
+    free(pos);
     return rc;
 }
 
@@ -971,7 +992,10 @@ const CliCommand cli_bench = {
     "                  state_changes, playouts, capped_playouts, partial (a\n"
     "                  playout was cut at the deadline), state_changes_per_s,\n"
     "                  playouts_per_s, avg_depth, load_to_ready_s,\n"
-    "                  aot_compiled (engine aot only), peak_rss_kb\n",
+    "                  aot_compiled (engine aot only), peak_rss_kb\n"
+    "\n"
+    "exit status: 0 measured, 1 the game is rejected or faults, 2 usage error\n"
+    "or unreadable game.\n",
     bench_run,
 };
 
@@ -1273,26 +1297,14 @@ static int verify_playout(Verify *v, GdlRng *rng, uint64_t max_steps, double end
 
 static int verify_run(CliArgs *a)
 {
-    PlayOpts o = {.seed = 1, .max_steps = 10000, .seconds = 60};
-    uint64_t playouts = 10;
+    PlayOpts o = {.seed = 1, .max_steps = 10000, .seconds = 60, .playouts = 10};
     const char *pos[1];
     int npos = 0;
-    /* --playouts is verify's own; the rest are the shared options */
-    for (int i = a->i; i < a->argc; i++)
-        if (strncmp(a->argv[i], "--playouts", 10) == 0) {
-            const char *val = a->argv[i][10] == '=' ? a->argv[i] + 11 : (i + 1 < a->argc ? a->argv[i + 1] : "");
-            if (!cli_parse_u64(a->cmd, "--playouts", val, &playouts))
-                return CLI_USAGE;
-            int drop = a->argv[i][10] == '=' ? 1 : 2;
-            for (int k = i; k + drop < a->argc; k++)
-                a->argv[k] = a->argv[k + drop];
-            a->argc -= drop;
-            break;
-        }
     if (!parse_play_opts(a, &o, pos, 1, &npos))
         return CLI_USAGE;
     if (npos != 1)
         return cli_usage_error(a->cmd, "give one game file");
+    uint64_t playouts = o.playouts;
     Session s;
     int rc = session_open(&s, pos[0], o.engine ? o.engine : "jit", NULL);
     if (rc != CLI_OK)

@@ -124,6 +124,32 @@ else
     echo "note: engine aot unavailable here, its bench report not checked: $(head -n 1 "$d/out")"
 fi
 rm -rf "$d"
+# Numbers are digits only; --playouts is verify's own, at least 1; every
+# command's help gives its exit status; replay takes any number of traces
+# and names a trace over the size limit.
+expect 2 "a seed with a sign" "$gdlc" play --seed " -3" "$t"
+expect 2 "a seed with a plus" "$gdlc" play --seed +3 "$t"
+expect 2 "seconds with a sign" "$gdlc" bench --seconds " -1" "$t"
+expect 2 "verify --playoutsX" "$gdlc" verify --playoutsX 3 "$t"
+expect 2 "verify --playouts 0" "$gdlc" verify --playouts 0 "$t"
+expect 2 "bench --playouts" "$gdlc" bench --playouts 2 "$t"
+expect 0 "verify --playouts=2" "$gdlc" verify --playouts=2 "$t"
+for cmd in check play replay bench perf-test verify emit compile correctness-test; do
+    "$gdlc" help $cmd | grep -q '^exit status: ' || { echo "FAIL: help $cmd gives no exit status"; fail=$((fail + 1)); }
+done
+d=$(mktemp -d)
+"$gdlc" play "$t" -o "$d/one.trace" >/dev/null 2>&1
+set --
+i=0
+while [ $i -lt 4100 ]; do set -- "$@" "$d/one.trace"; i=$((i + 1)); done
+"$gdlc" replay "$t" "$@" >"$d/out" 2>&1
+if [ $? -eq 0 ] && grep -q '^replay: 4100 agreed' "$d/out"; then pass=$((pass + 1))
+else echo "FAIL: replay of 4100 traces: $(tail -n 2 "$d/out")"; fail=$((fail + 1)); fi
+"$gdlc" replay "$t" /dev/zero >"$d/out" 2>&1
+if [ $? -eq 1 ] && grep -q '/dev/zero: the file is larger than the limit' "$d/out"; then pass=$((pass + 1))
+else echo "FAIL: replay of a trace over the size limit: $(cat "$d/out")"; fail=$((fail + 1)); fi
+rm -rf "$d"
+set --
 rm -f /tmp/gdlc-cli.$$
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
