@@ -220,8 +220,11 @@ static char *comment_safe(const char *s, size_t len)
         else {
             char t[2] = {(char)ch, 0};
             strbuf_add(&b, t);
-            /* "*" "/" ends a comment, "/" "*" opens one (-Wcomment), "??" starts a trigraph */
-            if ((ch == '*' && next == '/') || (ch == '/' && next == '*') || (ch == '?' && next == '?'))
+            /* "*" "/" ends a comment, "/" "*" opens one (-Wcomment), "??" starts a trigraph;
+             * what follows the text is unknown (a symbol is followed by "/arity" in some
+             * comments), so a last '*', '/' or '?' is kept apart from it too */
+            if ((ch == '*' && (next == '/' || !next)) || (ch == '/' && (next == '*' || !next)) ||
+                (ch == '?' && (next == '?' || !next)))
                 strbuf_add(&b, " ");
         }
     }

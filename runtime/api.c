@@ -106,17 +106,17 @@ static GdlStatus machine_oom(GdlMachine *m, const char *what)
         return st_;                                                            \
     } while (0)
 
-/* The same for calls that return a pointer: NULL when memory ran out. */
-#define GUARDED_PTR(m, T, call)                                                \
+/* The same for calls that return a value of type T: fail when memory ran
+ * out (NULL for a pointer). */
+#define GUARDED_AS(m, T, fail, call)                                           \
     do {                                                                       \
-        if ((m) && (m)->oom)                                                   \
-            return NULL;                                                       \
+        if ((m)->oom)                                                          \
+            return (fail);                                                     \
         BaseOom oom_;                                                          \
         base_oom_push(&oom_);                                                  \
         if (setjmp(oom_.jb)) {                                                 \
-            if (m)                                                             \
-                machine_oom((m), oom_.what);                                   \
-            return NULL;                                                       \
+            machine_oom((m), oom_.what);                                       \
+            return (fail);                                                     \
         }                                                                      \
         T r_ = (call);                                                         \
         base_oom_pop(&oom_);                                                   \
@@ -441,7 +441,7 @@ bool gdl_state_equal(const GdlState *a, const GdlState *b)
     return a->owner == b->owner && a->n == b->n && gt_tuple_eq(a->facts, b->facts, a->n);
 }
 
-uint64_t gdl_state_hash(GdlMachine *m, const GdlState *s)
+static uint64_t state_hash_(GdlMachine *m, const GdlState *s)
 {
     if (state_check(m, s) != GDL_OK)
         return 0;
@@ -537,7 +537,7 @@ static char *state_brief(GdlMachine *m, const GdlState *s)
     StrBuf b = {0};
     strbuf_add(&b, "");
     for (uint32_t i = 0; i < s->n; i++) {
-        const char *f = gdl_state_fact(m, s, i);
+        const char *f = state_fact_(m, s, i);
         if (b.len + strlen(f) > 400) {
             strbuf_add(&b, " ...");
             break;
@@ -954,7 +954,7 @@ static GdlStatus next_states_(GdlMachine *m, const GdlState *s, uint64_t max, Gd
 {
     memset(out, 0, sizeof *out);
     GdlJointMoves *it;
-    GdlStatus st = gdl_joint_moves(m, s, max, &it);
+    GdlStatus st = joint_moves_(m, s, max, &it);
     if (st != GDL_OK)
         return st;
     uint64_t count = it->count;
@@ -1297,12 +1297,12 @@ GdlStatus gdl_move_parse(GdlMachine *m, const char *text, GdlMove *move)
 
 const char *gdl_state_fact(GdlMachine *m, const GdlState *s, size_t i)
 {
-    GUARDED_PTR(m, const char *, state_fact_(m, s, i));
+    GUARDED_AS(m, const char *, NULL, state_fact_(m, s, i));
 }
 
 const char *gdl_move_text(GdlMachine *m, GdlMove move)
 {
-    GUARDED_PTR(m, const char *, move_text_(m, move));
+    GUARDED_AS(m, const char *, NULL, move_text_(m, move));
 }
 
 GdlStatus gdl_next_state_into(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out)
@@ -1359,4 +1359,9 @@ GdlStatus gdl_state_write(GdlMachine *m, const GdlState *s, void *buf, size_t ca
 GdlStatus gdl_state_read(GdlMachine *m, const void *buf, size_t len, GdlState **out)
 {
     GUARDED(m, state_read_(m, buf, len, out));
+}
+
+uint64_t gdl_state_hash(GdlMachine *m, const GdlState *s)
+{
+    GUARDED_AS(m, uint64_t, 0, state_hash_(m, s));
 }

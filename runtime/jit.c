@@ -30,16 +30,26 @@ struct RtJit {
 
 static pthread_mutex_t tcc_lock = PTHREAD_MUTEX_INITIALIZER; /* libtcc is not reentrant */
 
+/* libtcc's messages, gathered by its error callback. The callback runs
+ * under tcc_lock, where nothing may jump out on running out of memory (the
+ * lock would stay taken): it allocates with base_try_realloc and drops what
+ * does not fit. */
 typedef struct Errors {
     char *text;
     size_t len;
+    bool lost;  /* a message was dropped for want of memory */
 } Errors;
 
 static void on_error(void *opaque, const char *msg)
 {
     Errors *e = opaque;
     size_t n = strlen(msg);
-    e->text = base_xrealloc(e->text, e->len + n + 2);
+    char *t = base_try_realloc(e->text, e->len + n + 2);
+    if (!t) {
+        e->lost = true;
+        return;
+    }
+    e->text = t;
     memcpy(e->text + e->len, msg, n);
     e->len += n;
     e->text[e->len++] = '\n';
@@ -74,38 +84,45 @@ static char *keep_source(const char *name, const char *code)
 RtJit *rt_jit_compile(const char *name, const char *code, const RtJitSymbol *imports, size_t nimports, char **err)
 {
     Errors e = {0};
-    RtJit *j = NULL;
+    /* Allocated before the lock: between lock and unlock nothing may call
+     * base_x* (an out-of-memory jump would leave the lock taken). */
+    RtJit *j = base_xcalloc(1, sizeof *j);
     pthread_mutex_lock(&tcc_lock);
     TCCState *s = tcc_new();
-    if (!s) {
-        pthread_mutex_unlock(&tcc_lock);
-        *err = base_xstrdup("libtcc: cannot create a compiler state");
-        return NULL;
-    }
-    tcc_set_error_func(s, &e, on_error);
-    tcc_set_lib_path(s, GDLC_TCC_LIB_PATH);
-    tcc_set_options(s, "-nostdinc -nostdlib");
-    tcc_set_output_type(s, TCC_OUTPUT_MEMORY);
-    int ok = tcc_compile_string(s, code) == 0;
-    for (size_t i = 0; ok && i < nimports; i++)
-        ok = tcc_add_symbol(s, imports[i].name, imports[i].addr) == 0;
-#ifdef GDLC_TCC_RELOCATE_ONE_ARG
-    ok = ok && tcc_relocate(s) >= 0;
-#else
-    ok = ok && tcc_relocate(s, TCC_RELOCATE_AUTO) >= 0;
-#endif
+    bool created = s != NULL, ok = created;
     if (ok) {
-        j = base_xcalloc(1, sizeof *j);
-        j->s = s;
-    } else {
-        tcc_delete(s);
-        char *kept = keep_source(name, code);
-        *err = base_sprintf("internal error: libtcc could not compile the generated code (a gdlc bug; the code is "
-                            "kept in %s):\n%s",
-                            kept ? kept : "(could not be written)", e.text ? e.text : "(no message)\n");
-        free(kept);
+        tcc_set_error_func(s, &e, on_error);
+        tcc_set_lib_path(s, GDLC_TCC_LIB_PATH);
+        tcc_set_options(s, "-nostdinc -nostdlib");
+        tcc_set_output_type(s, TCC_OUTPUT_MEMORY);
+        ok = tcc_compile_string(s, code) == 0;
+        for (size_t i = 0; ok && i < nimports; i++)
+            ok = tcc_add_symbol(s, imports[i].name, imports[i].addr) == 0;
+#ifdef GDLC_TCC_RELOCATE_ONE_ARG
+        ok = ok && tcc_relocate(s) >= 0;
+#else
+        ok = ok && tcc_relocate(s, TCC_RELOCATE_AUTO) >= 0;
+#endif
+        if (ok)
+            j->s = s;
+        else
+            tcc_delete(s);
     }
     pthread_mutex_unlock(&tcc_lock);
+    if (!ok) {
+        free(j);
+        j = NULL;
+        if (!created) {
+            *err = base_xstrdup("libtcc: cannot create a compiler state");
+        } else {
+            char *kept = keep_source(name, code);
+            *err = base_sprintf("internal error: libtcc could not compile the generated code (a gdlc bug; the code "
+                                "is kept in %s):\n%s%s",
+                                kept ? kept : "(could not be written)", e.text ? e.text : "(no message)\n",
+                                e.lost ? "(messages lost: out of memory)\n" : "");
+            free(kept);
+        }
+    }
     free(e.text);
     return j;
 }

@@ -17,12 +17,16 @@ if ! [ -f "$manifest" ]; then
 fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-pass=0 fail=0 states=0
+pass=0 fail=0 faulty=0 states=0
 for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "no" { print $1 }' "$manifest"); do
     if grep -q "^$path	" "$here/corpus-rejected.tsv"; then continue; fi
     "$gdlc" verify "$shared/games/$path" --engine "$engine" --playouts "$playouts" --seconds "$seconds" >"$out" 2>&1
     rc=$?
-    if [ $rc -eq 0 ]; then
+    if [ $rc -eq 1 ] && grep -q "agrees with ref, but every playout ([0-9]*) ended in a game fault both report" "$out"; then
+        # a faulty game (merrills has two goal values from its first state):
+        # the engines agree on the fault, which is all there is to check
+        faulty=$((faulty + 1))
+    elif [ $rc -eq 0 ]; then
         pass=$((pass + 1))
         n=$(sed -n 's/.* \([0-9][0-9]*\) states checked.*/\1/p' "$out" | tail -n 1)
         states=$((states + ${n:-0}))
@@ -32,5 +36,5 @@ for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "
         head -n 12 "$out"
     fi
 done
-echo "verify ($engine, ${seconds}s and $playouts playouts per game): $pass games agree ($states states), $fail differ"
+echo "verify ($engine, ${seconds}s and $playouts playouts per game): $pass games agree ($states states), $faulty agree on a fault every playout reaches, $fail differ"
 [ $fail -eq 0 ]

@@ -28,7 +28,12 @@ static const char *GAME = "(role a*/b)\n"
                           "(<= (x*/y ?n) (true (c/*ell?\?/ ?n)))\n"
                           "(<= terminal (x*/y 2))\n"
                           "(<= (goal a*/b 100) (x*/y 2))\n"
-                          "(<= (goal a*/b 0) (not (x*/y 2)))\n";
+                          "(<= (goal a*/b 0) (not (x*/y 2)))\n"
+                          /* symbols ending in '*', '/' or '?' meet the text after them */
+                          "(<= (end* ?n) (true (c/*ell?\?/ ?n)))\n"
+                          "(<= (end/ ?n) (end* ?n))\n"
+                          "(<= (end? ?n) (end/ ?n))\n"
+                          "(<= (next (c/*ell?\?/ 1)) (end? 9))\n";
 
 /* Names that would, pasted raw, end the comment or string they land in and
  * stop the compile with #error (or define a symbol). */

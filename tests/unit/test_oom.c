@@ -199,7 +199,7 @@ static void ref_never_aborts(void **state)
 static void jit_never_aborts(void **state)
 {
     (void)state;
-    fail_each_allocation("jit", 13);
+    fail_each_allocation("jit", 1);
 }
 
 int main(void)
