@@ -141,6 +141,13 @@ int cli_output_check(const char *cmd, const char *out, const char *const *inputs
     return output_allowed(cmd, out, &st, inputs, ninputs);
 }
 
+size_t cli_inputs(const char *game, const char *engine, const char **inputs)
+{
+    inputs[0] = game;
+    inputs[1] = engine && strncmp(engine, "so:", 3) == 0 ? engine + 3 : NULL;
+    return inputs[1] ? 2 : 1;
+}
+
 FILE *cli_output_open(const char *cmd, const char *out, const char *const *inputs, size_t ninputs)
 {
     if (cli_output_check(cmd, out, inputs, ninputs) != CLI_OK)

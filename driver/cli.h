@@ -40,6 +40,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) BASE_PRINTF(2, 3);
 /* CLI_OK when out may be written (or replaced by a rename), else CLI_USAGE
  * after the message. inputs[0..ninputs) are the command's input files. */
 int cli_output_check(const char *cmd, const char *out, const char *const *inputs, size_t ninputs);
+/* The input files of a command that plays: the game, and the object of an
+ * so:PATH engine; returns how many (inputs holds two). */
+size_t cli_inputs(const char *game, const char *engine, const char **inputs);
 /* cli_output_check, then opens out for writing, emptied; NULL after the
  * message. */
 FILE *cli_output_open(const char *cmd, const char *out, const char *const *inputs, size_t ninputs);

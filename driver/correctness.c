@@ -505,49 +505,12 @@ static int ct_check(CtCheck *c, uint64_t n)
 
 /* ---- the command ----------------------------------------------------------- */
 
-/* Loads the game; on failure *why (malloc-ed) says why in one line, for the
- * history, and the diagnostics went to stderr. */
-static int ct_load(const char *path, GdlGame **game, char **why)
+/* Closes the history: a lost write is exit 2 (cli_output_close says so),
+ * else rc. */
+static int ct_close(const char *cmd, FILE *out, const char *path, int rc)
 {
-    GdlDiagnostics *d = NULL;
-    GdlStatus st = gdl_game_load_file(path, game, &d);
-    *why = NULL;
-    if (st == GDL_IO_ERROR) {
-        size_t len;
-        char *err = NULL;
-        bool big;
-        free(base_read_file(path, &len, &err, &big));
-        *why = err ? err : base_sprintf("cannot read %s", path);
-        fprintf(stderr, "gdlc: %s\n", *why);
-        gdl_diagnostics_free(d);
-        return CLI_USAGE;
-    }
-    gdl_diagnostics_print(stderr, d, false);
-    for (size_t i = 0; st != GDL_OK && !*why && i < gdl_diagnostics_count(d); i++) {
-        const GdlDiagnostic *x = gdl_diagnostics_get(d, i);
-        if (x->severity == GDL_SEVERITY_ERROR)
-            *why = base_sprintf("%s:%u:%u: error: %s", x->file, x->line, x->col, x->message);
-    }
-    if (st != GDL_OK && !*why)
-        *why = base_sprintf("%s: the game is not valid (%s)", path, gdl_status_name(st));
-    gdl_diagnostics_free(d);
-    return st == GDL_OK ? CLI_OK : CLI_FAULT;
-}
-
-/* Closes the history, reporting a failed write; rc otherwise. */
-static int ct_close(FILE *out, const char *path, bool write_failed, int rc)
-{
-    int saved = errno;
-    bool bad = write_failed || ferror(out);
-    if (fclose(out) != 0 && !bad) {
-        bad = true;
-        saved = errno;
-    }
-    if (bad) {
-        fprintf(stderr, "gdlc correctness-test: cannot write %s: %s\n", path, strerror(saved));
-        return CLI_USAGE;
-    }
-    return rc;
+    int w = cli_output_close(cmd, out, path);
+    return w != CLI_OK ? w : rc;
 }
 
 static int correctness_run(CliArgs *a)
@@ -589,13 +552,13 @@ static int correctness_run(CliArgs *a)
         }
         GdlGame *game = NULL;
         char *why = NULL;
-        int rc = ct_load(pos[0], &game, &why);
+        int rc = cli_open_game(pos[0], &game, &why);
         free(why);
         GdlMachine *m = NULL;
         char *err = NULL;
         GdlStatus st = rc == CLI_OK ? gdl_machine_new(game, engine ? engine : "ref", &m, &err) : GDL_OK;
         if (st != GDL_OK) {
-            fprintf(stderr, "gdlc correctness-test: %s\n", err);
+            fprintf(stderr, "gdlc correctness-test: %s\n", err ? err : gdl_status_name(st));
             rc = st == GDL_NO_ENGINE ? CLI_USAGE : CLI_FAULT;
             free(err);
         }
@@ -612,45 +575,44 @@ static int correctness_run(CliArgs *a)
     }
     /* The history is made first, so that every failure after this point
      * is written into it, where gdl-perf looks. */
-    FILE *out = fopen(pos[1], "w");
-    if (!out) {
-        fprintf(stderr, "gdlc correctness-test: cannot write %s: %s\n", pos[1], strerror(errno));
+    const char *inputs[2];
+    FILE *out = cli_output_open(a->cmd, pos[1], inputs, cli_inputs(pos[0], engine, inputs));
+    if (!out)
         return CLI_USAGE;
-    }
     setvbuf(out, NULL, _IOLBF, 0);
     if (!cli_parse_u64(a->cmd, "N", pos[2], &n)) {
-        bool ok = fprintf(out, "!E!usage: N is a number of state changes, not '%s'\n!F!\n", pos[2]) > 0;
-        return ct_close(out, pos[1], !ok, CLI_USAGE);
+        fprintf(out, "!E!usage: N is a number of state changes, not '%s'\n!F!\n", pos[2]);
+        return ct_close(a->cmd, out, pos[1], CLI_USAGE);
     }
     GdlGame *game = NULL;
     char *why = NULL;
-    int rc = ct_load(pos[0], &game, &why);
+    int rc = cli_open_game(pos[0], &game, &why);
     GdlMachine *m = NULL;
     if (rc == CLI_OK) {
         GdlStatus st = gdl_machine_new(game, engine, &m, &why);
         if (st != GDL_OK) {
+            if (!why)
+                why = base_xstrdup(gdl_status_name(st));
             fprintf(stderr, "gdlc correctness-test: %s\n", why);
             rc = st == GDL_NO_ENGINE ? CLI_USAGE : CLI_FAULT;
         }
     }
-    bool write_failed = false;
     if (rc != CLI_OK) {
         StrBuf b = {0};
         strbuf_add(&b, "!E!");
         ct_add_error(&b, why ? why : "cannot load the game");
-        write_failed = fprintf(out, "%s\n!F!\n", b.s) < 0;
+        fprintf(out, "%s\n!F!\n", b.s);
         free(b.s);
     } else {
         CtWriter w = {.out = out, .path = pos[1], .m = m, .g = game};
         CtEnd end = ct_write(&w, n, seed);
         free(w.line.s);
-        write_failed = end == CT_WRITE;
         rc = end == CT_FAULT ? CLI_FAULT : CLI_OK;
     }
     free(why);
     gdl_machine_free(m);
     gdl_game_free(game);
-    return ct_close(out, pos[1], write_failed, rc);
+    return ct_close(a->cmd, out, pos[1], rc);
 }
 
 const CliCommand cli_correctness_test = {

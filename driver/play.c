@@ -272,15 +272,6 @@ static GdlStatus playout(GdlMachine *m, const GdlGame *g, GdlRng *rng, uint64_t 
     return st;
 }
 
-/* The input files of a playing command: the game, and the object of an
- * so:PATH engine; returns how many (inputs holds two). */
-static size_t play_inputs(const char *game, const char *engine, const char **inputs)
-{
-    inputs[0] = game;
-    inputs[1] = engine && strncmp(engine, "so:", 3) == 0 ? engine + 3 : NULL;
-    return inputs[1] ? 2 : 1;
-}
-
 /* For the commands that take one game: parses the options into o (which
  * holds the defaults), and opens the game. */
 static int open_one_game(CliArgs *a, PlayOpts *o, Session *s, const char **path)
@@ -291,7 +282,7 @@ static int open_one_game(CliArgs *a, PlayOpts *o, Session *s, const char **path)
     if (npos != 1)
         return cli_usage_error(a->cmd, "give one game file");
     const char *inputs[2];
-    if (o->out && cli_output_check(a->cmd, o->out, inputs, play_inputs(*path, o->engine, inputs)) != CLI_OK)
+    if (o->out && cli_output_check(a->cmd, o->out, inputs, cli_inputs(*path, o->engine, inputs)) != CLI_OK)
         return CLI_USAGE;
     return session_open(s, *path, o->engine, NULL);
 }
@@ -308,7 +299,7 @@ static int play_run(CliArgs *a)
         return rc;
     FILE *f = stdout;
     const char *inputs[2];
-    if (o.out && !(f = cli_output_open(a->cmd, o.out, inputs, play_inputs(pos[0], o.engine, inputs)))) {
+    if (o.out && !(f = cli_output_open(a->cmd, o.out, inputs, cli_inputs(pos[0], o.engine, inputs)))) {
         session_close(&s);
         return CLI_USAGE;
     }
@@ -1074,7 +1065,7 @@ static int perf_test_run(CliArgs *a)
     if (!cli_parse_double(a->cmd, "SECONDS", pos[2], &o.seconds))
         return perf_usage_failed(a, first);
     const char *inputs[2];
-    FILE *out = perf_results_open(a->cmd, pos[1], inputs, play_inputs(pos[0], o.engine, inputs));
+    FILE *out = perf_results_open(a->cmd, pos[1], inputs, cli_inputs(pos[0], o.engine, inputs));
     if (!out)
         return CLI_USAGE;
     Session s;

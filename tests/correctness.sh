@@ -118,13 +118,17 @@ if [ $rc -ne 1 ] || ! head -n 1 "$tmp/h" | grep -q '^!E!.*unsafe_head.kif:[0-9]*
     [ "$(tail -n 1 "$tmp/h")" != '!F!' ]; then
     echo "FAIL: an invalid game: exit $rc, history:"; cat "$tmp/h"; fail=1
 fi
-# A full disk.
-if [ -w /dev/full ]; then
-    "$gdlc" correctness-test "$t" /dev/full 50 2>"$tmp/err"
-    rc=$?
-    if [ $rc -ne 2 ] || ! grep -q 'cannot write /dev/full' "$tmp/err"; then
-        echo "FAIL: writing to /dev/full: exit $rc, said:"; cat "$tmp/err"; fail=1
-    fi
+# A full disk (a file-size limit of 0 fails every write as a full disk
+# does; a device such as /dev/full is no output file: refused).
+msg=$( (ulimit -f 0 && trap '' XFSZ && exec "$gdlc" correctness-test "$t" "$tmp/full" 50) 2>&1)
+rc=$?
+if [ $rc -ne 2 ] || ! echo "$msg" | grep -q "cannot write $tmp/full"; then
+    echo "FAIL: writing on a full disk: exit $rc, said: $msg"; fail=1
+fi
+"$gdlc" correctness-test "$t" /dev/full 50 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -q 'will not write /dev/full' "$tmp/err"; then
+    echo "FAIL: writing to /dev/full: exit $rc, said:"; cat "$tmp/err"; fail=1
 fi
 [ $fail -eq 0 ] && echo "correctness-test: histories agree with ref, planted faults caught"
 exit $fail

@@ -51,7 +51,10 @@ for out in "$g" "$tmp/sub/../game.kif" "$tmp/symlink.kif" "$tmp/hardlink.kif"; d
     refused "emit -o the game ($out)" "$out" "$gdlc" emit "$g" -o "$out"
     refused "compile -o the game ($out)" "$out" "$gdlc" compile "$g" -o "$out"
     refused "perf-test into the game ($out)" "$out" "$gdlc" perf-test "$g" "$out" 1
+    refused "correctness-test into the game ($out)" "$out" "$gdlc" correctness-test "$g" "$out" 10
 done
+refused "correctness-test into the so: object" "$tmp/engine.so" "$gdlc" correctness-test --engine "so:$tmp/engine.so" \
+    "$g" "$tmp/engine.so" 10
 refused "perf-test into the so: object" "$tmp/engine.so" "$gdlc" perf-test --engine "so:$tmp/engine.so" "$g" \
     "$tmp/engine.so" 1
 refused "play -o into the so: object" "$tmp/engine.so" "$gdlc" play --engine "so:$tmp/engine.so" -o "$tmp/engine.so" "$g"
@@ -62,6 +65,7 @@ for out in /dev/null "$tmp/null" "$tmp/fifo" "$tmp/sub"; do
     refused "play -o $out" "$out" "$gdlc" play -o "$out" "$g"
     refused "emit -o $out" "$out" "$gdlc" emit "$g" -o "$out"
     refused "perf-test into $out" "$out" "$gdlc" perf-test "$g" "$out" 1
+    refused "correctness-test into $out" "$out" "$gdlc" correctness-test "$g" "$out" 10
     # compile renames its object into place: a gdlc that got this wrong,
     # run as root, would replace /dev/null itself, so only the link to it
     [ "$out" = /dev/null ] || refused "compile -o $out" "$out" "$gdlc" compile "$g" -o "$out"
