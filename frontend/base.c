@@ -585,3 +585,9 @@ bool base_goal_value(const char *text, int *value)
     *value = (int)v;
     return true;
 }
+
+const char *base_tmpdir(void)
+{
+    const char *dir = getenv("TMPDIR");
+    return dir && *dir ? dir : "/tmp";
+}

@@ -218,5 +218,7 @@ enum { BASE_MAX_FILE_BYTES = 128u << 20 /* larger inputs are refused */ };
  * *too_large tells whether the file exists but exceeds BASE_MAX_FILE_BYTES
  * (an input fault) rather than being unreadable. */
 char *base_read_file(const char *path, size_t *len, char **err, bool *too_large);
+/* Where temporary files go: $TMPDIR when set and not empty, else /tmp. */
+const char *base_tmpdir(void);
 
 #endif

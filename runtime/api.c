@@ -729,13 +729,15 @@ static GdlStatus goals_of(GdlMachine *m, const GdlState *s, int *values, uint32_
     for (uint32_t k = 0; k < nroles; k++) {
         if (count[k] == 1 || (only != BASE_NONE && k != only))
             continue;
-        /* Several facts may still name one value; count distinct values. */
+        /* Several facts may still name one value; count distinct values
+         * (each was read above, so base_goal_value succeeds). */
         uint32_t distinct = 0;
-        long seen[count[k] + 1];
+        int seen[count[k] + 1];
         for (uint32_t i = 0; i + 1 < m->scratch.n; i += 2) {
             if (m->scratch.v[i] != k)
                 continue;
-            long v = strtol(gt_text(&m->store, m->scratch.v[i + 1]), NULL, 10);
+            int v = 0;
+            base_goal_value(gt_text(&m->store, m->scratch.v[i + 1]), &v);
             bool dup = false;
             for (uint32_t j = 0; j < distinct; j++)
                 dup |= seen[j] == v;

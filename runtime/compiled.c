@@ -452,20 +452,20 @@ typedef enum RunEnd {
     RUN_FAILED,    /* another exit status */
     RUN_SIGNAL,    /* killed by a signal */
     RUN_NOT_FOUND, /* could not be started */
+    RUN_NO_TEMP,   /* no temporary file for its output could be made */
 } RunEnd;
 
 /* Runs argv, its output into a file we read back. *out (malloc-ed) gets
  * what it printed; *sig the signal when RUN_SIGNAL. */
 static RunEnd run_ex(char *const argv[], char **out, int *sig)
 {
-    const char *dir = getenv("TMPDIR");
-    char *path = base_sprintf("%s/gdlc-cc-XXXXXX", dir && *dir ? dir : "/tmp");
+    char *path = base_sprintf("%s/gdlc-cc-XXXXXX", base_tmpdir());
     int fd = mkstemp(path);
     *out = NULL;
     if (fd < 0) {
         *out = base_sprintf("cannot make a temporary file %s: %s", path, strerror(errno));
         free(path);
-        return false;
+        return RUN_NO_TEMP;
     }
     pid_t pid = fork();
     /* the child says it could not exec by this byte first, then why */
@@ -556,7 +556,9 @@ static bool compile_code(const char *code, size_t len, const char *so_path, char
         int sig = 0;
         RunEnd end = run_ex(argv, &out, &sig);
         ok = end == RUN_OK;
-        if (end == RUN_NOT_FOUND)
+        if (end == RUN_NO_TEMP)
+            *err = base_sprintf("cannot run the C compiler: %s", out);
+        else if (end == RUN_NOT_FOUND)
             *err = base_sprintf("cannot run the C compiler '%s' (set GDLC_CC or CC): %s", rt_cc(), out);
         else if (end == RUN_SIGNAL)
             *err = base_sprintf("the C compiler '%s' was killed by signal %d (%s) while compiling the generated code "
@@ -568,8 +570,7 @@ static bool compile_code(const char *code, size_t len, const char *so_path, char
         else if (end == RUN_FAILED) {
             /* a compile error is a gdlc bug: the code is kept for the
              * report, outside the cache */
-            const char *dir = getenv("TMPDIR");
-            char *kept = base_sprintf("%s/gdlc-bug-XXXXXX.c", dir && *dir ? dir : "/tmp");
+            char *kept = base_sprintf("%s/gdlc-bug-XXXXXX.c", base_tmpdir());
             int kfd = mkstemps(kept, 2);
             bool have = kfd >= 0 && write(kfd, code, len) == (ssize_t)len;
             if (kfd >= 0)

@@ -59,7 +59,6 @@ static void on_error(void *opaque, const char *msg)
 /* Keeps the failing source for the bug report; returns its path or NULL. */
 static char *keep_source(const char *name, const char *code)
 {
-    const char *dir = getenv("TMPDIR");
     const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
     /* the game's name is outside text: only its plain characters go into the file name */
     char plain[65];
@@ -67,7 +66,7 @@ static char *keep_source(const char *name, const char *code)
     for (const char *p = base; *p && n < sizeof plain - 1; p++)
         plain[n++] = (isalnum((unsigned char)*p) || *p == '.' || *p == '_' || *p == '-') && (unsigned char)*p < 128 ? *p : '_';
     plain[n] = 0;
-    char *path = base_sprintf("%s/gdlc-%s-XXXXXX.c", dir && *dir ? dir : "/tmp", plain);
+    char *path = base_sprintf("%s/gdlc-%s-XXXXXX.c", base_tmpdir(), plain);
     int fd = mkstemps(path, 2);
     if (fd < 0) {
         free(path);
