@@ -18,11 +18,13 @@
  *               machine per thread.
  *   GdlState    a game state, owned by the caller: free it with
  *               gdl_state_free. States are values: copy, compare, hash.
- *               A state's facts are term ids of the machine that made it,
- *               so a state belongs to its machine (and to copies of it made
- *               with gdl_state_copy). To hand a state to another machine,
- *               another thread's or another engine's, write it with
- *               gdl_state_write and read it there with gdl_state_read.
+ *               A state belongs to its game: every machine of the game,
+ *               of any engine and in any thread, may read it (a player's
+ *               threads share their tree's states). Its machine reads it
+ *               fastest; another machine maps its facts to its own terms
+ *               once per state (it keeps the last one mapped). A state is
+ *               immutable while other threads read it. Across processes,
+ *               use gdl_state_write and gdl_state_read.
  *   GdlMove     a ground term (a move) of a machine: an index into the
  *               machine's term store, valid for the machine's lifetime and
  *               meaningless to another machine (use gdl_move_text and
@@ -47,8 +49,8 @@
  *
  * Misuse
  *   Every call that takes a state checks that the state is one of this
- *   machine's: a state of another game or of another machine is
- *   GDL_BAD_ARGUMENT, not a wrong answer or a crash. So are a role or a move
+ *   machine's game: a state of another game is GDL_BAD_ARGUMENT, not a
+ *   wrong answer or a crash. So are a role or a move
  *   id out of range. A joint move is checked in O(number of roles): the
  *   machine remembers, per role, the legal moves it last computed and for
  *   which state (every state has a stamp, kept by copies and renewed when
@@ -61,9 +63,9 @@
  *   state) pays nothing more than a few comparisons.
  *
  * Hashing
- *   gdl_state_hash is computed from the text of the state's facts, so it is
- *   the same in every process for a given engine and game: transposition
- *   tables may be kept on disk.
+ *   gdl_state_hash is computed from the text of the state's facts when the
+ *   state is made (the call is O(1)), so it is the same for every machine,
+ *   engine and process of a game: transposition tables may be kept on disk.
  */
 #ifndef GDL_H
 #define GDL_H
@@ -182,12 +184,12 @@ GdlStatus gdl_goals(GdlMachine *m, const GdlState *s, int *values);
 
 GdlState *gdl_state_copy(const GdlState *s);
 void gdl_state_free(GdlState *s);
-/* States of two different machines are never equal (their ids differ). */
+/* Equal when they hold the same facts (states of different games never are). */
 bool gdl_state_equal(const GdlState *a, const GdlState *b);
-/* 0 for a state of another machine. */
+/* 0 for a state of another game. */
 uint64_t gdl_state_hash(GdlMachine *m, const GdlState *s);
 /* Number of facts, and the canonical KIF text of the i-th in canonical order
- * (valid until the machine is freed; NULL for a state of another machine). */
+ * (valid until the machine is freed; NULL for a state of another game). */
 size_t gdl_state_size(const GdlState *s);
 const char *gdl_state_fact(GdlMachine *m, const GdlState *s, size_t i);
 /* A state from facts written in KIF, e.g. "(cell 1 1 b) (control x)". */

@@ -8,9 +8,9 @@
  * one a legal move per role).
  *
  * Misuse is caught here, in O(number of roles) per call so that the checks
- * stay on in a player's hot loop. Every state carries the serial of its
- * machine (its facts are that machine's term ids) and a stamp naming its
- * content; the machine remembers, per role, the legal moves it computed
+ * stay on in a player's hot loop. Every state carries its game (any machine
+ * of the game may read it: see "the game's canonical terms" below), the
+ * serial of the machine that made it and a stamp naming its content; the machine remembers, per role, the legal moves it computed
  * last and the stamp of the state they were for, with a bit per term and
  * role, so checking the k-th move of a joint move is one lookup when the
  * player asked for the legal moves first, and one legal-move query when
@@ -147,6 +147,9 @@ static GdlDiagnostics *diagnostics_from(const Front *f)
     return d;
 }
 
+static GameTerms *game_terms_new(const Symtab *gs);
+static void game_terms_free(GameTerms *t);
+
 static GdlStatus finish_load(Front *f, bool ok, GdlGame **game, GdlDiagnostics **diags)
 {
     if (diags)
@@ -157,7 +160,9 @@ static GdlStatus finish_load(Front *f, bool ok, GdlGame **game, GdlDiagnostics *
         *game = NULL;
         return GDL_INVALID_GAME;
     }
-    *game = (GdlGame *)f; /* a GdlGame is a Front */
+    GdlGame *g = (GdlGame *)f; /* a GdlGame starts with its Front */
+    g->terms = game_terms_new(&f->syms);
+    *game = g;
     return GDL_OK;
 }
 
@@ -222,6 +227,7 @@ void gdl_game_free(GdlGame *game)
     if (!game)
         return;
     front_free(&game->front);
+    game_terms_free(game->terms);
     free(game);
 }
 
@@ -352,6 +358,9 @@ void gdl_machine_free(GdlMachine *m)
     gt_free(&m->store);
     symtab_free(&m->syms);
     vec_free(m->scratch);
+    vec_free(m->to_cid);
+    vec_free(m->to_own);
+    vec_free(m->foreign);
     vec_free(m->sorted);
     vec_free(m->joint);
     for (uint32_t k = 0; m->legal_of && k < m->roles.n; k++)
@@ -373,12 +382,147 @@ const char *gdl_machine_error(const GdlMachine *m)
 {
     return m->oom ? OOM_TEXT : m->ctl.error ? m->ctl.error : "";
 }
-void gdl_machine_set_deadline(GdlMachine *m, double deadline) { m->ctl.deadline = deadline; }
+void gdl_machine_set_deadline(GdlMachine *m, double deadline)
+{
+    m->ctl.deadline = deadline;
+    m->ctl.poll = 255; /* the next poll reads the clock (a deadline already past stops the next query) */
+}
 void gdl_machine_set_cancel_flag(GdlMachine *m, const volatile int *flag) { m->ctl.flag = flag; }
 
 /* ---- states ---------------------------------------------------------- */
 
-/* Writes facts (any order, duplicates allowed) into *sp as a state of m
+/* ---- the game's canonical terms ---------------------------------------- */
+
+/* A state's facts are its machine's term ids, for speed, and also the
+ * game's canonical ids (GameTerms in runtime.h), so that any machine of the
+ * game can read it: a machine maps its own ids to canonical ones when it
+ * makes a state, and canonical ones to its own when it is handed a state of
+ * another machine, through two arrays of its own; only a term it has never
+ * mapped takes the game's lock. States of one machine cost it one lookup
+ * per fact; a state of another machine is mapped and sorted once per stamp
+ * (the machine keeps the last one). */
+
+static GameTerms *game_terms_new(const Symtab *gs)
+{
+    GameTerms *t = base_xcalloc(1, sizeof *t);
+    pthread_mutex_init(&t->lock, NULL);
+    symtab_init(&t->syms);
+    for (uint32_t i = 0; i < gs->n; i++)
+        symtab_intern(&t->syms, gs->str[i], gs->len[i]);
+    gt_init(&t->store, &t->syms);
+    atomic_init(&t->stamps, 0);
+    return t;
+}
+
+static void game_terms_free(GameTerms *t)
+{
+    if (!t)
+        return;
+    gt_free(&t->store);
+    symtab_free(&t->syms);
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+}
+
+/* Grows a map to hold index need - 1, new entries 0 (not mapped). */
+static void map_grow(U32Vec *v, uint32_t need)
+{
+    if (v->n >= need)
+        return;
+    vec_reserve(*v, need);
+    memset(v->v + v->n, 0, (size_t)(need - v->n) * sizeof *v->v);
+    v->n = need;
+}
+
+static void map_pair(GdlMachine *m, Gt own, Gt cid)
+{
+    map_grow(&m->to_cid, own + 1);
+    m->to_cid.v[own] = cid + 1;
+    map_grow(&m->to_own, cid + 1);
+    m->to_own.v[cid] = own + 1;
+}
+
+/* The canonical id of one of m's terms; the game's lock is held. */
+static Gt cid_locked(GdlMachine *m, Gt t)
+{
+    if (t < m->to_cid.n && m->to_cid.v[t])
+        return m->to_cid.v[t] - 1;
+    GameTerms *g = m->game->terms;
+    uint32_t ar = gt_arity(&m->store, t), fn = gt_fn(&m->store, t);
+    Gt small[8], *args = ar <= 8 ? small : base_xmalloc(ar * sizeof *args);
+    for (uint32_t i = 0; i < ar; i++)
+        args[i] = cid_locked(m, gt_arg(&m->store, t, i));
+    Gt c = gt_intern(&g->store, symtab_intern(&g->syms, m->syms.str[fn], m->syms.len[fn]), ar, args);
+    if (args != small)
+        free(args);
+    map_pair(m, t, c);
+    return c;
+}
+
+/* m's own id of a canonical term (made in m's store if new); the game's
+ * lock is held. */
+static Gt own_locked(GdlMachine *m, Gt c)
+{
+    if (c < m->to_own.n && m->to_own.v[c])
+        return m->to_own.v[c] - 1;
+    GameTerms *g = m->game->terms;
+    uint32_t ar = gt_arity(&g->store, c), fn = gt_fn(&g->store, c);
+    Gt small[8], *args = ar <= 8 ? small : base_xmalloc(ar * sizeof *args);
+    for (uint32_t i = 0; i < ar; i++)
+        args[i] = own_locked(m, gt_arg(&g->store, c, i));
+    Gt t = gt_intern(&m->store, symtab_intern(&m->syms, g->syms.str[fn], g->syms.len[fn]), ar, args);
+    if (args != small)
+        free(args);
+    map_pair(m, t, c);
+    return t;
+}
+
+/* Maps n terms, to canonical ids (to_cid) or back, under the game's lock.
+ * Running out of memory releases the lock, then jumps on. */
+static void map_locked(GdlMachine *m, const Gt *in, Gt *out, uint32_t n, bool to_cid)
+{
+    GameTerms *g = m->game->terms;
+    pthread_mutex_lock(&g->lock);
+    BaseOom oom;
+    base_oom_push(&oom);
+    if (setjmp(oom.jb)) {
+        pthread_mutex_unlock(&g->lock);
+        base_fatal(oom.what ? oom.what : "out of memory");
+    }
+    for (uint32_t i = 0; i < n; i++)
+        out[i] = to_cid ? cid_locked(m, in[i]) : own_locked(m, in[i]);
+    base_oom_pop(&oom);
+    pthread_mutex_unlock(&g->lock);
+}
+
+/* The facts of s as m's own ids, sorted: s's own array when m made it. */
+static const Gt *own_facts(GdlMachine *m, const GdlState *s)
+{
+    if (s->owner == m->serial)
+        return s->facts;
+    if (m->foreign_stamp == s->stamp && m->foreign.n == s->n)
+        return m->foreign.v;
+    m->foreign_stamp = 0;
+    m->foreign.n = 0;
+    vec_reserve(m->foreign, s->n + 1);
+    const Gt *cids = s->facts + s->cap;
+    bool all = true;
+    for (uint32_t i = 0; i < s->n && all; i++) {
+        Gt c = cids[i];
+        all = c < m->to_own.n && m->to_own.v[c];
+        m->foreign.v[i] = all ? m->to_own.v[c] - 1 : 0;
+    }
+    if (!all)
+        map_locked(m, cids, m->foreign.v, s->n, false);
+    m->foreign.n = s->n;
+    base_sort_u32(m->foreign.v, s->n);
+    m->foreign_stamp = s->stamp;
+    return m->foreign.v;
+}
+
+/* ---- states ---------------------------------------------------------- */
+
+/* Writes facts (m's ids, any order, duplicates allowed) into *sp as a state
  * with a fresh stamp, making or growing *sp when it has too little room.
  * facts must not point into *sp. */
 static void state_set(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n)
@@ -387,7 +531,7 @@ static void state_set(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n)
     if (!s || s->cap < n) {
         /* a new state has no room to spare; one that grows gets some */
         uint32_t cap = !s ? n + 1 : n + n / 4 + 4;
-        s = base_xrealloc(s, sizeof *s + (size_t)cap * sizeof(Gt));
+        s = base_xrealloc(s, sizeof *s + 2 * (size_t)cap * sizeof(Gt));
         s->cap = cap;
         *sp = s;
     }
@@ -398,8 +542,24 @@ static void state_set(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n)
         if (k == 0 || s->facts[k - 1] != s->facts[i])
             s->facts[k++] = s->facts[i];
     s->n = k;
+    /* the canonical ids beside them, and the hash (a sum of mixed content
+     * hashes: independent of ids and of order) */
+    Gt *cids = s->facts + s->cap;
+    bool all = true;
+    uint64_t h = 0x6a09e667f3bcc908ULL;
+    for (uint32_t i = 0; i < k; i++) {
+        Gt t = s->facts[i];
+        if (all && t < m->to_cid.n && m->to_cid.v[t])
+            cids[i] = m->to_cid.v[t] - 1;
+        else
+            all = false;
+        h += base_mix64(m->store.hash.v[t] ^ 0x5851f42d4c957f2dULL);
+    }
+    if (!all)
+        map_locked(m, s->facts, cids, k, true);
+    s->hash = base_mix64(h ^ k);
     s->owner = m->serial;
-    s->stamp = ++m->stamps;
+    s->stamp = atomic_fetch_add(&m->game->terms->stamps, 1) + 1;
     s->game = m->game;
 }
 
@@ -410,46 +570,69 @@ static GdlState *state_make(GdlMachine *m, const Gt *facts, uint32_t n)
     return s;
 }
 
-/* Is s a state of this machine? See Misuse in gdl.h. */
+/* Is s a state of this machine's game? See Misuse in gdl.h. */
 static GdlStatus state_check(GdlMachine *m, const GdlState *s)
 {
-    if (s && s->owner == m->serial)
+    if (s && s->game == m->game)
         return GDL_OK;
     if (!s)
         return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no state (NULL)");
-    if (s->game != m->game)
-        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a state of another game");
-    return rt_fail(&m->ctl, GDL_BAD_ARGUMENT,
-                   "a state of another machine: its facts are that machine's term ids (carry states across "
-                   "machines with gdl_state_write and gdl_state_read)");
+    return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a state of another game");
 }
 
 GdlState *gdl_state_copy(const GdlState *s)
 {
-    GdlState *c = base_try_realloc(NULL, sizeof *c + (s->n + 1) * sizeof(Gt));
+    uint32_t cap = s->n + 1;
+    GdlState *c = base_try_realloc(NULL, sizeof *c + 2 * (size_t)cap * sizeof(Gt));
     if (!c)
         return NULL;
-    memcpy(c, s, sizeof *c + s->n * sizeof(Gt));
-    c->cap = s->n + 1;
+    *c = *s;
+    c->cap = cap;
+    gt_tuple_copy(c->facts, s->facts, s->n);
+    gt_tuple_copy(c->facts + cap, s->facts + s->cap, s->n);
     return c;
 }
 
 void gdl_state_free(GdlState *s) { free(s); }
 
+static int cmp_gt(const void *a, const void *b)
+{
+    Gt x = *(const Gt *)a, y = *(const Gt *)b;
+    return (x > y) - (x < y);
+}
+
 bool gdl_state_equal(const GdlState *a, const GdlState *b)
 {
-    return a->owner == b->owner && a->n == b->n && gt_tuple_eq(a->facts, b->facts, a->n);
+    if (a->game != b->game || a->n != b->n || a->hash != b->hash)
+        return false;
+    if (a->owner == b->owner)
+        return gt_tuple_eq(a->facts, b->facts, a->n);
+    /* states of two machines: the same canonical ids, in any order (each
+     * set has no repeats) */
+    const Gt *ca = a->facts + a->cap, *cb = b->facts + b->cap;
+    Gt *sa = base_try_realloc(NULL, 2 * (size_t)a->n * sizeof(Gt) + 1);
+    bool eq = true;
+    if (sa) {
+        Gt *sb = sa + a->n;
+        gt_tuple_copy(sa, ca, a->n);
+        gt_tuple_copy(sb, cb, a->n);
+        qsort(sa, a->n, sizeof(Gt), cmp_gt);
+        qsort(sb, a->n, sizeof(Gt), cmp_gt);
+        eq = gt_tuple_eq(sa, sb, a->n);
+        free(sa);
+    } else /* no memory to sort with: compare by search */
+        for (uint32_t i = 0; i < a->n && eq; i++) {
+            bool found = false;
+            for (uint32_t j = 0; j < b->n && !found; j++)
+                found = ca[i] == cb[j];
+            eq = found;
+        }
+    return eq;
 }
 
 static uint64_t state_hash_(GdlMachine *m, const GdlState *s)
 {
-    if (state_check(m, s) != GDL_OK)
-        return 0;
-    /* A sum of mixed content hashes: independent of ids and of order. */
-    uint64_t h = 0x6a09e667f3bcc908ULL;
-    for (uint32_t i = 0; i < s->n; i++)
-        h += base_mix64(m->store.hash.v[s->facts[i]] ^ 0x5851f42d4c957f2dULL);
-    return base_mix64(h ^ s->n);
+    return state_check(m, s) == GDL_OK ? s->hash : 0;
 }
 
 size_t gdl_state_size(const GdlState *s) { return s->n; }
@@ -461,10 +644,11 @@ static void state_sort(GdlMachine *m, const GdlState *s)
      * A stamp names the facts (states that share one hold the same facts),
      * so knowing it is ours costs one comparison, not one per fact. */
     if (m->sorted_stamp != s->stamp || m->sorted.n != s->n) {
+        const Gt *facts = own_facts(m, s);
         m->sorted_stamp = 0;
         m->sorted.n = 0;
         for (uint32_t k = 0; k < s->n; k++)
-            vec_push(m->sorted, s->facts[k]);
+            vec_push(m->sorted, facts[k]);
         gt_sort(&m->store, m->sorted.v, m->sorted.n);
         m->sorted_stamp = s->stamp;
     }
@@ -561,7 +745,7 @@ static GdlStatus initial_state_(GdlMachine *m, GdlState **out)
 
 static GdlStatus is_terminal(GdlMachine *m, const GdlState *s, bool *terminal)
 {
-    return m->ops->terminal(m->engine, s->facts, s->n, terminal);
+    return m->ops->terminal(m->engine, own_facts(m, s), s->n, terminal);
 }
 
 /* Role k's remembered legal moves (see Misuse in gdl.h) are forgotten. */
@@ -599,7 +783,7 @@ static GdlStatus legal_moves(GdlMachine *m, const GdlState *s, uint32_t k, bool 
     m->scratch.n = 0;
     if (remember)
         legal_forget(m, k);
-    GdlStatus st = m->ops->legal(m->engine, s->facts, s->n, k, &m->scratch);
+    GdlStatus st = m->ops->legal(m->engine, own_facts(m, s), s->n, k, &m->scratch);
     if (st != GDL_OK)
         return st;
     if (m->scratch.n == 0) {
@@ -674,7 +858,7 @@ static GdlStatus joint_check(GdlMachine *m, const GdlState *s, const GdlMove *jo
 static GdlStatus next_into(GdlMachine *m, const GdlState *s, GdlState **out)
 {
     m->scratch.n = 0;
-    GdlStatus st = m->ops->next(m->engine, s->facts, s->n, m->joint.v, &m->scratch);
+    GdlStatus st = m->ops->next(m->engine, own_facts(m, s), s->n, m->joint.v, &m->scratch);
     if (st == GDL_OK)
         state_set(m, out, m->scratch.v, m->scratch.n);
     return st;
@@ -705,7 +889,7 @@ static GdlStatus goals_of(GdlMachine *m, const GdlState *s, int *values, uint32_
 {
     uint32_t nroles = m->roles.n;
     m->scratch.n = 0;
-    GdlStatus st = m->ops->goals(m->engine, s->facts, s->n, &m->scratch);
+    GdlStatus st = m->ops->goals(m->engine, own_facts(m, s), s->n, &m->scratch);
     if (st != GDL_OK)
         return st;
     uint32_t count[nroles + 1];
@@ -843,7 +1027,7 @@ static GdlStatus depth_charge_(GdlMachine *m, const GdlState *s, GdlRng *rng, ui
     /* Two states of the machine's own, overwritten in turn: no allocation
      * per step once they have grown. */
     int a = 0;
-    state_set(m, &m->charge[a], s->facts, s->n);
+    state_set(m, &m->charge[a], own_facts(m, s), s->n);
     for (;;) {
         bool terminal;
         if ((st = is_terminal(m, m->charge[a], &terminal)) != GDL_OK)

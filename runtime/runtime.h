@@ -14,8 +14,24 @@
 #include "../include/gdl.h"
 #include "terms.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+
+/* The terms every machine of a game agrees on (api.c): a store of its own,
+ * behind a lock, in which a state's facts have the same ids whichever
+ * machine made it, so that states pass freely between the machines (and
+ * threads) of one game. Each machine maps its own term ids to these and
+ * back, taking the lock only for a term it has not mapped yet. */
+typedef struct GameTerms {
+    pthread_mutex_t lock;  /* guards syms and store */
+    Symtab syms;           /* symbols by text */
+    GtStore store;         /* the canonical terms */
+    _Atomic uint64_t stamps; /* the last stamp given to a state of the game */
+} GameTerms;
+
 struct GdlGame {
-    Front front; /* the validated program: source, symbols, AST, IR */
+    Front front;       /* the validated program: source, symbols, AST, IR (first: a Front is cast to a game) */
+    GameTerms *terms;  /* shared by its machines; made when the game is loaded */
 };
 
 /* What evaluation polls, and where an engine leaves its error message. */
@@ -78,7 +94,6 @@ struct GdlMachine {
     uint64_t sorted_stamp; /* the stamp of the last state gdl_state_fact sorted (0: none) */
     bool oom;          /* memory ran out inside a query: every later one fails */
     uint64_t serial;   /* names the machine in its states (see state_check) */
-    uint64_t stamps;   /* the last stamp given to a state */
     U32Vec joint;      /* the joint move being played, copied from the caller */
     /* The legal moves last computed per role, for checking joint moves in
      * O(roles): legal_stamp[k] is the stamp of the state they were computed
@@ -90,15 +105,22 @@ struct GdlMachine {
     GdlState *charge[2]; /* the depth charge's two states, reused */
     U32Vec props;      /* base propositions or input moves handed to the caller */
     U32Vec symidx;     /* gdl_state_write's scratch: per symbol, its number + 1 */
+    U32Vec to_cid;     /* own term id -> the game's canonical id + 1 (0: not mapped yet) */
+    U32Vec to_own;     /* canonical id -> own term id + 1 (0: not mapped yet) */
+    U32Vec foreign;    /* the facts of the last state of another machine, as own ids, sorted */
+    uint64_t foreign_stamp; /* that state's stamp (0: none) */
 };
 
 struct GdlState {
-    uint64_t owner; /* the serial of the machine whose term ids these are */
-    uint64_t stamp; /* names these facts within the machine (copies share it) */
-    const GdlGame *game; /* for messages about a state of another game */
-    uint32_t cap;   /* room for facts */
+    uint64_t owner; /* the serial of the machine whose term ids facts are */
+    uint64_t stamp; /* names these facts within the game (copies share it) */
+    uint64_t hash;  /* gdl_state_hash: from the facts' text, the same everywhere */
+    const GdlGame *game; /* a state is good for every machine of its game */
+    uint32_t cap;   /* room for facts (and as many canonical ids after them) */
     uint32_t n;     /* number of facts */
-    Gt facts[];     /* sorted by id */
+    /* facts[0..n): the owner's term ids, sorted; facts[cap..cap+n): the
+     * same facts as the game's canonical ids (GameTerms), in the same order */
+    Gt facts[];
 };
 
 #endif

@@ -1,5 +1,7 @@
 /* test_api.c: the public state-machine API (gdl.h) on the ref and jit engines. */
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -389,7 +391,11 @@ static void foreign_states_are_refused(void **state)
     (void)state;
     GdlGame *g = load(GAME("tictactoe")), *other = load(GAME("connect4"));
     GdlMachine *m = machine(g), *m2 = machine(g), *mo = machine(other);
-    GdlState *foreign = initial(mo), *sibling = initial(m2);
+    /* m's term ids are made to differ from m2's: a state of m2 holds ids
+     * that mean other terms, or nothing, to m */
+    GdlState *shift = NULL;
+    assert_int_equal(gdl_state_parse(m, "(zz 1) (zz (yy 2)) (cell 3 3 x) (control oplayer) (play 3 1)", &shift), GDL_OK);
+    GdlState *foreign = initial(mo), *sibling = initial(m2), *mine = initial(m);
     const GdlMove *moves;
     size_t n;
     bool terminal;
@@ -403,20 +409,41 @@ static void foreign_states_are_refused(void **state)
     assert_int_equal(gdl_next_state(m, foreign, joint, &out), GDL_BAD_ARGUMENT);
     assert_null(gdl_state_fact(m, foreign, 0));
     assert_int_equal(gdl_state_hash(m, foreign), 0);
-    /* same game, another machine: its ids are not this machine's */
-    assert_int_equal(gdl_legal_moves(m, sibling, 0, &moves, &n), GDL_BAD_ARGUMENT);
-    assert_non_null(strstr(gdl_machine_error(m), "another machine"));
+    assert_false(gdl_state_equal(foreign, sibling));
     assert_int_equal(gdl_legal_moves(m, NULL, 0, &moves, &n), GDL_BAD_ARGUMENT);
+    /* same game, another machine: the state is good for m as it is */
+    assert_true(gdl_state_equal(sibling, mine));
+    assert_true(gdl_state_equal(mine, sibling));
+    assert_false(gdl_state_equal(sibling, shift));
+    assert_int_equal(gdl_state_hash(m, sibling), gdl_state_hash(m2, mine));
+    assert_int_equal(gdl_legal_moves(m, sibling, 0, &moves, &n), GDL_OK);
+    assert_int_equal(n, 9);
+    for (size_t i = 0; i < gdl_state_size(sibling); i++)
+        assert_string_equal(gdl_state_fact(m, sibling, i), gdl_state_fact(m2, sibling, i));
+    GdlMove mv[2] = {move(m, "(play 2 2)"), move(m, "noop")}, mv2[2] = {move(m2, "(play 2 2)"), move(m2, "noop")};
+    GdlState *after = NULL, *after2 = NULL;
+    assert_int_equal(gdl_next_state(m, sibling, mv, &after), GDL_OK);
+    assert_int_equal(gdl_next_state(m2, sibling, mv2, &after2), GDL_OK);
+    assert_true(gdl_state_equal(after, after2));
+    assert_int_equal(gdl_state_hash(m2, after), gdl_state_hash(m, after2));
+    /* and back: m2 plays on from m's state */
+    assert_int_equal(gdl_legal_moves(m2, after, 1, &moves, &n), GDL_OK);
+    assert_int_equal(n, 8);
     /* ...and crosses over as bytes */
     unsigned char buf[256];
     size_t len;
     assert_int_equal(gdl_state_write(m2, sibling, buf, sizeof buf, &len), GDL_OK);
     assert_int_equal(gdl_state_read(m, buf, len, &out), GDL_OK);
+    assert_true(gdl_state_equal(out, sibling));
     assert_int_equal(gdl_legal_moves(m, out, 0, &moves, &n), GDL_OK);
     assert_int_equal(n, 9);
     gdl_state_free(out);
+    gdl_state_free(after);
+    gdl_state_free(after2);
     gdl_state_free(foreign);
     gdl_state_free(sibling);
+    gdl_state_free(mine);
+    gdl_state_free(shift);
     gdl_machine_free(m);
     gdl_machine_free(m2);
     gdl_machine_free(mo);
@@ -1015,6 +1042,122 @@ static void conveniences_per_thread(void **state)
     gdl_game_free(h);
 }
 
+/* States pass between threads: a producer plays random playouts on its
+ * machine and publishes each state with the text of its first role's legal
+ * moves; a consumer, with a machine of its own on the same game, reads each
+ * state as it comes, must find the same legal moves, and plays a move from
+ * it, both machines adding terms to the game's shared ones all along. */
+enum { HANDED = 300 /* states handed over */ };
+
+typedef struct Handover {
+    const GdlGame *g;
+    GdlState *states[HANDED];
+    char *legal[HANDED];      /* the producer's text of role 0's legal moves */
+    _Atomic int published;    /* states[0..published) are ready */
+    int checked;              /* the consumer's count of agreements */
+} Handover;
+
+static char *legal_text(GdlMachine *m, const GdlState *s)
+{
+    const GdlMove *moves;
+    size_t n;
+    if (gdl_legal_moves(m, s, 0, &moves, &n) != GDL_OK)
+        return NULL;
+    size_t len = 1;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(gdl_move_text(m, moves[i])) + 1;
+    char *t = calloc(1, len);
+    for (size_t i = 0; i < n; i++) {
+        strcat(t, gdl_move_text(m, moves[i]));
+        strcat(t, " ");
+    }
+    return t;
+}
+
+static void *produce(void *arg)
+{
+    Handover *h = arg;
+    GdlMachine *m = NULL;
+    if (gdl_machine_new(h->g, engine, &m, NULL) != GDL_OK)
+        return NULL;
+    GdlRng rng;
+    gdl_rng_seed(&rng, 11);
+    GdlState *s = NULL;
+    for (int i = 0; i < HANDED; i++) {
+        bool terminal = true;
+        if (!s || gdl_is_terminal(m, s, &terminal) != GDL_OK || terminal) {
+            gdl_state_free(s);
+            s = NULL;
+            gdl_initial_state(m, &s);
+        } else {
+            GdlMove joint[2];
+            GdlState *t = NULL;
+            gdl_random_joint_move(m, s, &rng, joint);
+            gdl_next_state(m, s, joint, &t);
+            gdl_state_free(s);
+            s = t;
+        }
+        h->states[i] = gdl_state_copy(s);
+        h->legal[i] = legal_text(m, s);
+        atomic_store_explicit(&h->published, i + 1, memory_order_release);
+    }
+    gdl_state_free(s);
+    gdl_machine_free(m);
+    return NULL;
+}
+
+static void *consume(void *arg)
+{
+    Handover *h = arg;
+    GdlMachine *m = NULL;
+    if (gdl_machine_new(h->g, engine, &m, NULL) != GDL_OK)
+        return NULL;
+    /* terms of its own first, so that its ids differ from the producer's */
+    GdlState *mine = NULL;
+    gdl_state_parse(m, "(cell 3 3 o) (cell 2 2 x) (control oplayer)", &mine);
+    GdlRng rng;
+    gdl_rng_seed(&rng, 5);
+    for (int i = 0; i < HANDED; i++) {
+        while (atomic_load_explicit(&h->published, memory_order_acquire) <= i)
+            sched_yield();
+        char *t = legal_text(m, h->states[i]);
+        bool terminal = true;
+        if (t && h->legal[i] && strcmp(t, h->legal[i]) == 0 &&
+            gdl_is_terminal(m, h->states[i], &terminal) == GDL_OK) {
+            GdlState *next = NULL;
+            GdlMove joint[2];
+            h->checked += terminal || (gdl_random_joint_move(m, h->states[i], &rng, joint) == GDL_OK &&
+                                       gdl_next_state(m, h->states[i], joint, &next) == GDL_OK);
+            gdl_state_free(next);
+        }
+        free(t);
+    }
+    gdl_state_free(mine);
+    gdl_machine_free(m);
+    return NULL;
+}
+
+static void states_cross_threads(void **state)
+{
+    (void)state;
+    GdlGame *g = load(GAME("tictactoe"));
+    Handover *h = calloc(1, sizeof *h);
+    h->g = g;
+    pthread_t tp, tc;
+    assert_int_equal(pthread_create(&tp, NULL, produce, h), 0);
+    assert_int_equal(pthread_create(&tc, NULL, consume, h), 0);
+    pthread_join(tp, NULL);
+    pthread_join(tc, NULL);
+    assert_int_equal(h->published, HANDED);
+    assert_int_equal(h->checked, HANDED);
+    for (int i = 0; i < HANDED; i++) {
+        gdl_state_free(h->states[i]);
+        free(h->legal[i]);
+    }
+    free(h);
+    gdl_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1037,6 +1180,7 @@ int main(void)
         cmocka_unit_test(states_as_bytes),
         cmocka_unit_test(base_and_input_propositions),
         cmocka_unit_test(conveniences_per_thread),
+        cmocka_unit_test(states_cross_threads),
     };
     int failed = 0;
     static const char *const engines[] = {"ref", "jit"};
