@@ -10,7 +10,8 @@
  * ast_validate then makes the checks that need no dependency graph: keyword
  * arities and placement, consistent arities of relations and functions,
  * keywords used as functions, variables in facts, the shape of negations,
- * role facts, GDL-II. The graph checks (stratification, dependence on does,
+ * role facts, GDL-II, terms nested deeper than the engines accept
+ * (KIF_MAX_TERM_DEPTH). The graph checks (stratification, dependence on does,
  * safety after `or` is expanded, the recursion restriction) are made on the
  * IR by ir_check, in ir.h.
  */

@@ -24,6 +24,10 @@
 enum {
     KIF_MAX_DEPTH = 1000,      /* deepest nesting of parentheses accepted */
     KIF_MAX_NODES = 1u << 24, /* most s-expression nodes in one file */
+    /* deepest term (a constant is 1 deep) the engines accept: deeper ones
+     * in the game text are errors (validate.c), deeper ones built while
+     * playing stop the query with GDL_LIMIT (GT_MAX_DEPTH in terms.h) */
+    KIF_MAX_TERM_DEPTH = 64,
 };
 
 typedef enum KifKind {
