@@ -46,6 +46,7 @@ typedef struct Compiled {
     bool have_state;
     U32Vec joint;         /* the move the module holds */
     bool have_joint;
+    RtStack segs;         /* the stack segments its recursion hops to */
 } Compiled;
 
 static void *h_alloc(usize n) { return malloc(n ? n : 1); }
@@ -56,9 +57,16 @@ static u32 h_sym(void *store, const char *name)
     GtStore *s = store;
     return symtab_intern(s->syms, name, strlen(name));
 }
-static int h_stop(void *ctl) { return rt_should_stop(ctl); }
+/* The module's ctl is the Compiled itself: the control and the segments. */
+static int h_stop(void *c) { return rt_should_stop(((Compiled *)c)->ctl); }
+_Static_assert(sizeof(usize) == sizeof(uintptr_t), "usize holds an address");
+static int h_hop(void *c, usize *floor, void (*fn)(void *), void *arg)
+{
+    /* the module reads *floor while fn runs: pass it itself */
+    return rt_stack_hop(&((Compiled *)c)->segs, (uintptr_t *)floor, fn, arg);
+}
 
-static const GdlcHost host = {GDLC_ABI, h_alloc, h_release, h_intern, h_sym, h_stop};
+static const GdlcHost host = {GDLC_ABI, h_alloc, h_release, h_intern, h_sym, h_stop, h_hop};
 
 /* ---- modules ------------------------------------------------------------- */
 
@@ -259,6 +267,7 @@ static void compiled_destroy(void *e)
     vec_free(c->roles);
     vec_free(c->state);
     vec_free(c->joint);
+    rt_stack_free(&c->segs);
     free(c);
 }
 
@@ -268,6 +277,7 @@ static Compiled *compiled_start(const GdlGame *game, GtStore *store, RtControl *
     c->store = store;
     c->ctl = ctl;
     c->ir = &game->front.ir;
+    rt_stack_init(&c->segs);
     c->tv = (GdlcTermView){&store->fn.v, &store->arity.v, &store->args_at.v, &store->args.v};
     for (uint32_t k = 0; k < c->ir->roles.n; k++)
         vec_push(c->roles, gt_intern(store, c->ir->roles.v[k], 0, NULL));
@@ -280,7 +290,7 @@ static void *compiled_finish(Compiled *c, const char *what, const GdlGame *game,
         compiled_destroy(c);
         return NULL;
     }
-    c->ev = c->mod->create(&host, c->store, c->ctl, &c->tv, (usize)COMPILED_MEMORY_MIB << 20);
+    c->ev = c->mod->create(&host, c->store, c, &c->tv, (usize)COMPILED_MEMORY_MIB << 20);
     if (!c->ev) {
         *err = base_sprintf("out of memory while loading the compiled engine");
         compiled_destroy(c);
@@ -436,6 +446,10 @@ static GdlStatus status_of(Compiled *c, u32 st)
     case ST_MEMORY:
         c->have_state = c->have_joint = false;
         return rt_fail(c->ctl, GDL_LIMIT, "the compiled engine's tables would exceed %d MiB", COMPILED_MEMORY_MIB);
+    case ST_STACK:
+        c->have_state = c->have_joint = false;
+        return rt_fail(c->ctl, GDL_LIMIT, "the derivation nests deeper than the %u MiB of stack a query may use "
+                       "(GDLC_STACK_MIB)", rt_stack_mib(&c->segs));
     default:
         c->have_state = c->have_joint = false;
         return rt_fail(c->ctl, GDL_GAME_FAULT, "a negated relation depends on itself through the query being evaluated");
