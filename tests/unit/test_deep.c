@@ -307,11 +307,51 @@ static void deep_term_in_the_text(void **state)
     free(t.s);
 }
 
+/* Loads the text in the small thread. */
+static void *load_only(void *arg)
+{
+    Run *r = arg;
+    GdlGame *g = NULL;
+    r->load = gdl_game_load_string("t.kif", r->text, strlen(r->text), &g, NULL);
+    gdl_game_free(g);
+    return NULL;
+}
+
+/* Parentheses nested as deep as the reader accepts, and deeper: the front
+ * end's recursive passes fit in the small thread (under AddressSanitizer
+ * too), and both are errors, not crashes. */
+static void deep_nesting_in_a_small_thread(void **state)
+{
+    (void)state;
+    static const int depths[] = {126, 2000};
+    for (size_t i = 0; i < sizeof depths / sizeof depths[0]; i++) {
+        Text t = {0};
+        add(&t, "%s(<= terminal (deep ?x))\n(deep ", GAME_BASE);
+        for (int k = 0; k < depths[i] - 1; k++)
+            add(&t, "(f ");
+        add(&t, "z");
+        for (int k = 0; k < depths[i] - 1; k++)
+            add(&t, ")");
+        add(&t, ")\n");
+        Run r = {.text = t.s};
+        pthread_attr_t attr;
+        pthread_t th;
+        assert_int_equal(pthread_attr_init(&attr), 0);
+        assert_int_equal(pthread_attr_setstacksize(&attr, SMALL_STACK), 0);
+        assert_int_equal(pthread_create(&th, &attr, load_only, &r), 0);
+        assert_int_equal(pthread_join(th, NULL), 0);
+        pthread_attr_destroy(&attr);
+        assert_int_equal(r.load, GDL_INVALID_GAME);
+        free(t.s);
+    }
+}
+
 int main(void)
 {
     unsetenv("GDLC_STACK_MIB");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(deep_term_in_the_text),
+        cmocka_unit_test(deep_nesting_in_a_small_thread),
         cmocka_unit_test(ref_paths),
         cmocka_unit_test(jit_paths),
         cmocka_unit_test(aot_paths),
