@@ -178,6 +178,9 @@ bool ast_validate(const Ast *ast, DiagList *diags)
         check_lit(&c, r->head, IN_HEAD, false);
         for (uint32_t j = 0; j < r->nbody; j++)
             check_lit(&c, ast->kids.v[r->body + j], IN_BODY, false);
+        if (r->nbody > AST_MAX_BODY)
+            diag_error(diags, r->off, "this rule's body has %u literals; at most %d are accepted", r->nbody,
+                       AST_MAX_BODY);
         if (r->nbody == 0) {
             if (r->is_rule)
                 diag_warning(diags, r->off, "a rule with an empty body is a fact");

@@ -99,7 +99,34 @@ static bool module_check(const GdlcModule *m, const char *what, const Source *sr
 enum { PRE_MAX_FACTS = 1u << 20 };
 static const double PRE_SECONDS = 0.5;
 
+static char *emit_here(const GdlGame *game, const char *c_name, bool no_lines, size_t *len, char **err);
+
+/* rt_emit's arguments and result, across a stack segment. */
+typedef struct EmitCall {
+    const GdlGame *game;
+    const char *c_name;
+    bool no_lines;
+    size_t *len;
+    char **err;
+    char *code;
+} EmitCall;
+
+static void emit_call(void *p)
+{
+    EmitCall *e = p;
+    e->code = emit_here(e->game, e->c_name, e->no_lines, e->len, e->err);
+}
+
+/* The code generator recurses once per literal of a rule body: it runs on
+ * a stack segment, whatever the caller's thread (engine_host.h). */
 char *rt_emit(const GdlGame *game, const char *c_name, bool no_lines, size_t *len, char **err)
+{
+    EmitCall e = {game, c_name, no_lines, len, err, NULL};
+    rt_stack_run(emit_call, &e);
+    return e.code;
+}
+
+static char *emit_here(const GdlGame *game, const char *c_name, bool no_lines, size_t *len, char **err)
 {
     const Ir *ir = &game->front.ir;
     Symtab syms;
@@ -299,6 +326,22 @@ static void *compiled_finish(Compiled *c, const char *what, const GdlGame *game,
     return c;
 }
 
+/* rt_jit_compile's arguments and result, across a stack segment. */
+typedef struct JitCall {
+    const char *name;
+    const char *code;
+    const RtJitSymbol *imports;
+    size_t nimp;
+    char **err;
+    RtJit *jit;
+} JitCall;
+
+static void jit_call(void *p)
+{
+    JitCall *j = p;
+    j->jit = rt_jit_compile(j->name, j->code, j->imports, j->nimp, j->err);
+}
+
 static void *jit_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
     (void)arg;
@@ -318,7 +361,11 @@ static void *jit_create(const GdlGame *game, const char *arg, GtStore *store, Rt
     char *jcode = base_sprintf("#define GDLC_RUNTIME_EXTERN 1\n%s", code);
     free(code);
     Compiled *c = compiled_start(game, store, ctl);
-    c->jit = rt_jit_compile(game->front.src->name, jcode, imports, nimp, err);
+    /* libtcc recurses once per nested block: a rule's loops nest once per
+     * literal. On a stack segment, as the code generator. */
+    JitCall jc = {game->front.src->name, jcode, imports, nimp, err, NULL};
+    rt_stack_run(jit_call, &jc);
+    c->jit = jc.jit;
     free(jcode);
     free(imports);
     if (!c->jit) {

@@ -141,6 +141,17 @@ bool rt_stack_hop(RtStack *s, uintptr_t *floor, void (*fn)(void *), void *arg)
     return true;
 }
 
+void rt_stack_run(void (*fn)(void *), void *arg)
+{
+    RtStack s;
+    rt_stack_init(&s);
+    s.nmax = 1;
+    uintptr_t floor = 0;
+    if (!rt_stack_hop(&s, &floor, fn, arg))
+        fn(arg);
+    rt_stack_free(&s);
+}
+
 void rt_stack_free(RtStack *s)
 {
     for (uint32_t i = 0; i < RT_STACK_SEGMENTS; i++)

@@ -47,5 +47,10 @@ static inline uintptr_t rt_stack_floor(const void *here) { return (uintptr_t)her
 bool rt_stack_hop(RtStack *s, uintptr_t *floor, void (*fn)(void *), void *arg);
 /* Unmaps every segment. */
 void rt_stack_free(RtStack *s);
+/* Runs fn(arg) on a segment of its own, mapped for the call (or, when none
+ * can be, on the caller's stack): for passes whose recursion follows the
+ * shape of the game's rules (code generation, libtcc), deeper than a small
+ * thread's stack can hold under a sanitizer. */
+void rt_stack_run(void (*fn)(void *), void *arg);
 
 #endif

@@ -8,7 +8,8 @@
  * 100,000 rules p0 :- p1, ..., p99999 :- (true p) (30,000 for both in
  * sanitizer builds, ten times slower); a path of 10^7 steps,
  * counted in seven digits, which must stop with GDL_LIMIT; terms nested
- * too deep, in the text and built while playing. Each game's terminal test
+ * too deep, in the text and built while playing; the longest rule body
+ * accepted (the code generator and libtcc recurse once per literal). Each game's terminal test
  * holds only if the whole chain is derived, and the move `wrong` would be
  * legal only if something off the chain were.
  *
@@ -34,7 +35,8 @@
 #define GDLC_DEEP_BIG 100000
 #endif
 
-enum { SMALL_STACK = 256 << 10, BIG = GDLC_DEEP_BIG };
+/* AST_MAX_BODY (ast.h, not a public header) */
+enum { SMALL_STACK = 256 << 10, BIG = GDLC_DEEP_BIG, AST_MAX_BODY_TESTED = 256 };
 
 /* A growing string. */
 typedef struct Text {
@@ -129,6 +131,18 @@ static char *counter_game(unsigned digits)
     add(&t, ")))\n(<= (legal a wrong) (reach m0))\n");
     /* and a term built ever deeper by the goal */
     add(&t, "(grow z)\n(<= (grow (s ?x)) (grow ?x))\n(<= (goal a 50) (grow ?x) (true (at ?x)))\n");
+    return t.s;
+}
+
+/* A rule of n literals (r ?x0) :- (s ?x0 ?x1) ... (true p): the code
+ * generator and libtcc recurse once per literal. */
+static char *long_rule_game(unsigned n)
+{
+    Text t = {0};
+    add(&t, "%s(s 1 1)\n(s 2 2)\n(<= terminal (r 1))\n(<= (legal a wrong) (r 3))\n(<= (r ?x0)", GAME_BASE);
+    for (unsigned i = 0; i + 1 < n; i++)
+        add(&t, " (s ?x%u ?x%u)", i, i + 1);
+    add(&t, " (true p))\n");
     return t.s;
 }
 
@@ -346,6 +360,22 @@ static void deep_nesting_in_a_small_thread(void **state)
     }
 }
 
+/* The longest rule body accepted plays in the small thread; one literal
+ * more is an error. Not on aot: gcc -O2 takes 10 s over 256 nested loops. */
+static void long_rules(void **state)
+{
+    (void)state;
+    expect_derived("ref", long_rule_game(AST_MAX_BODY_TESTED));
+    expect_derived("jit", long_rule_game(AST_MAX_BODY_TESTED));
+    char *text = long_rule_game(AST_MAX_BODY_TESTED + 1);
+    GdlGame *g = NULL;
+    GdlDiagnostics *d = NULL;
+    assert_int_equal(gdl_game_load_string("t.kif", text, strlen(text), &g, &d), GDL_INVALID_GAME);
+    assert_non_null(strstr(gdl_diagnostics_get(d, 0)->message, "at most 256 are accepted"));
+    gdl_diagnostics_free(d);
+    free(text);
+}
+
 int main(void)
 {
     unsetenv("GDLC_STACK_MIB");
@@ -359,6 +389,7 @@ int main(void)
         cmocka_unit_test(jit_chain),
         cmocka_unit_test(aot_chain),
         cmocka_unit_test(too_deep),
+        cmocka_unit_test(long_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
