@@ -20,7 +20,7 @@ typedef unsigned int u32;
 typedef unsigned long long u64;
 typedef unsigned long usize;
 
-#define GDLC_ABI 2u
+#define GDLC_ABI 3u
 
 /* The section ".note.gdlc" of a shared object, laid out as an ELF note
  * (owner "gdlc"). All fields are 4-byte aligned; text fields are
@@ -49,7 +49,15 @@ typedef struct GdlcHost {
     u32 (*intern)(void *store, u32 fn, u32 arity, const u32 *args);
     u32 (*sym)(void *store, const char *name); /* a symbol's id */
     int (*stop)(void *ctl);                  /* deadline passed or cancel flag */
+    /* Runs fn(arg) on a fresh stack segment of the host, *floor set to
+     * the segment's floor meanwhile (engine.h, DEEP); 0, without running
+     * fn, when a query's stack budget is spent. */
+    int (*hop)(void *ctl, usize *floor, void (*fn)(void *), void *arg);
 } GdlcHost;
+
+/* Bytes of the caller's stack a query may use before its recursion goes
+ * on the host's stack segments (runtime/engine_host.c). */
+#define GDLC_STACK_ALLOW 65536u
 
 /* The term store's arrays, read in place (they move when terms are added). */
 typedef struct GdlcTermView {
@@ -57,7 +65,14 @@ typedef struct GdlcTermView {
 } GdlcTermView;
 
 /* Status of a call into a module. */
-enum { ST_OK, ST_CANCELLED, ST_DEPTH, ST_MEMORY, ST_NEGATION };
+enum {
+    ST_OK,
+    ST_CANCELLED, /* the deadline or the cancel flag */
+    ST_DEPTH,     /* a term would be nested too deep */
+    ST_MEMORY,    /* the tables would exceed the memory limit */
+    ST_NEGATION,  /* a negated call is still in progress */
+    ST_STACK,     /* the recursion would exceed the stack budget */
+};
 
 /* The queries: answers are tuples of the relation's arity. */
 enum {

@@ -78,13 +78,15 @@ typedef struct Cg {
     U32Vec sidx, slist;  /* symbol id -> S index + 1; S index -> symbol */
     U32Vec kidx, klist;  /* symbol id -> K index + 1; K index -> S index */
     VEC(CgQ) qs;
+    uint32_t *qfirst;    /* per relation: its newest query + 1, 0 if none */
+    U32Vec qnext;        /* per query: the previous query of its relation + 1 */
     VEC(CgFs) fs;
     bool *facts_only;    /* per relation */
     StrBuf protos, funcs;
     U32Vec gix;          /* precomputed facts: store term -> G index + 1 */
     U32Vec glist;        /* G index -> store term */
     uint32_t tmp;        /* numbering of temporaries */
-    StrBuf pre_data;     /* the arrays of precomputed facts */
+    StrBuf pre_data;     /* the arrays of precomputed facts and of facts of constants */
     /* The tables (not yes/no) a first pass over the same game asked for:
      * a test with every position bound can read one of them. */
     VEC(CgQ) tables;
@@ -156,10 +158,13 @@ static uint32_t rel_level(const Ir *ir, uint32_t rel)
 
 static uint32_t q_ix(Cg *c, uint32_t rel, uint64_t mask, bool exists)
 {
-    for (uint32_t i = 0; i < c->qs.n; i++)
-        if (c->qs.v[i].rel == rel && c->qs.v[i].mask == mask && c->qs.v[i].exists == exists)
-            return i;
+    /* a relation has few patterns: look through its own */
+    for (uint32_t i = c->qfirst[rel]; i; i = c->qnext.v[i - 1])
+        if (c->qs.v[i - 1].mask == mask && c->qs.v[i - 1].exists == exists)
+            return i - 1;
     vec_push(c->qs, ((CgQ){rel, mask, exists}));
+    vec_push(c->qnext, c->qfirst[rel]);
+    c->qfirst[rel] = c->qs.n;
     return c->qs.n - 1;
 }
 
@@ -1110,6 +1115,8 @@ static void emit_query(Cg *c, uint32_t q)
                     csym(c, rel->sym), rel->arity, q);
         if (!rel->nrules)
             strbuf_add(&c->funcs, "    (void)ev;\n    (void)key;\n");
+        else /* yes/no functions nest once per level of a proof (engine.h) */
+            strbuf_addf(&c->funcs, "    if (DEEP)\n        return x_hop(ev, x%" PRIu32 ", key);\n", q);
         strbuf_add(&c->funcs, d.s);
         strbuf_add(&c->funcs, "    return 0;\n}\n\n");
         free(d.s);
@@ -1165,6 +1172,31 @@ static void emit_load_facts(Cg *c, StrBuf *out)
             for (uint32_t i = 0; rel->arity && i < pre->n; i++)
                 strbuf_addf(&c->pre_data, "%s%" PRIu32 ",", i % 16 ? " " : "\n    ", g_ix(c, pre->v[i]));
             strbuf_add(&c->pre_data, "\n    0};\n");
+            continue;
+        }
+        /* Many facts of constants: a table of constant indexes and a loop.
+         * libtcc gives each block below stack slots of its own, so
+         * thousands of them would make load_facts' frame larger than a
+         * player thread's stack; the table also compiles faster. */
+        bool consts = rel->nrules > CG_FACT_BLOCKS_MAX && rel->arity > 0;
+        for (uint32_t k = 0; k < rel->nrules && consts; k++) {
+            const IrRule *r = &ir->rules.v[ir->rule_index.v[rel->rules + k]];
+            for (uint32_t i = 0; i < rel->arity && consts; i++)
+                consts = ir->terms.v[ir->largs.v[r->args + i]].kind == IR_CONST;
+        }
+        if (consts) {
+            line(&x, "/* %s/%" PRIu32 ": %" PRIu32 " facts */", csym(c, rel->sym), rel->arity,
+                 rel->nrules);
+            line(&x, "load_consts(ev, &ev->fs[%" PRIu32 "], FACTS%" PRIu32 ", %" PRIu32 ");", f, f, rel->nrules);
+            strbuf_addf(&c->pre_data, "static const u32 FACTS%" PRIu32 "[%" PRIu32 "] = {", f,
+                        rel->nrules * rel->arity);
+            for (uint32_t k = 0, i = 0; k < rel->nrules; k++) {
+                const IrRule *r = &ir->rules.v[ir->rule_index.v[rel->rules + k]];
+                for (uint32_t a = 0; a < rel->arity; a++, i++)
+                    strbuf_addf(&c->pre_data, "%s%" PRIu32 ",", i % 16 ? " " : "\n    ",
+                                const_ix(c, ir->terms.v[ir->largs.v[r->args + a]].val));
+            }
+            strbuf_add(&c->pre_data, "\n};\n");
             continue;
         }
         line(&x, "/* %s/%" PRIu32 " */", csym(c, rel->sym), rel->arity);
@@ -1238,6 +1270,7 @@ static void cg_init(Cg *c, const Front *f, const CgOptions *opt)
     c->cname = comment_safe(f->src->name, strlen(f->src->name));
     strbuf_add(&c->protos, "");
     strbuf_add(&c->funcs, "");
+    c->qfirst = base_xcalloc(f->ir.rels.n + 1, sizeof *c->qfirst);
     classify(c);
 }
 
@@ -1258,6 +1291,8 @@ static void cg_free(Cg *c)
     vec_free(c->kidx);
     vec_free(c->klist);
     vec_free(c->qs);
+    vec_free(c->qnext);
+    free(c->qfirst);
     vec_free(c->tables);
     for (uint32_t i = 0; i < c->fs.n; i++)
         vec_free(c->fs.v[i].masks);

@@ -16,6 +16,7 @@
 enum {
     CG_MAX_ARITY = BASE_MAX_ENGINE_ARITY + 1, /* a bound on every relation's and term's arguments */
     CG_DEFAULT_MAX_BYTES = 256u << 20,   /* largest C file we emit */
+    CG_FACT_BLOCKS_MAX = 64,             /* more facts of constants are loaded from a table */
 };
 
 typedef struct CgOptions {

@@ -58,6 +58,18 @@
  *
  * The cost of a left-recursive rule is one continuation per call and one
  * feed per answer: linear in the answers.
+ *
+ * Deep recursion
+ * --------------
+ * Evaluating a new call nests C calls (tb_call, tb_eval, the rules, tb_call
+ * again), and so do yes/no functions calling each other: once per level of
+ * a derivation, 100,000 deep for a chain of 100,000 rules. Every recursive
+ * path goes through tb_call or a yes/no function, and both start with DEEP:
+ * is this frame below ev->floor? A query sets the floor GDLC_STACK_ALLOW
+ * below its entry (m_query). Below it, the call goes on through the host's
+ * hop(): on a fresh stack segment, whose floor it sets while the call runs
+ * (runtime/engine_host.c). When the host's budget of segments is spent the
+ * query stops with ST_STACK. Shallow queries pay one comparison per call.
  */
 
 #define NONE 0xffffffffu
@@ -67,6 +79,7 @@
 #define AR(t) ((*ev->tv.arity)[t])
 #define ARG(t, i) ((*ev->tv.args)[(*ev->tv.args_at)[t] + (i)])
 #define STOP (ev->status != ST_OK)
+#define DEEP ((usize)__builtin_frame_address(0) < ev->floor)
 #define S (ev->syms)
 #define K (ev->consts)
 
@@ -179,6 +192,7 @@ typedef struct Ev {
     u32 *roles;     /* role constants */
     u32 *g;         /* the terms of precomputed facts */
     u32 nroles;
+    usize floor;    /* a call whose frame is below it hops to a new stack (DEEP) */
 } Ev;
 
 #define POLL(fail) do { if (--ev->poll == 0 && ev_poll(ev)) fail; } while (0)
@@ -213,6 +227,7 @@ Table *tb_call_complete(Ev *ev, u32 q, const u32 *key);
 void tb_eval(Ev *ev, Table *t);
 void tb_consume(Ev *ev, Table *t, KFn k, Table *head, const u32 *env, u32 nenv);
 void ev_reset(Ev *ev, u32 level);
+int x_hop(Ev *ev, int (*x)(Ev *, const u32 *), const u32 *key);
 #else
 #ifndef RT
 #define RT MAYBE_UNUSED static
@@ -243,6 +258,7 @@ RT Table *tb_call_complete(Ev *ev, u32 q, const u32 *key);
 RT void tb_eval(Ev *ev, Table *t);
 RT void tb_consume(Ev *ev, Table *t, KFn k, Table *head, const u32 *env, u32 nenv);
 RT void ev_reset(Ev *ev, u32 level);
+RT int x_hop(Ev *ev, int (*x)(Ev *, const u32 *), const u32 *key);
 
 RT void ev_fail(Ev *ev, u32 status)
 {
@@ -656,6 +672,50 @@ RT int tb_has(Ev *ev, const Table *t, u32 arity, const u32 *a)
     return 0;
 }
 
+/* ---- deep recursion --------------------------------------------------- */
+
+/* A table call or a yes/no function, continued on a host stack segment. */
+typedef struct Hop {
+    Ev *ev;
+    u32 q;
+    const u32 *key;
+    int (*x)(Ev *, const u32 *);
+    Table *t;       /* tb_call's result */
+    int yes;        /* x's result */
+} Hop;
+
+static void tb_call_hopped(void *p)
+{
+    Hop *h = p;
+    h->t = tb_call(h->ev, h->q, h->key);
+}
+
+static void x_hopped(void *p)
+{
+    Hop *h = p;
+    h->yes = h->x(h->ev, h->key);
+}
+
+static Table *tb_call_hop(Ev *ev, u32 q, const u32 *key)
+{
+    Hop h = {ev, q, key, 0, 0, 0};
+    if (!ev->h->hop(ev->ctl, &ev->floor, tb_call_hopped, &h)) {
+        ev_fail(ev, ST_STACK);
+        return 0;
+    }
+    return h.t;
+}
+
+RT int x_hop(Ev *ev, int (*x)(Ev *, const u32 *), const u32 *key)
+{
+    Hop h = {ev, 0, key, x, 0, 0};
+    if (!ev->h->hop(ev->ctl, &ev->floor, x_hopped, &h)) {
+        ev_fail(ev, ST_STACK);
+        return 0;
+    }
+    return h.yes;
+}
+
 /* The table of a call, evaluated if it is new. NULL after a failure. */
 RT Table *tb_call(Ev *ev, u32 q, const u32 *key)
 {
@@ -665,6 +725,8 @@ RT Table *tb_call(Ev *ev, u32 q, const u32 *key)
     u32 ar = qi->arity;
     if (STOP)
         return 0;
+    if (DEEP)
+        return tb_call_hop(ev, q, key);
     if (m->n * 2 + 2 > m->nslots) {
         /* The last state's calls are a good guess at this one's: start
          * at that size rather than growing to it again. */

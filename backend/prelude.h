@@ -46,6 +46,17 @@ MAYBE_UNUSED static void load_pre(Ev *ev, FactSet *s, const u32 *t, u32 n)
     }
 }
 
+/* Facts of constants: tuples of indexes into K. */
+MAYBE_UNUSED static void load_consts(Ev *ev, FactSet *s, const u32 *t, u32 n)
+{
+    u32 buf[64];
+    for (u32 i = 0; i < n && !STOP; i++) {
+        for (u32 k = 0; k < s->arity; k++)
+            buf[k] = K[t[(usize)i * s->arity + k]];
+        fs_add(ev, s, buf);
+    }
+}
+
 static void m_destroy(void *e)
 {
     Ev *ev = e;
@@ -222,6 +233,7 @@ static u32 m_query(void *e, u32 which, u32 role, const u32 **ans, u32 *n)
     u32 key[2] = {role, 0};
     if (which != GQ_LEGAL)
         key[0] = 0;
+    ev->floor = (usize)__builtin_frame_address(0) - GDLC_STACK_ALLOW;
     Table *t = tb_call_complete(ev, ROOT[which], key);
     if (!t) {
         /* Whatever failed, forget everything computed: the next call starts

@@ -10,7 +10,8 @@
  * ast_validate then makes the checks that need no dependency graph: keyword
  * arities and placement, consistent arities of relations and functions,
  * keywords used as functions, variables in facts, the shape of negations,
- * role facts, GDL-II. The graph checks (stratification, dependence on does,
+ * role facts, GDL-II, terms nested deeper than the engines accept
+ * (KIF_MAX_TERM_DEPTH), bodies longer than AST_MAX_BODY literals. The graph checks (stratification, dependence on does,
  * safety after `or` is expanded, the recursion restriction) are made on the
  * IR by ir_check, in ir.h.
  */
@@ -80,6 +81,12 @@ typedef struct AstLit {
     uint32_t nargs; /* number of children */
     bool parens;    /* AST_ATOM: written as a list, (terminal) */
 } AstLit;
+
+/* Most literals in one rule body: the code generator and libtcc recurse
+ * once per literal (a rule's loops nest), and gcc -O2 takes time cubic in
+ * the nesting (10 s at 256 literals, minutes at 1024); published games
+ * write 102 at most. */
+enum { AST_MAX_BODY = 256 };
 
 typedef struct AstRule {
     uint32_t off;   /* where the form starts */

@@ -22,8 +22,16 @@
 #include "base.h"
 
 enum {
-    KIF_MAX_DEPTH = 1000,      /* deepest nesting of parentheses accepted */
+    /* deepest nesting of parentheses accepted: the AST passes recurse once
+     * per level, and must fit in a small thread's stack (256 KB, under
+     * AddressSanitizer too); games nest far less (27 at most in the shared
+     * corpus) and terms may be only KIF_MAX_TERM_DEPTH deep anyway */
+    KIF_MAX_DEPTH = 128,
     KIF_MAX_NODES = 1u << 24, /* most s-expression nodes in one file */
+    /* deepest term (a constant is 1 deep) the engines accept: deeper ones
+     * in the game text are errors (validate.c), deeper ones built while
+     * playing stop the query with GDL_LIMIT (GT_MAX_DEPTH in terms.h) */
+    KIF_MAX_TERM_DEPTH = 64,
 };
 
 typedef enum KifKind {

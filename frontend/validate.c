@@ -63,27 +63,47 @@ static void check_arity(Checker *c, Use *table, const char *what, uint32_t sym, 
               u->arity == 1 ? "" : "s");
 }
 
-static void check_term(Checker *c, uint32_t id)
+/* Checks a term and returns its depth (a constant or a variable is 1
+ * deep). The reader's KIF_MAX_DEPTH bounds the recursion. */
+static uint32_t check_term(Checker *c, uint32_t id)
 {
     const AstTerm *t = &c->ast->terms.v[id];
+    uint32_t depth = 1;
     if (t->kind == AST_VAR)
-        return;
+        return depth;
     if (t->kind == AST_FN) {
         GdlKeyword kw = ast_keyword(c->ast, t->sym);
         if (kw != KW_NONE) {
             diag_error(c->diags, t->off, "the keyword '%s' cannot be used as a function", S(c, t->sym));
-            return;
+            return depth;
         }
         if (t->nargs == 0)
             diag_warning(c->diags, t->off, "'(%s)' has no arguments; it is read as the constant '%s'",
                          S(c, t->sym), S(c, t->sym));
-        for (uint32_t i = 0; i < t->nargs; i++)
-            check_term(c, c->ast->kids.v[t->args + i]);
+        for (uint32_t i = 0; i < t->nargs; i++) {
+            uint32_t d = check_term(c, c->ast->kids.v[t->args + i]);
+            if (d + 1 > depth)
+                depth = d + 1;
+        }
     }
     /* A constant may share its name with a function (a move 'noop' beside
      * (move ...)); only compound uses must agree. */
     if (t->kind == AST_FN && t->nargs > 0)
         check_arity(c, c->fn, "function", t->sym, t->nargs, t->off);
+    return depth;
+}
+
+/* An argument of a literal: a term no engine could hold is an error here,
+ * where it is written, rather than a failed query later. A variable stands
+ * for a term at least one deep, so a pattern deeper than the limit can
+ * never be matched or built either. */
+static void check_arg(Checker *c, uint32_t id)
+{
+    uint32_t depth = check_term(c, id);
+    if (depth > KIF_MAX_TERM_DEPTH)
+        diag_error(c->diags, c->ast->terms.v[id].off,
+                   "this term is nested %u levels deep; the engines accept terms of at most %d levels",
+                   depth, KIF_MAX_TERM_DEPTH);
 }
 
 /* The first variable in a term, or BASE_NONE. */
@@ -126,7 +146,7 @@ static void check_lit(Checker *c, uint32_t id, Place place, bool negated)
         return;
     case AST_DISTINCT:
         for (uint32_t i = 0; i < l->nargs; i++)
-            check_term(c, ast->kids.v[l->args + i]);
+            check_arg(c, ast->kids.v[l->args + i]);
         return;
     case AST_ATOM:
         break;
@@ -153,7 +173,7 @@ static void check_lit(Checker *c, uint32_t id, Place place, bool negated)
         check_arity(c, c->rel, "relation", l->sym, l->nargs, l->off);
     (void)negated;
     for (uint32_t i = 0; i < l->nargs; i++)
-        check_term(c, ast->kids.v[l->args + i]);
+        check_arg(c, ast->kids.v[l->args + i]);
 }
 
 /* The constant a literal's argument i is, or BASE_NONE. */
@@ -232,6 +252,9 @@ bool ast_validate(const Ast *ast, DiagList *diags)
         check_lit(&c, r->head, IN_HEAD, false);
         for (uint32_t j = 0; j < r->nbody; j++)
             check_lit(&c, ast->kids.v[r->body + j], IN_BODY, false);
+        if (r->nbody > AST_MAX_BODY)
+            diag_error(diags, r->off, "this rule's body has %u literals; at most %d are accepted", r->nbody,
+                       AST_MAX_BODY);
         if (r->nbody == 0) {
             if (r->is_rule)
                 diag_warning(diags, r->off, "a rule with an empty body is a fact");

@@ -62,6 +62,7 @@ typedef struct Compiled {
     bool have_state;
     U32Vec joint;         /* the move the module holds */
     bool have_joint;
+    RtStack segs;         /* the stack segments its recursion hops to */
 } Compiled;
 
 /* Set when the host refused the generated code an allocation: the module
@@ -93,19 +94,28 @@ static u32 h_sym(void *store, const char *name)
     GtStore *s = store;
     return symtab_intern(s->syms, name, strlen(name));
 }
-/* The generated code polls every 4096 steps of its own, and at the start
- * of queries: read the clock one poll in 16 (rt_should_stop's 1-in-256 on
- * top made it one step in a million, and a runaway query overran a 1 s
- * budget by 0.8 s; every poll cost 3% of a fast game in clock reads). */
-static int h_stop(void *c)
+/* Should evaluation stop? The cancel flag at every poll, the clock at one
+ * poll in 16: the generated code polls every 4096 steps of its own and at
+ * the start of queries (rt_should_stop's 1-in-256 on top made it one step
+ * in a million, and a runaway query overran a 1 s budget by 0.8 s; a clock
+ * read at every poll cost 3% of a fast game). */
+static int stop_polled(RtControl *ctl)
 {
-    RtControl *ctl = c;
     if (ctl->flag && *ctl->flag)
         return 1;
     return ctl->deadline > 0 && (++ctl->poll & 15) == 0 && rt_stop_now(ctl);
 }
 
-static const GdlcHost host = {GDLC_ABI, h_alloc, h_release, h_intern, h_sym, h_stop};
+/* The module's ctl is the Compiled itself: the control and the segments. */
+static int h_stop(void *c) { return stop_polled(((Compiled *)c)->ctl); }
+_Static_assert(sizeof(usize) == sizeof(uintptr_t), "usize holds an address");
+static int h_hop(void *c, usize *floor, void (*fn)(void *), void *arg)
+{
+    /* the module reads *floor while fn runs: pass it itself */
+    return rt_stack_hop(&((Compiled *)c)->segs, (uintptr_t *)floor, fn, arg);
+}
+
+static const GdlcHost host = {GDLC_ABI, h_alloc, h_release, h_intern, h_sym, h_stop, h_hop};
 
 /* ---- modules ------------------------------------------------------------- */
 
@@ -389,7 +399,34 @@ static bool so_seal(const char *path, char **err)
 enum { PRE_MAX_FACTS = 1u << 20 };
 static const double PRE_SECONDS = 0.5;
 
+static char *emit_here(const GdlGame *game, const char *c_name, bool no_lines, size_t *len, char **err);
+
+/* rt_emit's arguments and result, across a stack segment. */
+typedef struct EmitCall {
+    const GdlGame *game;
+    const char *c_name;
+    bool no_lines;
+    size_t *len;
+    char **err;
+    char *code;
+} EmitCall;
+
+static void emit_call(void *p)
+{
+    EmitCall *e = p;
+    e->code = emit_here(e->game, e->c_name, e->no_lines, e->len, e->err);
+}
+
+/* The code generator recurses once per literal of a rule body: it runs on
+ * a stack segment, whatever the caller's thread (engine_host.h). */
 char *rt_emit(const GdlGame *game, const char *c_name, bool no_lines, size_t *len, char **err)
+{
+    EmitCall e = {game, c_name, no_lines, len, err, NULL};
+    rt_stack_run(emit_call, &e);
+    return e.code;
+}
+
+static char *emit_here(const GdlGame *game, const char *c_name, bool no_lines, size_t *len, char **err)
 {
     const Ir *ir = &game->front.ir;
     Symtab syms;
@@ -620,6 +657,7 @@ static void compiled_destroy(void *e)
     vec_free(c->roles);
     vec_free(c->state);
     vec_free(c->joint);
+    rt_stack_free(&c->segs);
     free(c);
 }
 
@@ -629,6 +667,7 @@ static Compiled *compiled_start(const GdlGame *game, GtStore *store, RtControl *
     c->store = store;
     c->ctl = ctl;
     c->ir = &game->front.ir;
+    rt_stack_init(&c->segs);
     c->tv = (GdlcTermView){&store->fn.v, &store->arity.v, &store->args_at.v, &store->args.v};
     for (uint32_t k = 0; k < c->ir->roles.n; k++)
         vec_push(c->roles, gt_intern(store, c->ir->roles.v[k], 0, NULL));
@@ -642,7 +681,7 @@ static void *compiled_finish(Compiled *c, const char *what, const GdlGame *game,
         return NULL;
     }
     host_alloc_failed = false;
-    c->ev = c->mod->create(&host, c->store, c->ctl, &c->tv, (usize)COMPILED_MEMORY_MIB << 20);
+    c->ev = c->mod->create(&host, c->store, c, &c->tv, (usize)COMPILED_MEMORY_MIB << 20);
     if (!c->ev) {
         compiled_destroy(c);
         oom_if_refused();
@@ -651,6 +690,22 @@ static void *compiled_finish(Compiled *c, const char *what, const GdlGame *game,
         return NULL;
     }
     return c;
+}
+
+/* rt_jit_compile's arguments and result, across a stack segment. */
+typedef struct JitCall {
+    const char *name;
+    const char *code;
+    const RtJitSymbol *imports;
+    size_t nimp;
+    char **err;
+    RtJit *jit;
+} JitCall;
+
+static void jit_call(void *p)
+{
+    JitCall *j = p;
+    j->jit = rt_jit_compile(j->name, j->code, j->imports, j->nimp, j->err);
 }
 
 static void *jit_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
@@ -672,7 +727,11 @@ static void *jit_create(const GdlGame *game, const char *arg, GtStore *store, Rt
     char *jcode = base_sprintf("#define GDLC_RUNTIME_EXTERN 1\n%s", code);
     free(code);
     Compiled *c = compiled_start(game, store, ctl);
-    c->jit = rt_jit_compile(game->front.src->name, jcode, imports, nimp, err);
+    /* libtcc recurses once per nested block: a rule's loops nest once per
+     * literal. On a stack segment, as the code generator. */
+    JitCall jc = {game->front.src->name, jcode, imports, nimp, err, NULL};
+    rt_stack_run(jit_call, &jc);
+    c->jit = jc.jit;
     free(jcode);
     free(imports);
     if (!c->jit) {
@@ -812,6 +871,10 @@ static GdlStatus status_of(Compiled *c, u32 st)
         c->have_state = c->have_joint = false;
         oom_if_refused();
         return rt_fail(c->ctl, GDL_LIMIT, "the compiled engine's tables would exceed %d MiB", COMPILED_MEMORY_MIB);
+    case ST_STACK:
+        c->have_state = c->have_joint = false;
+        return rt_fail(c->ctl, GDL_LIMIT, "the derivation nests deeper than the %u MiB of stack a query may use "
+                       "(GDLC_STACK_MIB)", rt_stack_mib(&c->segs));
     default:
         c->have_state = c->have_joint = false;
         return rt_fail(c->ctl, GDL_GAME_FAULT, "a negated relation depends on itself through the query being evaluated");
@@ -843,7 +906,7 @@ static GdlStatus query(Compiled *c, u32 which, u32 role, const u32 **ans, u32 *n
 {
     /* the flag at every query, the clock at one poll in 16 (h_stop); the
      * generated code polls too, every few thousand steps */
-    if (h_stop(c->ctl)) {
+    if (stop_polled(c->ctl)) {
         c->have_state = c->have_joint = false;
         return rt_fail(c->ctl, GDL_CANCELLED, "cancelled");
     }

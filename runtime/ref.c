@@ -47,9 +47,19 @@
  * call, of facts and of the rules; only function terms nested ever deeper
  * could grow forever. Terms deeper than GT_MAX_DEPTH are refused with
  * GDL_LIMIT, and so is a total of more than REF_MAX_ANSWERS answers.
+ *
+ * Depth. Every cycle of the recursion (solve, evaluate, run_rules, body,
+ * solve) passes through solve(), once per level of a derivation: a chain of
+ * 100,000 rules is 100,000 nested solves. solve() compares its frame with a
+ * floor set when the query starts; below it, the call continues on a stack
+ * segment of the machine (engine_host.c), and past the last segment the
+ * query stops with GDL_LIMIT. A table read while it grows (the left
+ * recursion of a call on itself) is read to its current end, so a path
+ * through n edges takes one pass over its rules, not n.
  */
 #include <string.h>
 
+#include "engine_host.h"
 #include "runtime.h"
 
 enum { REF_MAX_ANSWERS = 1u << 24 /* most answers in all tables */ };
@@ -269,6 +279,8 @@ typedef struct Ref {
     U32Vec trail;        /* slots of envs bound, for undoing */
     bool cut;            /* an existence test found its answer: stop scanning */
     GdlStatus status;    /* first failure of the current query */
+    uintptr_t floor;     /* a solve() whose frame is below it hops to a segment */
+    RtStack segs;        /* the stack segments */
 } Ref;
 
 /* ---- matching and building terms ------------------------------------ */
@@ -625,9 +637,31 @@ static void evaluate(Ref *r, uint32_t id)
     }
 }
 
+/* A solve() continued on a stack segment. */
+typedef struct SolveHop {
+    Ref *r;
+    uint32_t rel;
+    const Gt *call;
+    AnswerFn fn;
+    void *ctx;
+} SolveHop;
+
+static void solve_hop(void *p)
+{
+    SolveHop *h = p;
+    solve(h->r, h->rel, h->call, h->fn, h->ctx);
+}
+
 /* All answers of rel(call), where call[i] is a term or BASE_NONE (free). */
 static void solve(Ref *r, uint32_t rel, const Gt *call, AnswerFn fn, void *ctx)
 {
+    if ((uintptr_t)__builtin_frame_address(0) < r->floor) {
+        SolveHop h = {r, rel, call, fn, ctx};
+        if (!rt_stack_hop(&r->segs, &r->floor, solve_hop, &h) && r->status == GDL_OK)
+            r->status = rt_fail(r->ctl, GDL_LIMIT, "the derivation nests deeper than the %u MiB of stack a query "
+                                "may use (GDLC_STACK_MIB)", rt_stack_mib(&r->segs));
+        return;
+    }
     if (r->mat[rel]) {
         scan_facts(r, &r->facts[rel], call, fn, ctx);
         return;
@@ -641,10 +675,12 @@ static void solve(Ref *r, uint32_t rel, const Gt *call, AnswerFn fn, void *ctx)
     Table *t = tab(r, id);
     if (!t->complete && t->seq < r->low)
         r->low = t->seq;
-    /* Tables move when new ones are made (during fn): fetch it each time. */
-    uint32_t arity = t->ans.arity, count = t->ans.n;
+    /* Tables move when new ones are made (during fn): fetch it each time.
+     * Answers added meanwhile (by fn, through a rule that reads this very
+     * table) are read too: each follows from answers already there. */
+    uint32_t arity = t->ans.arity;
     Gt tuple[arity + 1];
-    for (uint32_t f = 0; f < count && !stopping(r); f++) {
+    for (uint32_t f = 0; f < tab(r, id)->ans.n && !stopping(r); f++) {
         gt_tuple_copy(tuple, fact_at(&tab(r, id)->ans, f), arity);
         fn(r, ctx, tuple);
     }
@@ -661,6 +697,7 @@ static void set_model(Ref *r, const Gt *state, uint32_t n, const Gt *joint)
                       gt_tuple_eq(r->model_state.v, state, n);
     bool same_move = joint && r->have_move && same_state &&
                      gt_tuple_eq(r->model_joint.v, joint, nroles);
+    r->floor = rt_stack_floor(__builtin_frame_address(0));
     r->status = GDL_OK;
     r->cut = false;
     if (!same_state) {
@@ -789,6 +826,7 @@ static void *ref_create(const GdlGame *game, const char *arg, GtStore *store, Rt
     r->store = store;
     r->ctl = ctl;
     r->low = UINT32_MAX;
+    rt_stack_init(&r->segs);
     uint32_t nr = ir->rels.n;
     r->mat = base_xcalloc(nr + 1, sizeof *r->mat);
     r->level = base_xcalloc(nr + 1, sizeof *r->level);
@@ -847,6 +885,7 @@ static void ref_destroy(void *e)
     vec_free(r->trail);
     vec_free(r->model_state);
     vec_free(r->model_joint);
+    rt_stack_free(&r->segs);
     free(r);
 }
 

@@ -16,7 +16,7 @@
 
 typedef uint32_t Gt; /* a ground term id */
 
-enum { GT_MAX_DEPTH = 64 /* deeper terms are refused: see ref.c */ };
+enum { GT_MAX_DEPTH = KIF_MAX_TERM_DEPTH /* deeper terms are refused: see ref.c */ };
 
 typedef struct GtStore {
     Symtab *syms;      /* the game's symbols (new ones are interned when parsing) */
