@@ -44,6 +44,17 @@ void base_oom_pop(BaseOom *h)
         oom_top = h->prev;
 }
 
+const char *base_oom_catch(void (*fn)(void *), void *arg)
+{
+    BaseOom h;
+    base_oom_push(&h);
+    if (setjmp(h.jb))
+        return h.what ? h.what : "out of memory";
+    fn(arg);
+    base_oom_pop(&h);
+    return NULL;
+}
+
 void base_fatal(const char *what)
 {
     BaseOom *h = oom_top;

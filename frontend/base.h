@@ -58,6 +58,10 @@ typedef struct BaseOom {
 } BaseOom;
 void base_oom_push(BaseOom *h);
 void base_oom_pop(BaseOom *h);
+/* Runs fn(arg) under a handler of its own: NULL when it returned, else
+ * what ran out (the jump stops here; the caller raises it again with
+ * base_fatal where it should go on, as a stack segment does). */
+const char *base_oom_catch(void (*fn)(void *), void *arg);
 
 void *base_xmalloc(size_t n);
 void *base_xcalloc(size_t n, size_t size);

@@ -43,6 +43,11 @@
 
 #include "../backend/abi.h"
 
+/* From frontend/base.h, which cannot be included beside engine.h (both
+ * define Arena): running out of memory (see rt_stack_hop). */
+const char *base_oom_catch(void (*fn)(void *), void *arg);
+__attribute__((noreturn)) void base_fatal(const char *what);
+
 #if defined(__SANITIZE_ADDRESS__)
 #define RT_ASAN 1
 #elif defined(__has_feature)
@@ -69,6 +74,7 @@ typedef struct RtHop {
     ucontext_t here;           /* the segment's */
     const void *caller_bottom; /* ASan: the caller's stack */
     size_t caller_size;
+    const char *oom;           /* fn ran out of memory: what, to raise again on the caller's stack */
 } RtHop;
 
 /* The first function on a segment; returning resumes h->back (uc_link).
@@ -79,7 +85,11 @@ static void hop_main(unsigned hi, unsigned lo)
 #ifdef RT_ASAN
     __sanitizer_finish_switch_fiber(NULL, &h->caller_bottom, &h->caller_size);
 #endif
-    h->fn(h->arg);
+    /* Running out of memory jumps to the innermost handler (base.h): catch
+     * it here, on the segment, so that the switch back is made as usual and
+     * the jump goes on from the caller's stack (a longjmp from one stack to
+     * another would leave the sanitizers, and the segment count, wrong). */
+    h->oom = base_oom_catch(h->fn, h->arg);
 #ifdef RT_ASAN
     __sanitizer_start_switch_fiber(NULL, h->caller_bottom, h->caller_size);
 #endif
@@ -169,6 +179,8 @@ bool rt_stack_hop(RtStack *s, uintptr_t *floor, void (*fn)(void *), void *arg)
             munmap(s->seg[i], RT_STACK_SEGMENT);
             s->seg[i] = NULL;
         }
+    if (h.oom)
+        base_fatal(h.oom);
     return true;
 }
 
