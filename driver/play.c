@@ -71,18 +71,6 @@ static int session_open(Session *s, const char *path, const char *engine, char *
     int rc = cli_open_game(path, &s->game, why);
     if (rc != CLI_OK)
         return rc;
-    /* so:PATH names a file: one that cannot be read is a usage error */
-    struct stat so;
-    if (engine && strncmp(engine, "so:", 3) == 0 && engine[3] && stat(engine + 3, &so) != 0) {
-        char *e = base_sprintf("cannot load the engine's object %s: %s", engine + 3, strerror(errno));
-        fprintf(stderr, "gdlc: %s\n", e);
-        if (why)
-            *why = e;
-        else
-            free(e);
-        gdl_game_free(s->game);
-        return CLI_USAGE;
-    }
     bool aot = engine && strcmp(engine, "aot") == 0;
     double newest0 = 0, newest1 = 0;
     long count0 = 0, count1 = 0;
@@ -97,7 +85,8 @@ static int session_open(Session *s, const char *path, const char *engine, char *
         else
             free(err);
         gdl_game_free(s->game);
-        return st == GDL_NO_ENGINE ? CLI_USAGE : CLI_FAULT;
+        /* no such engine, or an so: object that cannot be read: exit 2 */
+        return st == GDL_NO_ENGINE || st == GDL_IO_ERROR ? CLI_USAGE : CLI_FAULT;
     }
     s->t_ready = gdl_now();
     if (aot) {

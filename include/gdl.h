@@ -146,7 +146,10 @@ typedef struct GdlState GdlState;
 typedef uint32_t GdlMove;
 
 /* Makes a machine of the named engine ("ref"; NULL means the default). On
- * failure *m is NULL and, when err is not NULL, *err is a message to free(). */
+ * failure *m is NULL and, when err is not NULL, *err is a message to free():
+ * GDL_NO_ENGINE for an unknown name, GDL_IO_ERROR for an so: object that
+ * cannot be read, GDL_BAD_ARGUMENT for one that is not a gdlc object of this
+ * game, GDL_LIMIT when the game is past an engine's limits. */
 GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **m, char **err);
 void gdl_machine_free(GdlMachine *m);
 /* The engine's name. */

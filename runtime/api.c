@@ -341,7 +341,7 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
             *err = e;
         else
             free(e);
-        GdlStatus st = m->ctl.error ? GDL_LIMIT : GDL_LIMIT;
+        GdlStatus st = m->ctl.create_status ? m->ctl.create_status : GDL_LIMIT;
         gdl_machine_free(m);
         *mp = NULL;
         return st;

@@ -763,10 +763,19 @@ static void *so_load(const GdlGame *game, const char *path, bool checked, GtStor
 static void *so_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
     if (!arg || !*arg) {
+        ctl->create_status = GDL_BAD_ARGUMENT;
         *err = base_xstrdup("engine so: needs a path: so:GAME.so");
         return NULL;
     }
-    return so_load(game, arg, false, store, ctl, err);
+    if (access(arg, R_OK) != 0) {
+        ctl->create_status = GDL_IO_ERROR;
+        *err = base_sprintf("cannot load the engine's object %s: %s", arg, strerror(errno));
+        return NULL;
+    }
+    void *e = so_load(game, arg, false, store, ctl, err);
+    if (!e && !ctl->create_status)
+        ctl->create_status = GDL_BAD_ARGUMENT; /* not a gdlc object, or another game's */
+    return e;
 }
 
 /* The folder of the aot cache, made if missing; NULL with *err. */

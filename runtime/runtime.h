@@ -40,6 +40,7 @@ typedef struct RtControl {
     const volatile int *flag;  /* non-zero cancels */
     char *error;               /* malloc-ed message of the last failure */
     uint32_t poll;             /* counter so the clock is read rarely */
+    GdlStatus create_status;   /* an engine that could not be made: why (0: a limit) */
 } RtControl;
 
 /* Sets ctl->error from a format and returns status. */

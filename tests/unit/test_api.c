@@ -99,6 +99,14 @@ static void unknown_engine(void **state)
     assert_null(m);
     assert_non_null(strstr(err, "warp-drive"));
     free(err);
+    /* an so: object that cannot be read, and one that is no gdlc object */
+    assert_int_equal(gdl_machine_new(g, "so:/nonexistent/x.so", &m, &err), GDL_IO_ERROR);
+    assert_null(m);
+    assert_non_null(strstr(err, "/nonexistent/x.so"));
+    free(err);
+    assert_int_equal(gdl_machine_new(g, "so:" GAME("tictactoe"), &m, &err), GDL_BAD_ARGUMENT);
+    assert_null(m);
+    free(err);
     gdl_game_free(g);
 }
 
