@@ -1226,7 +1226,8 @@ static int verify_playout(Verify *v, GdlRng *rng, uint64_t max_steps, double end
         GdlStatus st_e = gdl_goals(v->e, se, ge), st_r = gdl_goals(v->ref, sr, gr);
         if ((rc = verify_status(v, "goals", st_e, st_r, &stop)) != CLI_OK)
             break;
-        for (unsigned k = 0; st_e == GDL_OK && k < nroles && rc == CLI_OK; k++) {
+        /* a query cut by the deadline (stop) left its values unset */
+        for (unsigned k = 0; st_e == GDL_OK && st_r == GDL_OK && k < nroles && rc == CLI_OK; k++) {
             char a1[16], b1[16], what[300];
             snprintf(a1, sizeof a1, "%d", ge[k]);
             snprintf(b1, sizeof b1, "%d", gr[k]);
