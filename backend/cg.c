@@ -276,6 +276,7 @@ static char *rule_text(const Ir *ir, uint32_t rule)
         return base_xstrdup("?");
     ir_print_rule(m, ir, rule);
     fclose(m);
+    base_journal_adopt(buf); /* the C library's block: freed if memory runs out below */
     while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' || buf[len - 1] == ' '))
         len--;
     for (size_t i = 0; i < len; i++)

@@ -24,11 +24,125 @@ void base_set_alloc(BaseAllocFn fn, void *ud)
     alloc_ud = ud;
 }
 
+static _Thread_local BaseJournal *journal;
+
+BaseJournal *base_journal_swap(BaseJournal *j)
+{
+    BaseJournal *before = journal;
+    journal = j;
+    return before;
+}
+
+void base_journal_forget_all(BaseJournal *j)
+{
+    if (++j->gen == 0) { /* after 2^32 calls: start the table afresh */
+        memset(j->slot, 0, (size_t)j->cap * sizeof *j->slot);
+        j->gen = 1;
+    }
+    j->used = 0;
+}
+
+static uint32_t journal_home(const BaseJournal *j, const void *p)
+{
+    return (uint32_t)base_mix64((uint64_t)(uintptr_t)p) & (j->cap - 1);
+}
+
+/* The slot of p, or UINT32_MAX. */
+static uint32_t journal_find(const BaseJournal *j, const void *p)
+{
+    if (!j->cap)
+        return UINT32_MAX;
+    for (uint32_t i = journal_home(j, p);; i = (i + 1) & (j->cap - 1)) {
+        const BaseJournalSlot *s = &j->slot[i];
+        if (s->gen != j->gen)
+            return UINT32_MAX;
+        if (s->p == p)
+            return i;
+    }
+}
+
+/* Records p; false when the table cannot grow (then p goes unrecorded:
+ * at worst a leak after running out of memory, never a wrong free). */
+static bool journal_add(BaseJournal *j, void *p)
+{
+    if ((uint64_t)(j->used + 1) * 2 > j->cap) {
+        uint32_t cap = j->cap ? j->cap * 2 : 256, live = 0;
+        /* the C library's malloc, not the hook: the journal is bookkeeping
+         * of the hook's blocks, not one of them */
+        BaseJournalSlot *slot = malloc((size_t)cap * sizeof *slot);
+        if (!slot)
+            return false;
+        memset(slot, 0, (size_t)cap * sizeof *slot);
+        BaseJournal next = {slot, cap, 0, 1};
+        for (uint32_t i = 0; i < j->cap; i++)
+            if (j->slot[i].gen == j->gen && j->slot[i].p) {
+                uint32_t k = journal_home(&next, j->slot[i].p);
+                while (slot[k].gen == next.gen)
+                    k = (k + 1) & (cap - 1);
+                slot[k] = (BaseJournalSlot){j->slot[i].p, next.gen};
+                live++;
+            }
+        (free)(j->slot); /* (free): the C library's, not the macro */
+        next.used = live;
+        *j = next;
+    }
+    uint32_t i = journal_home(j, p);
+    while (j->slot[i].gen == j->gen)
+        i = (i + 1) & (j->cap - 1);
+    j->slot[i] = (BaseJournalSlot){p, j->gen};
+    j->used++;
+    return true;
+}
+
+static void journal_remove(BaseJournal *j, const void *p)
+{
+    uint32_t i = journal_find(j, p);
+    if (i != UINT32_MAX)
+        j->slot[i].p = NULL; /* deleted: the probe goes on past it */
+}
+
+void base_journal_adopt(void *p)
+{
+    if (journal && p)
+        journal_add(journal, p);
+}
+
+void base_journal_forget(void *p)
+{
+    if (journal && p)
+        journal_remove(journal, p);
+}
+
+void base_journal_release(BaseJournal *j)
+{
+    for (uint32_t i = 0; i < j->cap; i++)
+        if (j->slot[i].gen == j->gen && j->slot[i].p)
+            (free)(j->slot[i].p);
+    (free)(j->slot);
+    *j = (BaseJournal){0};
+}
+
+void base_free(void *p)
+{
+    if (journal && p)
+        journal_remove(journal, p);
+    (free)(p);
+}
+
 void *base_try_realloc(void *p, size_t n)
 {
     if (n == 0)
         n = 1;
-    return alloc_fn ? alloc_fn(alloc_ud, p, n) : realloc(p, n);
+    void *q = alloc_fn ? alloc_fn(alloc_ud, p, n) : realloc(p, n);
+    if (journal && q && q != p) {
+        /* a block that moves stays recorded, or not, as it was */
+        bool recorded = !p || journal_find(journal, p) != UINT32_MAX;
+        if (p)
+            journal_remove(journal, p);
+        if (recorded)
+            journal_add(journal, q); /* a table that cannot grow: q goes unrecorded, a leak at worst */
+    }
+    return q;
 }
 
 void base_oom_push(BaseOom *h)

@@ -63,6 +63,36 @@ void base_oom_pop(BaseOom *h);
  * base_fatal where it should go on, as a stack segment does). */
 const char *base_oom_catch(void (*fn)(void *), void *arg);
 
+/* A journal of the blocks allocated, and not yet freed, while it is this
+ * thread's active one: what a call that ran out of memory leaves behind.
+ * The API keeps one per machine and per load (api.c): after a jump it frees
+ * what the object it was building does not own (see base_journal_release).
+ * While one is active every allocation is recorded and every free (free is
+ * base_free in the project's code, below) forgets the block. */
+typedef struct BaseJournalSlot {
+    void *p;       /* the block; NULL with gen current: a deleted entry */
+    uint32_t gen;  /* the journal's generation it was recorded in */
+} BaseJournalSlot;
+typedef struct BaseJournal {
+    BaseJournalSlot *slot; /* open addressing; slots of an older gen are empty */
+    uint32_t cap;          /* a power of two, or 0 */
+    uint32_t used;         /* current-gen slots, deleted ones included */
+    uint32_t gen;          /* bumped to forget everything at once */
+} BaseJournal;
+/* Makes j this thread's active journal (NULL: none); returns the one before. */
+BaseJournal *base_journal_swap(BaseJournal *j);
+/* Forgets every block recorded (they live on, owned elsewhere): O(1). */
+void base_journal_forget_all(BaseJournal *j);
+/* Forgets one block of the active journal: it is handed to the caller. */
+void base_journal_forget(void *p);
+/* Records a block the C library allocated (open_memstream's buffer): it
+ * will be freed with the call's temporaries should memory run out. */
+void base_journal_adopt(void *p);
+/* Frees every block still recorded, then the journal's own table. */
+void base_journal_release(BaseJournal *j);
+/* free(), keeping the active journal up to date. */
+void base_free(void *p);
+
 void *base_xmalloc(size_t n);
 void *base_xcalloc(size_t n, size_t size);
 void *base_xrealloc(void *p, size_t n);
@@ -224,5 +254,9 @@ enum { BASE_MAX_FILE_BYTES = 128u << 20 /* larger inputs are refused */ };
 char *base_read_file(const char *path, size_t *len, char **err, bool *too_large);
 /* Where temporary files go: $TMPDIR when set and not empty, else /tmp. */
 const char *base_tmpdir(void);
+
+/* Every free of the project's code goes through base_free (for the
+ * journal above); "(free)(p)" still names the C library's. */
+#define free(p) base_free(p)
 
 #endif

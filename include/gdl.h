@@ -37,9 +37,10 @@
  *   call on a machine, gdl_machine_error() describes it. Loading a game
  *   returns its diagnostics as data (GdlDiagnostics), errors and warnings
  *   alike. The library never prints and never exits: running out of memory
- *   is GDL_OUT_OF_MEMORY (the calls that return a pointer return NULL). The
- *   temporaries of the call that ran out may be lost (leaked) with it;
- *   every object the caller holds stays valid to free.
+ *   is GDL_OUT_OF_MEMORY (the calls that return a pointer return NULL).
+ *   Every object the caller holds stays valid to free, and nothing leaks:
+ *   what the call that ran out had allocated is freed with its machine
+ *   (at once when loading a game or making a machine).
  *
  * Cancellation
  *   A player must never blow its play clock. gdl_machine_set_deadline gives a

@@ -93,16 +93,38 @@ static GdlStatus machine_oom(GdlMachine *m, const char *what)
     return GDL_OUT_OF_MEMORY;
 }
 
+/* The outermost guarded call records what it allocates in the machine's
+ * journal (base.h): after a success it is forgotten; after running out it
+ * stays, and gdl_machine_free frees what the machine's own teardown did
+ * not (the call's temporaries). A nested call keeps the outer journal. */
+static BaseJournal *journal_enter(GdlMachine *m)
+{
+    BaseJournal *outer = base_journal_swap(NULL);
+    base_journal_swap(outer ? outer : &m->journal);
+    return outer;
+}
+
+static void journal_leave(GdlMachine *m, BaseJournal *outer, bool ok)
+{
+    base_journal_swap(outer);
+    if (!outer && ok)
+        base_journal_forget_all(&m->journal);
+}
+
 #define GUARDED(m, call)                                                       \
     do {                                                                       \
         if ((m)->oom)                                                          \
             return GDL_OUT_OF_MEMORY;                                          \
+        BaseJournal *outer_ = journal_enter(m);                                \
         BaseOom oom_;                                                          \
         base_oom_push(&oom_);                                                  \
-        if (setjmp(oom_.jb))                                                   \
+        if (setjmp(oom_.jb)) {                                                 \
+            journal_leave((m), outer_, false);                                 \
             return machine_oom((m), oom_.what);                                \
+        }                                                                      \
         GdlStatus st_ = (call);                                                \
         base_oom_pop(&oom_);                                                   \
+        journal_leave((m), outer_, true);                                      \
         return st_;                                                            \
     } while (0)
 
@@ -112,14 +134,17 @@ static GdlStatus machine_oom(GdlMachine *m, const char *what)
     do {                                                                       \
         if ((m)->oom)                                                          \
             return (fail);                                                     \
+        BaseJournal *outer_ = journal_enter(m);                                \
         BaseOom oom_;                                                          \
         base_oom_push(&oom_);                                                  \
         if (setjmp(oom_.jb)) {                                                 \
+            journal_leave((m), outer_, false);                                 \
             machine_oom((m), oom_.what);                                       \
             return (fail);                                                     \
         }                                                                      \
         T r_ = (call);                                                         \
         base_oom_pop(&oom_);                                                   \
+        journal_leave((m), outer_, true);                                      \
         return r_;                                                             \
     } while (0)
 
@@ -152,8 +177,11 @@ static void game_terms_free(GameTerms *t);
 
 static GdlStatus finish_load(Front *f, bool ok, GdlGame **game, GdlDiagnostics **diags)
 {
+    /* everything that may run out of memory before anything reaches the caller */
+    GameTerms *terms = ok ? game_terms_new(&f->syms) : NULL;
+    GdlDiagnostics *d = diags ? diagnostics_from(f) : NULL;
     if (diags)
-        *diags = diagnostics_from(f);
+        *diags = d;
     if (!ok) {
         front_free(f);
         free(f);
@@ -161,7 +189,7 @@ static GdlStatus finish_load(Front *f, bool ok, GdlGame **game, GdlDiagnostics *
         return GDL_INVALID_GAME;
     }
     GdlGame *g = (GdlGame *)f; /* a GdlGame starts with its Front */
-    g->terms = game_terms_new(&f->syms);
+    g->terms = terms;
     *game = g;
     return GDL_OK;
 }
@@ -173,6 +201,8 @@ static GdlStatus finish_load(Front *f, bool ok, GdlGame **game, GdlDiagnostics *
     *game = NULL;                                                              \
     if (diags)                                                                 \
         *diags = NULL;                                                         \
+    BaseJournal journal_ = {0};                                                \
+    BaseJournal *outer_ = base_journal_swap(&journal_);                        \
     BaseOom oom_;                                                              \
     base_oom_push(&oom_);                                                      \
     if (setjmp(oom_.jb)) {                                                     \
@@ -180,11 +210,16 @@ static GdlStatus finish_load(Front *f, bool ok, GdlGame **game, GdlDiagnostics *
             front_free(&g->front);                                             \
             free(g);                                                           \
         }                                                                      \
+        base_journal_swap(outer_);                                             \
+        base_journal_release(&journal_); /* the load's temporaries */          \
         return GDL_OUT_OF_MEMORY;                                              \
     }                                                                          \
     g = base_xcalloc(1, sizeof *g);                                            \
     GdlStatus st_ = body;                                                      \
     base_oom_pop(&oom_);                                                       \
+    base_journal_swap(outer_);                                                 \
+    base_journal_forget_all(&journal_);                                        \
+    base_journal_release(&journal_);                                           \
     return st_
 
 static GdlStatus load_string(GdlGame *g, const char *name, const char *text, size_t len, GdlGame **game,
@@ -286,18 +321,26 @@ GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **
     if (err)
         *err = NULL;
     GdlMachine *volatile m = NULL;
+    BaseJournal journal = {0};
+    BaseJournal *outer = base_journal_swap(&journal);
     BaseOom oom_;
     base_oom_push(&oom_);
     if (setjmp(oom_.jb)) {
-        /* an engine half made is lost; what the machine holds is freed */
+        /* what the machine holds is freed, then whatever else the making
+         * had allocated (an engine half made) */
         if (m) {
             m->engine = NULL;
             gdl_machine_free(m);
         }
+        base_journal_swap(outer);
+        base_journal_release(&journal);
         return GDL_OUT_OF_MEMORY;
     }
     GdlStatus st = machine_new(game, engine, &m, err);
     base_oom_pop(&oom_);
+    base_journal_swap(outer);
+    base_journal_forget_all(&journal);
+    base_journal_release(&journal);
     if (st == GDL_OK)
         *out = m;
     return st;
@@ -353,6 +396,12 @@ void gdl_machine_free(GdlMachine *m)
 {
     if (!m)
         return;
+    /* The teardown frees under the machine's journal (or an outer one, when
+     * making the machine failed), so that what is left in it afterwards
+     * are the temporaries of a call that ran out of memory. */
+    BaseJournal own = m->journal;
+    BaseJournal *outer = base_journal_swap(NULL);
+    base_journal_swap(outer ? outer : &own);
     if (m->engine)
         m->ops->destroy(m->engine);
     gt_free(&m->store);
@@ -375,6 +424,8 @@ void gdl_machine_free(GdlMachine *m)
     vec_free(m->roles);
     free(m->ctl.error);
     free(m);
+    base_journal_swap(outer);
+    base_journal_release(&own);
 }
 
 const char *gdl_machine_engine(const GdlMachine *m) { return m->ops->name; }
@@ -482,17 +533,22 @@ static Gt own_locked(GdlMachine *m, Gt c)
 static void map_locked(GdlMachine *m, const Gt *in, Gt *out, uint32_t n, bool to_cid)
 {
     GameTerms *g = m->game->terms;
+    /* what this grows is the game's and the machine's for good, not the
+     * call's: out of the journal (base.h) */
+    BaseJournal *journal = base_journal_swap(NULL);
     pthread_mutex_lock(&g->lock);
     BaseOom oom;
     base_oom_push(&oom);
     if (setjmp(oom.jb)) {
         pthread_mutex_unlock(&g->lock);
+        base_journal_swap(journal);
         base_fatal(oom.what ? oom.what : "out of memory");
     }
     for (uint32_t i = 0; i < n; i++)
         out[i] = to_cid ? cid_locked(m, in[i]) : own_locked(m, in[i]);
     base_oom_pop(&oom);
     pthread_mutex_unlock(&g->lock);
+    base_journal_swap(journal);
 }
 
 /* The facts of s as m's own ids, sorted: s's own array when m made it. */
@@ -531,9 +587,15 @@ static void state_set(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n)
     if (!s || s->cap < n) {
         /* a new state has no room to spare; one that grows gets some */
         uint32_t cap = !s ? n + 1 : n + n / 4 + 4;
+        bool theirs = s != NULL;
         s = base_xrealloc(s, sizeof *s + 2 * (size_t)cap * sizeof(Gt));
         s->cap = cap;
-        *sp = s;
+        s->n = 0;
+        if (theirs) {
+            /* the caller's object, moved: theirs still, whatever happens */
+            *sp = s;
+            base_journal_forget(s);
+        }
     }
     gt_tuple_copy(s->facts, facts, n);
     base_sort_u32(s->facts, n);
@@ -561,6 +623,7 @@ static void state_set(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n)
     s->owner = m->serial;
     s->stamp = atomic_fetch_add(&m->game->terms->stamps, 1) + 1;
     s->game = m->game;
+    *sp = s; /* a new state reaches the caller only once it is whole */
 }
 
 static GdlState *state_make(GdlMachine *m, const Gt *facts, uint32_t n)
@@ -1136,9 +1199,11 @@ void gdl_successors_free(GdlSuccessors *x)
     memset(x, 0, sizeof *x);
 }
 
-static GdlStatus next_states_(GdlMachine *m, const GdlState *s, uint64_t max, GdlSuccessors *out)
+static GdlStatus next_states_(GdlMachine *m, const GdlState *s, uint64_t max, GdlSuccessors *res)
 {
-    memset(out, 0, sizeof *out);
+    /* built aside, handed over whole: running out of memory leaves *res empty */
+    memset(res, 0, sizeof *res);
+    GdlSuccessors built = {0}, *out = &built;
     GdlJointMoves *it;
     GdlStatus st = joint_moves_(m, s, max, &it);
     if (st != GDL_OK)
@@ -1165,6 +1230,8 @@ static GdlStatus next_states_(GdlMachine *m, const GdlState *s, uint64_t max, Gd
     gdl_joint_moves_free(it);
     if (st != GDL_OK)
         gdl_successors_free(out);
+    else
+        *res = built;
     return st;
 }
 

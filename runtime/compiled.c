@@ -661,6 +661,12 @@ static void compiled_destroy(void *e)
     free(c);
 }
 
+static void module_create(void *p)
+{
+    Compiled *c = p;
+    c->ev = c->mod->create(&host, c->store, c, &c->tv, (usize)COMPILED_MEMORY_MIB << 20);
+}
+
 static Compiled *compiled_start(const GdlGame *game, GtStore *store, RtControl *ctl)
 {
     Compiled *c = base_xcalloc(1, sizeof *c);
@@ -681,7 +687,14 @@ static void *compiled_finish(Compiled *c, const char *what, const GdlGame *game,
         return NULL;
     }
     host_alloc_failed = false;
-    c->ev = c->mod->create(&host, c->store, c, &c->tv, (usize)COMPILED_MEMORY_MIB << 20);
+    /* The module interns its constants through the host, which may run out
+     * of memory and jump: then the object or the JIT's code (not the
+     * project's memory) is let go before the jump goes on. */
+    const char *oom = base_oom_catch(module_create, c);
+    if (oom) {
+        compiled_destroy(c);
+        base_fatal(oom);
+    }
     if (!c->ev) {
         compiled_destroy(c);
         oom_if_refused();

@@ -94,6 +94,7 @@ struct GdlMachine {
     U32Vec sorted;     /* the facts of the state stamped sorted_stamp, in canonical order */
     uint64_t sorted_stamp; /* the stamp of the last state gdl_state_fact sorted (0: none) */
     bool oom;          /* memory ran out inside a query: every later one fails */
+    BaseJournal journal; /* what the current call allocated (see GUARDED in api.c) */
     uint64_t serial;   /* names the machine in its states (see state_check) */
     U32Vec joint;      /* the joint move being played, copied from the caller */
     /* The legal moves last computed per role, for checking joint moves in
