@@ -67,6 +67,19 @@ bool rt_stop_now(const RtControl *ctl)
     return (ctl->flag && *ctl->flag) || (ctl->deadline > 0 && gdl_now() >= ctl->deadline);
 }
 
+bool rt_stop_coarse(const RtControl *ctl)
+{
+    if (ctl->flag && *ctl->flag)
+        return true;
+    if (ctl->deadline <= 0)
+        return false;
+    /* the coarse clock is read from memory (a few ns, where the fine one
+     * costs tens); it runs behind by at most a tick (1 to 4 ms) */
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 >= ctl->deadline;
+}
+
 bool rt_should_stop(RtControl *ctl)
 {
     if (ctl->flag && *ctl->flag)

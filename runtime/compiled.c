@@ -94,17 +94,12 @@ static u32 h_sym(void *store, const char *name)
     GtStore *s = store;
     return symtab_intern(s->syms, name, strlen(name));
 }
-/* Should evaluation stop? The cancel flag at every poll, the clock at one
- * poll in 16: the generated code polls every 4096 steps of its own and at
- * the start of queries (rt_should_stop's 1-in-256 on top made it one step
- * in a million, and a runaway query overran a 1 s budget by 0.8 s; a clock
- * read at every poll cost 3% of a fast game). */
-static int stop_polled(RtControl *ctl)
-{
-    if (ctl->flag && *ctl->flag)
-        return 1;
-    return ctl->deadline > 0 && (++ctl->poll & 15) == 0 && rt_stop_now(ctl);
-}
+/* Should evaluation stop? The generated code polls every 4096 steps of its
+ * own and the host at the start of every query: the cancel flag and the
+ * coarse clock each time (rt_should_stop's 1-in-256 on top made the clock
+ * one read in a million steps, and a runaway query overran a 1 s budget by
+ * 0.8 s; the fine clock at every poll cost 3% of a fast game). */
+static int stop_polled(RtControl *ctl) { return rt_stop_coarse(ctl); }
 
 /* The module's ctl is the Compiled itself: the control and the segments. */
 static int h_stop(void *c) { return stop_polled(((Compiled *)c)->ctl); }
@@ -926,7 +921,7 @@ static GdlStatus use_state(Compiled *c, const Gt *state, uint32_t n)
 
 static GdlStatus query(Compiled *c, u32 which, u32 role, const u32 **ans, u32 *n)
 {
-    /* the flag at every query, the clock at one poll in 16 (h_stop); the
+    /* the flag and the coarse clock at every query (stop_polled); the
      * generated code polls too, every few thousand steps */
     if (stop_polled(c->ctl)) {
         c->have_state = c->have_joint = false;

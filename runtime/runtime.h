@@ -49,6 +49,9 @@ GdlStatus rt_fail(RtControl *ctl, GdlStatus status, const char *fmt, ...) BASE_P
 bool rt_should_stop(RtControl *ctl);
 /* The same, reading the clock now. */
 bool rt_stop_now(const RtControl *ctl);
+/* The same with the coarse clock: cheap enough for every poll, late by a
+ * tick at most. */
+bool rt_stop_coarse(const RtControl *ctl);
 
 typedef struct EngineOps {
     const char *name;

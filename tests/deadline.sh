@@ -55,7 +55,10 @@ for engine in ref jit; do
         if ! grep -q '^errorMessage=' "$tmp/results" && grep -Eq '^numRollouts=[1-9]' "$tmp/results"; then ok
         else bad "perf-test $engine results: $(cat "$tmp/results")"; fi
     fi
-    if timed 0 "bench --json $engine, some playouts finished" "$gdlc" bench --engine $engine --seconds 1 --json "$g"
+    # seed 22 runs away in its second playout: cut at the deadline however
+    # slow the build (seed 1 reaches its runaway only after 30 playouts,
+    # past 1 s under the sanitizers)
+    if timed 0 "bench --json $engine, some playouts finished" "$gdlc" bench --engine $engine --seconds 1 --seed 22 --json "$g"
     then
         if grep -q '"partial": true' "$tmp/out" && grep -Eq '"playouts": [1-9]' "$tmp/out"; then ok
         else bad "bench --json $engine: $(cat "$tmp/out")"; fi
