@@ -66,7 +66,14 @@ static uint32_t journal_find(const BaseJournal *j, const void *p)
 static bool journal_add(BaseJournal *j, void *p)
 {
     if ((uint64_t)(j->used + 1) * 2 > j->cap) {
-        uint32_t cap = j->cap ? j->cap * 2 : 256, live = 0;
+        /* deleted entries go in the rehash: the new size is for the live
+         * ones (blocks allocated and freed in turn must not grow it) */
+        uint32_t live = 0, cap = 256;
+        for (uint32_t i = 0; i < j->cap; i++)
+            live += j->slot[i].gen == j->gen && j->slot[i].p;
+        while ((uint64_t)cap < (uint64_t)(live + 1) * 4)
+            cap *= 2;
+        live = 0;
         /* the C library's malloc, not the hook: the journal is bookkeeping
          * of the hook's blocks, not one of them */
         BaseJournalSlot *slot = malloc((size_t)cap * sizeof *slot);
