@@ -1,10 +1,10 @@
 #!/bin/sh
 # test.sh: the README's second command, and what CI runs. Sets up, builds
-# and runs the whole test suite three ways: an optimised build with -Werror,
+# and runs the whole test suite four ways: an optimised build with -Werror,
 # a build under AddressSanitizer and UndefinedBehaviorSanitizer, the
 # threading tests under ThreadSanitizer, and a short libFuzzer run of the
-# front end. Stays well under 15 minutes on 2 cores.
-# FUZZ_SECONDS (default 60) sets the length of the fuzzing run.
+# front end and the engines. About 20 minutes on 2 cores (CI allows 90).
+# FUZZ_SECONDS (default 60) sets the length of each fuzzing run.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/setup.sh
