@@ -11,7 +11,7 @@
 #define GDLC_CG_H
 
 #include "../frontend/front.h"
-#include "../runtime/terms.h"
+#include "../base/terms.h"
 
 enum {
     CG_MAX_ARITY = BASE_MAX_ENGINE_ARITY + 1, /* a bound on every relation's and term's arguments */

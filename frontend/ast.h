@@ -18,7 +18,7 @@
 #ifndef GDLC_AST_H
 #define GDLC_AST_H
 
-#include "base.h"
+#include "../base/base.h"
 #include "kif.h"
 
 /* GDL's reserved words, declared once. X(enum suffix, text, arity of the

@@ -19,7 +19,7 @@
 #ifndef GDLC_KIF_H
 #define GDLC_KIF_H
 
-#include "base.h"
+#include "../base/terms.h"
 
 enum {
     /* deepest nesting of parentheses accepted: the AST passes recurse once
@@ -28,10 +28,7 @@ enum {
      * corpus) and terms may be only KIF_MAX_TERM_DEPTH deep anyway */
     KIF_MAX_DEPTH = 128,
     KIF_MAX_NODES = 1u << 24, /* most s-expression nodes in one file */
-    /* deepest term (a constant is 1 deep) the engines accept: deeper ones
-     * in the game text are errors (validate.c), deeper ones built while
-     * playing stop the query with GDL_LIMIT (GT_MAX_DEPTH in terms.h) */
-    KIF_MAX_TERM_DEPTH = 64,
+    KIF_MAX_TERM_DEPTH = BASE_MAX_TERM_DEPTH, /* see base.h */
 };
 
 typedef enum KifKind {
@@ -89,5 +86,10 @@ typedef struct KifReader {
 uint32_t kif_new_atom(KifReader *r, KifKind kind, uint32_t off, const char *text, size_t len);
 uint32_t kif_new_list(KifReader *r, uint32_t off, uint32_t first, uint32_t n);
 void kif_bad_char(KifReader *r, uint32_t off, unsigned char c);
+
+/* Converts an s-expression to a ground term, interning new symbols in the
+ * store's table. BASE_NONE for a variable, an empty list, a list not
+ * starting with a symbol, or a term too deep. */
+Gt gt_from_kif(GtStore *s, const KifDoc *doc, const Symtab *docsyms, uint32_t node);
 
 #endif

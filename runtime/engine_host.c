@@ -43,7 +43,7 @@
 
 #include "../backend/abi.h"
 
-/* From frontend/base.h, which cannot be included beside engine.h (both
+/* From base/base.h, which cannot be included beside engine.h (both
  * define Arena): running out of memory (see rt_stack_hop). */
 const char *base_oom_catch(void (*fn)(void *), void *arg);
 __attribute__((noreturn)) void base_fatal(const char *what);

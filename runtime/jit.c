@@ -18,7 +18,7 @@
 
 #include <libtcc.h>
 
-#include "../frontend/base.h"
+#include "../base/base.h"
 
 #ifndef GDLC_TCC_LIB_PATH
 #define GDLC_TCC_LIB_PATH "/usr/lib/x86_64-linux-gnu/tcc"

@@ -12,7 +12,7 @@
 
 #include "../frontend/front.h"
 #include "../include/gdl.h"
-#include "terms.h"
+#include "../base/terms.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

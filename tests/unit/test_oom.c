@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "../../frontend/base.h"
+#include "../../base/base.h"
 #include "../../include/gdl.h"
 
 typedef struct Failing {

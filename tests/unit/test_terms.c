@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "../../runtime/terms.h"
+#include "../../base/terms.h"
 
 static uint32_t sym(Symtab *t, const char *s) { return symtab_intern(t, s, strlen(s)); }
 

@@ -238,6 +238,10 @@ enum {
     /* the widest relation the compiled engines take; a function term takes
      * one argument less (its functor has a slot of its own) */
     BASE_MAX_ENGINE_ARITY = 63,
+    /* deepest term (a constant is 1 deep) the engines accept: deeper ones
+     * in the game text are errors (validate.c), deeper ones built while
+     * playing stop the query with GDL_LIMIT (GT_MAX_DEPTH in terms.h) */
+    BASE_MAX_TERM_DEPTH = 64,
 };
 
 /* Reads a goal value as every engine reads it: a decimal integer from 0 to

@@ -247,32 +247,3 @@ void gt_sort(GtStore *s, Gt *v, uint32_t n)
     if (items != buf)
         free(items);
 }
-
-Gt gt_from_kif(GtStore *s, const KifDoc *doc, const Symtab *docsyms, uint32_t node)
-{
-    const KifNode *n = &doc->nodes.v[node];
-    if (n->kind == KIF_VAR)
-        return BASE_NONE;
-    if (n->kind == KIF_SYM) {
-        const char *text = symtab_str(docsyms, n->sym);
-        uint32_t sym = symtab_intern(s->syms, text, strlen(text));
-        return gt_intern(s, sym, 0, NULL);
-    }
-    if (n->sym == 0 || doc->nodes.v[n->first].kind != KIF_SYM)
-        return BASE_NONE;
-    const char *text = symtab_str(docsyms, doc->nodes.v[n->first].sym);
-    uint32_t fn = symtab_intern(s->syms, text, strlen(text));
-    uint32_t arity = n->sym - 1;
-    Gt *args = base_xmalloc((arity + 1) * sizeof *args);
-    uint32_t i = 0;
-    Gt result = BASE_NONE;
-    for (uint32_t c = doc->nodes.v[n->first].next; c != BASE_NONE; c = doc->nodes.v[c].next) {
-        args[i] = gt_from_kif(s, doc, docsyms, c);
-        if (args[i++] == BASE_NONE)
-            goto done;
-    }
-    result = gt_intern(s, fn, arity, args);
-done:
-    free(args);
-    return result;
-}

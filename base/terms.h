@@ -12,11 +12,11 @@
 #ifndef GDLC_TERMS_H
 #define GDLC_TERMS_H
 
-#include "../frontend/kif.h"
+#include "base.h"
 
 typedef uint32_t Gt; /* a ground term id */
 
-enum { GT_MAX_DEPTH = KIF_MAX_TERM_DEPTH /* deeper terms are refused: see ref.c */ };
+enum { GT_MAX_DEPTH = BASE_MAX_TERM_DEPTH /* deeper terms are refused: see ref.c */ };
 
 typedef struct GtStore {
     Symtab *syms;      /* the game's symbols (new ones are interned when parsing) */
@@ -62,9 +62,5 @@ const char *gt_text(GtStore *s, Gt t);
 /* Byte order of canonical texts. */
 int gt_cmp(GtStore *s, Gt a, Gt b);
 void gt_sort(GtStore *s, Gt *v, uint32_t n);
-/* Converts an s-expression to a term, interning new symbols. BASE_NONE for
- * a variable, an empty list, a list not starting with a symbol, or a term
- * too deep. */
-Gt gt_from_kif(GtStore *s, const KifDoc *doc, const Symtab *docsyms, uint32_t node);
 
 #endif
