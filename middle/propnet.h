@@ -1,0 +1,136 @@
+/*
+ * propnet.h: the propositional network of a ground program, and its
+ * optimisations.
+ *
+ * Components are numbered 0..n-1. Each has a kind and a list of inputs
+ * (other components); outputs are the inverse lists. A component that
+ * computes a sentence of the game carries it as a name: a ground term in
+ * the network's store whose functor is the relation (`(legal x (mark 1
+ * 1))`, `(next (cell 1 1 x))`, `terminal`), BASE_NONE for a gate of no
+ * sentence (the AND of one rule's body). A proposition is the OR of its
+ * rules (one rule: the rule's AND or its single literal, after collapsing).
+ *
+ *  - PN_CONST: value[c] of the constant is const_value (0 or 1).
+ *  - PN_BASE: (true s), set from the state. No inputs.
+ *  - PN_INPUT: (does r m), set from the joint move. No inputs.
+ *  - PN_AND, PN_OR: any number of inputs (an AND of none is true, an OR of
+ *    none false; the optimiser removes both).
+ *  - PN_NOT: one input.
+ * Transitions are not components: base i becomes true in the next state
+ * exactly when component base_next[i] is true (PN_NONE: never).
+ *
+ * The marks say what the state machine reads: per role, the legal moves
+ * (the component of (legal r m), the move term m, and the input of (does r
+ * m) or PN_NONE), the goals (component and value 0..100), the inputs; the
+ * terminal component; the base propositions with their fact term s, their
+ * next component and whether (init s) holds. The network is acyclic
+ * except through the transitions (a cycle between gates would be a
+ * recursion through a static or unstratified loop, which a ground GDL
+ * program cannot have after folding: pn_build reports one as an error).
+ */
+#ifndef GDLC_PROPNET_H
+#define GDLC_PROPNET_H
+
+#include "../base/terms.h"
+#include "../frontend/ir.h"
+
+#define PN_NONE UINT32_MAX
+
+typedef enum PnKind {
+    PN_CONST,
+    PN_BASE,
+    PN_INPUT,
+    PN_AND,
+    PN_OR,
+    PN_NOT,
+    PN_NKINDS
+} PnKind;
+
+typedef struct PnComp {
+    uint8_t kind;      /* PnKind */
+    uint8_t const_value; /* PN_CONST: 0 or 1 */
+    uint32_t in_at;    /* inputs: in[in_at .. in_at + nin) */
+    uint32_t nin;
+    uint32_t out_at;   /* outputs: out[out_at .. out_at + nout) */
+    uint32_t nout;
+    Gt name;           /* the sentence it computes, or BASE_NONE */
+    uint32_t index;    /* PN_BASE: its index in base[]; PN_INPUT: in inputs[]; else PN_NONE */
+} PnComp;
+
+typedef struct PnBase {
+    uint32_t comp;     /* its PN_BASE component */
+    Gt fact;           /* s of (true s) */
+    uint32_t next;     /* the component of (next s), PN_NONE when nothing makes it true */
+    bool init;         /* (init s) holds */
+} PnBase;
+
+typedef struct PnInput {
+    uint32_t comp;     /* its PN_INPUT component */
+    uint32_t role;     /* role index */
+    Gt move;           /* m of (does r m) */
+} PnInput;
+
+typedef struct PnLegal {
+    uint32_t comp;     /* the component of (legal r m) */
+    Gt move;
+    uint32_t input;    /* index in inputs[] of (does r m), or PN_NONE */
+} PnLegal;
+
+typedef struct PnGoal {
+    uint32_t comp;     /* the component of (goal r v) */
+    uint32_t value;    /* 0..100 */
+} PnGoal;
+
+typedef struct PnRole {
+    Gt name;
+    VEC(PnLegal) legal;
+    VEC(PnGoal) goals;
+} PnRole;
+
+/* What an optimisation pass removed, for `gdlc propnet --stats`. */
+typedef struct PnPassStats {
+    const char *name;        /* e.g. "constant propagation" */
+    uint32_t comps_removed;
+    uint32_t links_removed;
+} PnPassStats;
+
+typedef struct Propnet {
+    GtStore *store;          /* names and terms (the caller's) */
+    VEC(PnComp) comps;
+    U32Vec in, out;          /* the link lists */
+    VEC(PnBase) base;
+    VEC(PnInput) inputs;
+    VEC(PnRole) roles;       /* in the game's role order */
+    uint32_t terminal;       /* the component of `terminal` (a PN_CONST 0 when none) */
+    VEC(PnPassStats) passes; /* what each optimisation removed, in order */
+} Propnet;
+
+typedef enum PnOpt {
+    PN_OPT_CONST = 1u << 0,    /* constant propagation (init and static relations fixed by grounding) */
+    PN_OPT_UNUSED = 1u << 1,   /* components that reach no legal, goal, terminal or transition */
+    PN_OPT_HASH = 1u << 2,     /* structural hashing of identical gates */
+    PN_OPT_SINGLE = 1u << 3,   /* gates of one input collapsed into it */
+    PN_OPT_FIXED_BASE = 1u << 4, /* base propositions that can never change become constants */
+    PN_OPT_ALL = 0x1f,
+} PnOpt;
+
+/* Builds the network of a ground program (ground.h) with names in store.
+ * False with *err (malloc-ed) on a program it cannot represent. */
+bool pn_build(const Ir *ground, GtStore *store, Propnet *pn, char **err);
+/* Runs the optimisations in opts to a fixpoint, renumbering components;
+ * appends what each removed to pn->passes. */
+void pn_optimise(Propnet *pn, unsigned opts);
+void pn_free(Propnet *pn);
+/* Links: the sum of every component's inputs. */
+uint64_t pn_links(const Propnet *pn);
+/* Components in an order where each comes after its inputs (transitions
+ * excepted): a topological order, written to order (n entries). */
+void pn_topo_order(const Propnet *pn, uint32_t *order);
+
+/* --dump=pn-raw and --dump=pn: one component a line, stable and documented. */
+void pn_dump(FILE *f, const Propnet *pn);
+/* Graphviz DOT of the network, or with focus != PN_NONE of the cone of
+ * components feeding focus up to depth levels upstream. */
+void pn_dot(FILE *f, const Propnet *pn, uint32_t focus, uint32_t depth);
+
+#endif
