@@ -363,13 +363,14 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
 {
     if (!engine)
         engine = "jit";
-    /* "so:PATH": the name is what comes before the colon */
+    /* "so:PATH", "ref:ground": the name is what comes before the colon,
+     * and whether an argument may or must follow is the engine's say */
     const char *colon = strchr(engine, ':');
     size_t nlen = colon ? (size_t)(colon - engine) : strlen(engine);
     const EngineOps *ops = NULL;
     for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
         if (strlen(engines[i]->name) == nlen && strncmp(engines[i]->name, engine, nlen) == 0 &&
-            (colon != NULL) == (engines[i] == &rt_engine_so))
+            (colon ? engines[i]->arg != ENGINE_ARG_NONE : engines[i]->arg != ENGINE_ARG_REQUIRED))
             ops = engines[i];
     if (!ops) {
         if (err)

@@ -53,6 +53,13 @@ bool rt_stop_now(const RtControl *ctl);
  * tick at most. */
 bool rt_stop_coarse(const RtControl *ctl);
 
+/* Whether an engine's name may carry an argument after a colon. */
+typedef enum EngineArg {
+    ENGINE_ARG_NONE,     /* "jit" only */
+    ENGINE_ARG_OPTIONAL, /* "ref" or "ref:ARG": create checks ARG */
+    ENGINE_ARG_REQUIRED, /* "so:PATH" only */
+} EngineArg;
+
 typedef struct EngineOps {
     const char *name;
     /* NULL with *err set on failure. store is the machine's (shared by the
@@ -67,6 +74,7 @@ typedef struct EngineOps {
     GdlStatus (*terminal)(void *e, const Gt *state, uint32_t n, bool *terminal);
     /* values: pairs (role index, goal value term), one per goal fact */
     GdlStatus (*goals)(void *e, const Gt *state, uint32_t n, U32Vec *values);
+    EngineArg arg;     /* what may follow the name */
 } EngineOps;
 
 extern const EngineOps rt_engine_ref;
