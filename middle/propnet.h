@@ -23,10 +23,17 @@
  * (the component of (legal r m), the move term m, and the input of (does r
  * m) or PN_NONE), the goals (component and value 0..100), the inputs; the
  * terminal component; the base propositions with their fact term s, their
- * next component and whether (init s) holds. The network is acyclic
- * except through the transitions (a cycle between gates would be a
- * recursion through a static or unstratified loop, which a ground GDL
- * program cannot have after folding: pn_build reports one as an error).
+ * next component and whether (init s) holds.
+ *
+ * Cycles. A ground program of a recursive relation over the state (hex's
+ * connected cells, any transitive closure of something dynamic) gives
+ * positive cycles between gates (never through a NOT: the program is
+ * stratified). Their meaning is the least fixpoint: a cycle of ORs and ANDs
+ * holds only what its inputs from outside support. Forward propagation of
+ * changes cannot compute that alone (a cycle that loses its support would
+ * keep itself true), so pn_sccs gives the strongly connected components:
+ * an evaluator recomputes a cyclic component from false whenever one of its
+ * inputs from outside changes.
  */
 #ifndef GDLC_PROPNET_H
 #define GDLC_PROPNET_H
@@ -123,9 +130,12 @@ void pn_optimise(Propnet *pn, unsigned opts);
 void pn_free(Propnet *pn);
 /* Links: the sum of every component's inputs. */
 uint64_t pn_links(const Propnet *pn);
-/* Components in an order where each comes after its inputs (transitions
- * excepted): a topological order, written to order (n entries). */
-void pn_topo_order(const Propnet *pn, uint32_t *order);
+/* The strongly connected components of the gates (transitions are not
+ * links), in topological order: every component's inputs from outside it
+ * come from earlier ones. comps receives every component once, grouped;
+ * scc_at (nsccs + 1 entries, malloc-ed) where each group starts; a group of
+ * one component without a link to itself is acyclic. Returns nsccs. */
+uint32_t pn_sccs(const Propnet *pn, U32Vec *comps, U32Vec *scc_at);
 
 /* --dump=pn-raw and --dump=pn: one component a line, stable and documented. */
 void pn_dump(FILE *f, const Propnet *pn);
