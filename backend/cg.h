@@ -10,11 +10,10 @@
 #ifndef GDLC_CG_H
 #define GDLC_CG_H
 
-#include "../frontend/front.h"
 #include "../base/terms.h"
+#include "plan.h"
 
 enum {
-    CG_MAX_ARITY = BASE_MAX_ENGINE_ARITY + 1, /* a bound on every relation's and term's arguments */
     CG_DEFAULT_MAX_BYTES = 256u << 20,   /* largest C file we emit */
     CG_FACT_BLOCKS_MAX = 64,             /* more facts of constants are loaded from a table */
 };
@@ -30,9 +29,10 @@ typedef struct CgOptions {
     GtStore *store;
 } CgOptions;
 
-/* The C of an accepted game (malloc-ed, NUL-terminated), or NULL with *err
- * (malloc-ed) naming the limit that was exceeded. */
-char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err);
+/* The C of an accepted game as plan p says (malloc-ed, NUL-terminated), or
+ * NULL with *err (malloc-ed) naming the limit that was exceeded. p was made
+ * with opt->pre. */
+char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err);
 
 /* The hash of a game's text that modules carry: 16 hex digits and a NUL. */
 void cg_game_hash(const Source *src, char out[17]);

@@ -453,7 +453,11 @@ static char *emit_here(const GdlGame *game, const char *c_name, bool no_lines, s
         }
     }
     CgOptions opt = {.c_name = c_name, .no_lines = no_lines, .pre = pre_of, .store = &store};
-    char *code = cg_emit(&game->front, &opt, len, err);
+    CgPlan plan;
+    char *code = NULL;
+    if (cg_plan(&plan, &game->front, pre_of, err))
+        code = cg_emit(&plan, &opt, len, err);
+    cg_plan_free(&plan);
     for (uint32_t i = 0; i < ir->rels.n; i++)
         vec_free(pre[i]);
     free(pre);

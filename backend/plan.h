@@ -1,0 +1,109 @@
+/*
+ * plan.h: the code generator's plan, every decision cg.c prints from,
+ * taken before anything is printed (plan.c).
+ *
+ * The plan says, per relation, how it is evaluated (a fact set of the
+ * state, the move, the game's facts or the facts folded ahead; or rules,
+ * recursive or not), which queries (relation and binding pattern) the root
+ * queries reach, and for each rule of each query the order in which its
+ * body is joined and how each literal runs: a lookup in a fact set with
+ * some positions bound, a yes/no call, a table read, a continuation. The
+ * numbers it gives (queries, fact sets, index slots) are the ones the
+ * generated code uses: q3 in the plan is q3() in the C.
+ */
+#ifndef GDLC_PLAN_H
+#define GDLC_PLAN_H
+
+#include "../frontend/front.h"
+
+enum {
+    CG_MAX_ARITY = BASE_MAX_ENGINE_ARITY + 1, /* a bound on every relation's and term's arguments */
+    CG_ROOTS = 5,                             /* the root queries: init, legal, next, terminal, goal */
+};
+
+/* A query: a relation called with some argument positions bound. */
+typedef struct CgQ {
+    uint32_t rel;
+    uint64_t mask;  /* bound argument positions */
+    bool exists;    /* every position bound, answered by a yes/no function */
+} CgQ;
+
+/* What a fact set holds. */
+enum {
+    FS_TRUE,  /* state facts of one functor (sym), or all of them (sym BASE_NONE) */
+    FS_DOES,  /* moves of one functor with the role first, or all of them */
+    FS_FACTS, /* the facts of a relation given by facts or folded (rel) */
+};
+
+/* A set of facts read by lookups with some positions bound. */
+typedef struct CgFs {
+    uint32_t kind;    /* FS_TRUE, FS_DOES or FS_FACTS */
+    uint32_t sym;     /* FS_TRUE/FS_DOES: functor; BASE_NONE for every fact */
+    uint32_t sarity;  /* arity of that functor */
+    uint32_t rel;     /* FS_FACTS: the relation */
+    uint32_t arity;   /* width of the tuples */
+    uint32_t level;   /* 0 game, 1 state, 2 move */
+    VEC(uint64_t) masks; /* the bound positions of each index (slot) asked for */
+} CgFs;
+
+/* How one body literal runs. */
+typedef enum CgStepKind {
+    CG_STEP_TEST,      /* distinct or =: ids compared */
+    CG_STEP_SET,       /* a lookup in a fact set */
+    CG_STEP_YESNO,     /* a call with every position bound (or free ones unused): x<q>() */
+    CG_STEP_SUBSUMED,  /* every position bound: read in the table of a query with fewer */
+    CG_STEP_NEGATED,   /* a negated call: its complete table tested for emptiness */
+    CG_STEP_RECURSIVE, /* a call into the rule's own recursive component: a continuation */
+    CG_STEP_TABLE,     /* any other call: its complete table, looped over (or tested) */
+} CgStepKind;
+
+typedef struct CgStep {
+    uint32_t lit;    /* the literal: its index in the rule's body */
+    uint32_t kind;   /* CgStepKind */
+    uint64_t mask;   /* positions bound when it runs (a set lookup: of the set's tuple) */
+    uint32_t target; /* CG_STEP_SET: the fact set; a call: the query; else BASE_NONE */
+    uint32_t slot;   /* CG_STEP_SET: the index of mask in the set, BASE_NONE when no key */
+} CgStep;
+
+/* One rule of one query: its steps, in join order. */
+typedef struct CgFn {
+    uint32_t rule;  /* the rule's id */
+    uint32_t steps; /* first index in steps; the rule's nlits follow */
+} CgFn;
+
+typedef struct CgPlan {
+    const Front *f;
+    const Ir *ir;
+    const U32Vec *const *pre; /* per relation: its folded answers, or NULL (CgOptions.pre) */
+    bool *facts_only;         /* per relation: read as a fact set (FS_FACTS) */
+    VEC(CgQ) qs;              /* the queries, numbered as the code numbers them */
+    uint32_t root[CG_ROOTS];  /* the query of each root query, or BASE_NONE */
+    U32Vec qfn;               /* per query: its first CgFn; one per rule of the relation */
+    VEC(CgFn) fns;
+    VEC(CgStep) steps;
+    VEC(CgFs) fs;             /* the fact sets, numbered as the code numbers them */
+    /* The tables (not yes/no) a first reach, without subsumption, asked
+     * for: a test with every position bound can read one of them. */
+    VEC(CgQ) tables;
+    /* Working state: the queries of each relation (qfirst: newest + 1;
+     * qnext: the previous one + 1), the facts of relations given by facts
+     * as tuples of ids (ftup, fnum; fdone once tried) and which binding
+     * patterns of them are functional (fmemo, exists: yes). */
+    uint32_t *qfirst;
+    U32Vec qnext;
+    uint32_t **ftup;
+    uint32_t *fnum;
+    bool *fdone;
+    VEC(CgQ) fmemo;
+} CgPlan;
+
+/* Plans the code of an accepted game; pre as CgOptions.pre. False with
+ * *err (malloc-ed) naming the limit that was exceeded. */
+bool cg_plan(CgPlan *p, const Front *f, const U32Vec *const *pre, char **err);
+void cg_plan_free(CgPlan *p);
+
+/* Helpers printing shares with planning. */
+static inline uint64_t cg_full_mask(uint32_t k) { return k >= 64 ? ~0ULL : (1ULL << k) - 1; }
+uint32_t cg_rel_level(const Ir *ir, uint32_t rel); /* 0 game, 1 state, 2 move */
+
+#endif
