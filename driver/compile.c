@@ -5,6 +5,7 @@
 
 #include "../include/gdl.h"
 #include "../runtime/compiled.h"
+#include "../runtime/pipeline.h"
 #include "cli.h"
 
 /* GAME.kif and -o OUT. */
