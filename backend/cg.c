@@ -1031,7 +1031,7 @@ char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err)
         strbuf_addf(&o, "%" PRIu32 ", ", c.sidx.v[ir->roles.v[i]] - 1);
     strbuf_add(&o, "0};\n");
     strbuf_add(&o, "static const u32 ROOT[GQ_N] = {");
-    for (int i = 0; i < CG_ROOTS; i++)
+    for (int i = 0; i < GQ_N; i++)
         if (root[i] == BASE_NONE)
             strbuf_add(&o, i ? ", NONE" : "NONE");
         else

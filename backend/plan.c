@@ -501,10 +501,12 @@ static void plan_clear(CgPlan *p)
 static void reach(CgPlan *p)
 {
     const Ir *ir = p->ir;
-    static const uint32_t kw[CG_ROOTS] = {IR_REL_INIT, IR_REL_LEGAL, IR_REL_NEXT, IR_REL_TERMINAL, IR_REL_GOAL};
-    for (int i = 0; i < CG_ROOTS; i++) {
-        uint32_t rel = ir->kwrel[kw[i]];
-        p->root[i] = rel == BASE_NONE ? BASE_NONE : q_ix(p, rel, kw[i] == IR_REL_LEGAL ? 1 : 0, false);
+#define ROOT(NAME, name, bound) {IR_REL_##NAME, bound},
+    static const struct { uint32_t kw; uint64_t bound; } roots[GQ_N] = {GDLC_ROOT_QUERIES(ROOT)};
+#undef ROOT
+    for (int i = 0; i < GQ_N; i++) {
+        uint32_t rel = ir->kwrel[roots[i].kw];
+        p->root[i] = rel == BASE_NONE ? BASE_NONE : q_ix(p, rel, roots[i].bound, false);
     }
     for (uint32_t q = 0; q < p->qs.n; q++) {
         const IrRel *rel = &ir->rels.v[p->qs.v[q].rel];

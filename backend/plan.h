@@ -15,10 +15,10 @@
 #define GDLC_PLAN_H
 
 #include "../frontend/front.h"
+#include "abi.h"
 
 enum {
     CG_MAX_ARITY = BASE_MAX_ENGINE_ARITY + 1, /* a bound on every relation's and term's arguments */
-    CG_ROOTS = 5,                             /* the root queries: init, legal, next, terminal, goal */
 };
 
 /* A query: a relation called with some argument positions bound. */
@@ -77,7 +77,7 @@ typedef struct CgPlan {
     const U32Vec *const *pre; /* per relation: its folded answers, or NULL (CgOptions.pre) */
     bool *facts_only;         /* per relation: read as a fact set (FS_FACTS) */
     VEC(CgQ) qs;              /* the queries, numbered as the code numbers them */
-    uint32_t root[CG_ROOTS];  /* the query of each root query, or BASE_NONE */
+    uint32_t root[GQ_N];      /* the query of each root query (GQ_*), or BASE_NONE */
     U32Vec qfn;               /* per query: its first CgFn; one per rule of the relation */
     VEC(CgFn) fns;
     VEC(CgStep) steps;
