@@ -558,3 +558,138 @@ void cg_plan_free(CgPlan *p)
     free(p->qfirst);
     free(p->facts_only);
 }
+
+CgRelClass cg_rel_class(const CgPlan *p, uint32_t rel)
+{
+    const IrRel *r = &p->ir->rels.v[rel];
+    if (r->kind == IR_REL_TRUE)
+        return CG_REL_STATE;
+    if (r->kind == IR_REL_DOES)
+        return CG_REL_MOVE;
+    if (p->facts_only[rel])
+        return p->pre && p->pre[rel] ? CG_REL_FOLDED : CG_REL_FACTS;
+    return p->ir->sccs.v[r->scc].recursive ? CG_REL_RECURSIVE : CG_REL_RULES;
+}
+
+/* ---- the dump ------------------------------------------------------------------ */
+
+/* The pattern of mask over k positions: b bound, f free; "()" for none. */
+static void put_pattern(FILE *out, uint64_t mask, uint32_t k)
+{
+    if (!k)
+        fputs("()", out);
+    for (uint32_t i = 0; i < k; i++)
+        fputc(mask >> i & 1 ? 'b' : 'f', out);
+}
+
+static void put_rel(FILE *out, const CgPlan *p, uint32_t rel)
+{
+    fprintf(out, "%s/%" PRIu32, symtab_str(&p->f->syms, p->ir->rels.v[rel].sym), p->ir->rels.v[rel].arity);
+}
+
+/* The positions a lookup in set s names (a state fact's id is not one). */
+static uint32_t fs_key_width(const CgFs *s) { return s->kind == FS_TRUE && s->sym != BASE_NONE ? s->arity - 1 : s->arity; }
+
+void cg_plan_dump(FILE *out, const CgPlan *p)
+{
+    static const char *const levels[] = {"game", "state", "move"};
+#define ROOT_NAME(NAME, name, bound) #name,
+    static const char *const roots[GQ_N] = {GDLC_ROOT_QUERIES(ROOT_NAME)};
+#undef ROOT_NAME
+    static const char *const classes[] = {
+        [CG_REL_STATE] = "state", [CG_REL_MOVE] = "move", [CG_REL_FACTS] = "facts",
+        [CG_REL_FOLDED] = "folded", [CG_REL_RECURSIVE] = "recursive", [CG_REL_RULES] = "rules"};
+    static const char *const steps[] = {
+        [CG_STEP_TEST] = "test", [CG_STEP_SET] = "set", [CG_STEP_YESNO] = "yes/no",
+        [CG_STEP_SUBSUMED] = "subsumed", [CG_STEP_NEGATED] = "negated", [CG_STEP_RECURSIVE] = "recursive",
+        [CG_STEP_TABLE] = "table"};
+    const Ir *ir = p->ir;
+    fprintf(out, "relations:\n");
+    for (uint32_t i = 0; i < ir->rels.n; i++) {
+        const IrRel *r = &ir->rels.v[i];
+        fputs("  ", out);
+        put_rel(out, p, i);
+        CgRelClass k = cg_rel_class(p, i);
+        fprintf(out, " %s", classes[k]);
+        if (k == CG_REL_FOLDED)
+            fprintf(out, " %" PRIu32, r->arity ? p->pre[i]->n / r->arity : p->pre[i]->n);
+        fprintf(out, " %s\n", levels[cg_rel_level(ir, i)]);
+    }
+    fprintf(out, "roots:\n");
+    for (int i = 0; i < GQ_N; i++)
+        if (p->root[i] == BASE_NONE)
+            fprintf(out, "  %s none\n", roots[i]);
+        else
+            fprintf(out, "  %s q%" PRIu32 "\n", roots[i], p->root[i]);
+    fprintf(out, "tables:\n");
+    for (uint32_t i = 0; i < p->tables.n; i++) {
+        fputs("  ", out);
+        put_rel(out, p, p->tables.v[i].rel);
+        fputc(' ', out);
+        put_pattern(out, p->tables.v[i].mask, ir->rels.v[p->tables.v[i].rel].arity);
+        fputc('\n', out);
+    }
+    fprintf(out, "queries:\n");
+    for (uint32_t q = 0; q < p->qs.n; q++) {
+        const CgQ *cq = &p->qs.v[q];
+        const IrRel *rel = &ir->rels.v[cq->rel];
+        fprintf(out, "  q%" PRIu32 " ", q);
+        put_rel(out, p, cq->rel);
+        fputc(' ', out);
+        put_pattern(out, cq->mask, rel->arity);
+        fputs(cq->exists ? " yes/no\n" : "\n", out);
+        for (uint32_t k = 0; k < rel->nrules; k++) {
+            const CgFn *fn = &p->fns.v[p->qfn.v[q] + k];
+            const IrRule *r = &ir->rules.v[fn->rule];
+            uint32_t line = 0, col = 0;
+            source_linecol(p->f->src, r->off, &line, &col);
+            fprintf(out, "    r%" PRIu32 " @%" PRIu32 ":%" PRIu32 "%s", fn->rule, line, col, r->nlits ? " order" : " fact");
+            for (uint32_t li = 0; li < r->nlits; li++)
+                fprintf(out, " %" PRIu32, p->steps.v[fn->steps + li].lit + 1);
+            fputc('\n', out);
+            for (uint32_t li = 0; li < r->nlits; li++) {
+                const CgStep *s = &p->steps.v[fn->steps + li];
+                const IrLit *l = &ir->lits.v[r->lits + s->lit];
+                fprintf(out, "      %" PRIu32 " ", s->lit + 1);
+                if (l->kind == IR_LIT_DISTINCT || l->kind == IR_LIT_EQUAL) {
+                    fprintf(out, "%s test\n", l->kind == IR_LIT_DISTINCT ? "distinct" : "=");
+                    continue;
+                }
+                fputs(l->kind == IR_LIT_NEG ? "not " : "", out);
+                put_rel(out, p, l->rel);
+                fprintf(out, " %s", steps[s->kind]);
+                if (s->kind == CG_STEP_SET) {
+                    uint32_t k = fs_key_width(&p->fs.v[s->target]);
+                    fprintf(out, " fs%" PRIu32, s->target);
+                    if (s->slot == BASE_NONE)
+                        fputs(" slot -", out);
+                    else
+                        fprintf(out, " slot %" PRIu32, s->slot);
+                    fputc(' ', out);
+                    put_pattern(out, s->mask, k);
+                } else {
+                    fprintf(out, " q%" PRIu32 " ", s->target);
+                    put_pattern(out, s->mask, l->nargs);
+                }
+                fputc('\n', out);
+            }
+        }
+    }
+    fprintf(out, "fact sets:\n");
+    for (uint32_t i = 0; i < p->fs.n; i++) {
+        const CgFs *s = &p->fs.v[i];
+        fprintf(out, "  fs%" PRIu32 " %s ", i, s->kind == FS_TRUE ? "true" : s->kind == FS_DOES ? "does" : "facts");
+        if (s->kind == FS_FACTS)
+            put_rel(out, p, s->rel);
+        else if (s->sym == BASE_NONE)
+            fputs("any", out);
+        else
+            fprintf(out, "%s/%" PRIu32, symtab_str(&p->f->syms, s->sym), s->sarity);
+        fprintf(out, " width %" PRIu32 " %s slots", s->arity, levels[s->level]);
+        for (uint32_t k = 0; k < s->masks.n; k++) {
+            fputc(' ', out);
+            put_pattern(out, s->masks.v[k], fs_key_width(s));
+        }
+        fputc('\n', out);
+    }
+}

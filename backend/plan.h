@@ -10,6 +10,37 @@
  * some positions bound, a yes/no call, a table read, a continuation. The
  * numbers it gives (queries, fact sets, index slots) are the ones the
  * generated code uses: q3 in the plan is q3() in the C.
+ *
+ * The dump (cg_plan_dump, gdlc emit --dump=plan) is stable text: the same
+ * game gives the same bytes. Five sections, each item on its own line in
+ * the order the code numbers it; a pattern is one letter per argument
+ * position, b bound or f free, "()" for none; literals are numbered from 1
+ * as written in the rule (the IR's order, see --dump=ir); rN is the IR's
+ * rule N, @L:C its place in the .kif.
+ *
+ *   relations:                     every relation of the IR, in its order
+ *     NAME/ARITY CLASS LEVEL       CLASS state, move, facts, folded N (N
+ *                                  answers), recursive or rules; LEVEL
+ *                                  game, state or move (what it depends on)
+ *   roots:
+ *     NAME qN                      the query of each root query, or none
+ *   tables:
+ *     NAME/ARITY PATTERN           tables the first reach asked for
+ *   queries:
+ *     qN NAME/ARITY PATTERN        a query; "yes/no" after it when it only
+ *                                  asks whether there is a proof
+ *       rN @L:C order I J...       each rule: its literals as joined
+ *       rN @L:C fact               (a fact: no literals)
+ *         I distinct test          then each literal in that order:
+ *         I = test
+ *         I [not ]NAME/ARITY set fsN slot S PATTERN  a lookup (slot -: none)
+ *         I [not ]NAME/ARITY KIND qN PATTERN         a call; KIND yes/no,
+ *                                  subsumed (read in qN's table), negated,
+ *                                  recursive (a continuation) or table
+ *   fact sets:
+ *     fsN KIND NAME/ARITY width W LEVEL slots PATTERN...
+ *                                  KIND true, does (NAME any: every fact)
+ *                                  or facts; a slot per index asked for
  */
 #ifndef GDLC_PLAN_H
 #define GDLC_PLAN_H
@@ -17,9 +48,21 @@
 #include "../frontend/front.h"
 #include "abi.h"
 
+#include <stdio.h>
+
 enum {
     CG_MAX_ARITY = BASE_MAX_ENGINE_ARITY + 1, /* a bound on every relation's and term's arguments */
 };
+
+/* How a relation is evaluated (the dump's CLASS). */
+typedef enum CgRelClass {
+    CG_REL_STATE,     /* true: the state's facts, a fact set */
+    CG_REL_MOVE,      /* does: the joint move's facts, a fact set */
+    CG_REL_FACTS,     /* given by facts in the game: a fact set loaded once */
+    CG_REL_FOLDED,    /* evaluated when compiling (the fold pass): a fact set */
+    CG_REL_RECURSIVE, /* rules in a recursive component: tables and continuations */
+    CG_REL_RULES,     /* rules: a table per call, or a yes/no function */
+} CgRelClass;
 
 /* A query: a relation called with some argument positions bound. */
 typedef struct CgQ {
@@ -101,6 +144,9 @@ typedef struct CgPlan {
  * *err (malloc-ed) naming the limit that was exceeded. */
 bool cg_plan(CgPlan *p, const Front *f, const U32Vec *const *pre, char **err);
 void cg_plan_free(CgPlan *p);
+CgRelClass cg_rel_class(const CgPlan *p, uint32_t rel);
+/* Prints the plan (the format above). */
+void cg_plan_dump(FILE *out, const CgPlan *p);
 
 /* Helpers printing shares with planning. */
 static inline uint64_t cg_full_mask(uint32_t k) { return k >= 64 ? ~0ULL : (1ULL << k) - 1; }

@@ -23,19 +23,35 @@
 #include "engine_host.h"
 #include "fold.h"
 
+/* The plan's dump (backend/plan.h) as text. */
+static char *plan_text(const CgPlan *plan, size_t *len)
+{
+    char *out = NULL;
+    FILE *m = open_memstream(&out, len);
+    if (!m)
+        base_fatal("out of memory");
+    cg_plan_dump(m, plan);
+    fclose(m);
+    base_journal_adopt(out); /* the C library's block: freed if memory runs out */
+    return out;
+}
+
 /* The passes, in order. */
 static char *back(const GdlGame *game, const RtBackOptions *o, size_t *len, char **err)
 {
     char *out = NULL;
     RtFold fold;
     CgPlan plan;
-    rt_fold(game, &fold);                                    /* fold */
+    rt_fold(game, &fold);                                          /* fold */
     /* ground (middle/ground.h) goes here */
     /* propnet (middle/propnet.h) goes here */
-    if (cg_plan(&plan, &game->front, fold.pre, err)) {       /* plan */
-        CgOptions opt = {.c_name = o->c_name, .no_lines = o->no_lines, .pre = fold.pre, .store = &fold.store};
-        out = cg_emit(&plan, &opt, len, err);                /* emit */
-    }
+    CgOptions opt = {.c_name = o->c_name, .no_lines = o->no_lines, .pre = fold.pre, .store = &fold.store};
+    if (!cg_plan(&plan, &game->front, fold.pre, err))              /* plan */
+        out = NULL;
+    else if (o->stop == RT_BACK_PLAN)
+        out = plan_text(&plan, len);
+    else
+        out = cg_emit(&plan, &opt, len, err);                      /* emit */
     /* compile: the engine's, on the C returned (compiled.c) */
     cg_plan_free(&plan);
     rt_fold_free(&fold);
@@ -68,6 +84,6 @@ char *rt_back(const GdlGame *game, const RtBackOptions *o, size_t *len, char **e
 
 char *rt_emit(const GdlGame *game, const char *c_name, bool no_lines, size_t *len, char **err)
 {
-    RtBackOptions o = {c_name, no_lines};
+    RtBackOptions o = {RT_BACK_C, c_name, no_lines};
     return rt_back(game, &o, len, err);
 }
