@@ -6,6 +6,9 @@
  * compiler into a shared object, without warnings under `gcc -O2 -Wall`.
  * Same input, same bytes. See cg.c for the shape of the code and engine.h
  * for the runtime it carries (tables, continuations, completion).
+ *
+ * Two passes: cg_plan (plan.h) takes every decision, cg_emit prints the C
+ * from the plan.
  */
 #ifndef GDLC_CG_H
 #define GDLC_CG_H
@@ -22,9 +25,9 @@ typedef struct CgOptions {
     const char *c_name;   /* name of the C file, for #line; NULL: "<name>.c" */
     bool no_lines;        /* leave out #line directives */
     size_t max_bytes;     /* 0: CG_DEFAULT_MAX_BYTES */
-    /* Relations evaluated ahead (NULL for none): pre[rel] holds every
-     * answer of rel as tuples of terms of store, or is NULL. Such a
-     * relation is emitted as facts. */
+    /* Relations evaluated ahead (the fold pass, runtime/fold.h; NULL for
+     * none): pre[rel] holds every answer of rel as tuples of terms of
+     * store, or is NULL. Such a relation is emitted as facts. */
     const U32Vec *const *pre;
     GtStore *store;
 } CgOptions;
