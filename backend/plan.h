@@ -141,7 +141,8 @@ typedef struct CgPlan {
 } CgPlan;
 
 /* Plans the code of an accepted game; pre as CgOptions.pre. False with
- * *err (malloc-ed) naming the limit that was exceeded. */
+ * *err (malloc-ed) naming the limit that was exceeded. cg_plan_free
+ * either way. */
 bool cg_plan(CgPlan *p, const Front *f, const U32Vec *const *pre, char **err);
 void cg_plan_free(CgPlan *p);
 CgRelClass cg_rel_class(const CgPlan *p, uint32_t rel);

@@ -46,12 +46,9 @@ static char *back(const GdlGame *game, const RtBackOptions *o, size_t *len, char
     /* ground (middle/ground.h) goes here */
     /* propnet (middle/propnet.h) goes here */
     CgOptions opt = {.c_name = o->c_name, .no_lines = o->no_lines, .pre = fold.pre, .store = &fold.store};
-    if (!cg_plan(&plan, &game->front, fold.pre, err))              /* plan */
-        out = NULL;
-    else if (o->stop == RT_BACK_PLAN)
-        out = plan_text(&plan, len);
-    else
-        out = cg_emit(&plan, &opt, len, err);                      /* emit */
+    if (cg_plan(&plan, &game->front, fold.pre, err))               /* plan */
+        out = o->stop == RT_BACK_PLAN ? plan_text(&plan, len)
+                                      : cg_emit(&plan, &opt, len, err); /* emit */
     /* compile: the engine's, on the C returned (compiled.c) */
     cg_plan_free(&plan);
     rt_fold_free(&fold);
