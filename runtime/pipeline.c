@@ -2,8 +2,10 @@
  * pipeline.c: the back half of the compiler, one call per pass (see
  * pipeline.h).
  *
- * The front half (frontend/front.c: read, validate, lower) made the game's
- * IR when the game was loaded. From there:
+ * The front half (frontend/front.c's front_run: read, validate, lower)
+ * made the game's IR when the game was loaded; the domain analysis
+ * (domain.c) runs when the API is asked for the base and input
+ * propositions. From the IR:
  *
  *   fold      relations of neither the state nor the move, evaluated
  *             ahead by ref into facts (fold.h);
