@@ -74,15 +74,20 @@ enum {
     ST_STACK,     /* the recursion would exceed the stack budget */
 };
 
-/* The queries: answers are tuples of the relation's arity. */
-enum {
-    GQ_INIT,     /* init(?f) */
-    GQ_LEGAL,    /* legal(role, ?m) */
-    GQ_NEXT,     /* next(?f) */
-    GQ_TERMINAL, /* terminal */
-    GQ_GOAL,     /* goal(?r, ?v) */
-    GQ_N
-};
+/* The root queries, declared once, in their ABI order: X(NAME, name,
+ * BOUND) with name the keyword relation asked (IR_REL_NAME in the compiler)
+ * and BOUND the argument positions the caller binds (a mask). */
+#define GDLC_ROOT_QUERIES(X)                           \
+    X(INIT, init, 0)         /* init(?f) */            \
+    X(LEGAL, legal, 1)       /* legal(role, ?m) */     \
+    X(NEXT, next, 0)         /* next(?f) */            \
+    X(TERMINAL, terminal, 0) /* terminal */            \
+    X(GOAL, goal, 0)         /* goal(?r, ?v) */
+
+/* The queries (GQ_INIT, ...): answers are tuples of the relation's arity. */
+#define GDLC_GQ(NAME, name, bound) GQ_##NAME,
+enum { GDLC_ROOT_QUERIES(GDLC_GQ) GQ_N };
+#undef GDLC_GQ
 
 typedef struct GdlcModule {
     u32 abi;

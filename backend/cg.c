@@ -35,68 +35,42 @@
  *   - negation asks the same with every position bound and tests emptiness;
  *     distinct and equality compare ids (terms are hash-consed);
  *   - a test with every position bound reads the relation's table for fewer
- *     bound positions when a first pass found that table asked for anyway
- *     (subsumer());
- *   - the body is joined in the order join_order() gives: as written, but
- *     filters and lookups of functions given by facts as early as their
- *     inputs are bound.
+ *     bound positions when that table is asked for anyway (plan.c's
+ *     subsumer());
+ *   - the body is joined in the order plan.c's join_order() gives: as
+ *     written, but filters and lookups of functions given by facts as early
+ *     as their inputs are bound.
  * Variables used once in a rule are not bound at all. Function terms are
  * matched by looking at the functor and arguments of the term in the store,
  * and built (interned) where a head or a bound argument needs them.
+ *
+ * Every decision above (which queries exist, how each literal runs, the
+ * join orders, the fact sets and their indexes) is the plan's (plan.h),
+ * taken before this file prints anything; printing follows the plan and
+ * numbers only names: symbols (S), constants (K), temporaries.
  */
 #include "cg.h"
 
 #include "../include/gdl.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-
-typedef struct CgQ {
-    uint32_t rel;
-    uint64_t mask;  /* bound argument positions */
-    bool exists;    /* every position bound, answered by a yes/no function */
-} CgQ;
-
-enum { FS_TRUE, FS_DOES, FS_FACTS };
-
-typedef struct CgFs {
-    uint32_t kind;
-    uint32_t sym;     /* FS_TRUE/FS_DOES: functor; BASE_NONE for every fact */
-    uint32_t sarity;  /* arity of that functor */
-    uint32_t rel;     /* FS_FACTS: the relation */
-    uint32_t arity;   /* width of the tuples */
-    uint32_t level;   /* 0 game, 1 state, 2 move */
-    VEC(uint64_t) masks;
-} CgFs;
 
 typedef struct Cg {
     const Front *f;
     const Ir *ir;
     const CgOptions *opt;
+    const CgPlan *p;     /* what to print */
     size_t max_bytes;
     U32Vec sidx, slist;  /* symbol id -> S index + 1; S index -> symbol */
     U32Vec kidx, klist;  /* symbol id -> K index + 1; K index -> S index */
-    VEC(CgQ) qs;
-    uint32_t *qfirst;    /* per relation: its newest query + 1, 0 if none */
-    U32Vec qnext;        /* per query: the previous query of its relation + 1 */
-    VEC(CgFs) fs;
-    bool *facts_only;    /* per relation */
     StrBuf protos, funcs;
     U32Vec gix;          /* precomputed facts: store term -> G index + 1 */
     U32Vec glist;        /* G index -> store term */
     uint32_t tmp;        /* numbering of temporaries */
     StrBuf pre_data;     /* the arrays of precomputed facts and of facts of constants */
-    /* The tables (not yes/no) a first pass over the same game asked for:
-     * a test with every position bound can read one of them. */
-    VEC(CgQ) tables;
-    /* Relations given by facts: the facts as tuples of ids, equal exactly
-     * when the terms are (ftup[rel], fnum[rel]; fdone[rel] once tried), and
-     * which binding patterns determine the rest (fmemo). */
-    uint32_t **ftup;
-    uint32_t *fnum;
-    bool *fdone;
-    VEC(CgQ) fmemo;      /* exists: the pattern is functional */
     char **csyms;        /* symbol id -> its text made safe in a comment, made on first use */
     char *cname;         /* the game's name made safe in a comment */
     char *err;
@@ -115,7 +89,7 @@ typedef struct Fx {
     const char *ret;    /* "return" or, in a yes/no function, "return 0" */
     const char *key;    /* the call's bound values */
     bool exists;        /* a yes/no function: the head returns 1 */
-    uint32_t *order;    /* body literals in the order they are joined */
+    const CgStep *steps; /* the plan of the rule's body, in join order */
     /* Function terms whose id a matched state fact gives (its set keeps
      * the fact's id after the arguments): a head or argument built the
      * same way reads the id instead of interning the term again. */
@@ -148,50 +122,6 @@ static uint32_t const_ix(Cg *c, uint32_t sym)
         c->kidx.v[sym] = c->klist.n;
     }
     return c->kidx.v[sym] - 1;
-}
-
-static uint32_t rel_level(const Ir *ir, uint32_t rel)
-{
-    const IrRel *r = &ir->rels.v[rel];
-    return r->dep_does ? 2 : r->dep_true ? 1 : 0;
-}
-
-static uint32_t q_ix(Cg *c, uint32_t rel, uint64_t mask, bool exists)
-{
-    /* a relation has few patterns: look through its own */
-    for (uint32_t i = c->qfirst[rel]; i; i = c->qnext.v[i - 1])
-        if (c->qs.v[i - 1].mask == mask && c->qs.v[i - 1].exists == exists)
-            return i - 1;
-    vec_push(c->qs, ((CgQ){rel, mask, exists}));
-    vec_push(c->qnext, c->qfirst[rel]);
-    c->qfirst[rel] = c->qs.n;
-    return c->qs.n - 1;
-}
-
-static uint32_t fs_ix(Cg *c, uint32_t kind, uint32_t sym, uint32_t sarity, uint32_t rel, uint32_t arity)
-{
-    for (uint32_t i = 0; i < c->fs.n; i++) {
-        CgFs *s = &c->fs.v[i];
-        if (s->kind == kind && s->sym == sym && s->sarity == sarity && s->rel == rel)
-            return i;
-    }
-    /* A state fact's set keeps the fact's own id after its arguments. */
-    uint32_t width = kind == FS_TRUE && sym != BASE_NONE ? arity + 1 : arity;
-    CgFs s = {kind, sym, sarity, rel, width, kind == FS_TRUE ? 1 : kind == FS_DOES ? 2 : 0, {0}};
-    if (sym != BASE_NONE)
-        sym_ix(c, sym);
-    vec_push(c->fs, s);
-    return c->fs.n - 1;
-}
-
-static uint32_t fs_slot(Cg *c, uint32_t fs, uint64_t mask)
-{
-    CgFs *s = &c->fs.v[fs];
-    for (uint32_t i = 0; i < s->masks.n; i++)
-        if (s->masks.v[i] == mask)
-            return i;
-    vec_push(s->masks, mask);
-    return s->masks.n - 1;
 }
 
 /* ---- writing ---------------------------------------------------------- */
@@ -429,8 +359,6 @@ static void match_free(Fx *x, const uint32_t *pos, uint32_t k, uint64_t mask, co
         }
 }
 
-static uint64_t full_mask(uint32_t k) { return k >= 64 ? ~0ULL : (1ULL << k) - 1; }
-
 /* Would matching the term bind a variable used elsewhere? */
 static bool term_binds(const Fx *x, uint32_t t)
 {
@@ -441,21 +369,6 @@ static bool term_binds(const Fx *x, uint32_t t)
         if (term_binds(x, targ(x, p, i)))
             return true;
     return false;
-}
-
-/* Is every free position a variable used nowhere else? Then a call only
- * asks whether some answer exists (a pattern such as (go ?x ?y) in a free
- * position would still have to be matched, so it does not count). */
-static bool free_are_dont_care(const Fx *x, const uint32_t *pos, uint32_t k, uint64_t mask)
-{
-    for (uint32_t i = 0; i < k; i++) {
-        if (mask >> i & 1)
-            continue;
-        const IrTerm *p = term(x, pos[i]);
-        if (p->kind != IR_VAR || x->bound[p->val] || x->occ[p->val] > 1)
-            return false;
-    }
-    return true;
 }
 
 /* A literal whose free positions bind nothing the rest of the rule uses is
@@ -498,11 +411,12 @@ static void known_push(Fx *x, uint32_t t, const char *expr)
     vec_push(x->known, k);
 }
 
-/* A literal over a fact set. For a state fact, term is the fact's term
- * (its id is the last column of the set), else BASE_NONE. */
-static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, uint32_t k, bool neg, uint32_t term)
+/* A literal over a fact set (the plan's step s). For a state fact, term is
+ * the fact's term (its id is the last column of the set), else BASE_NONE. */
+static void emit_set_lit(Fx *x, uint32_t li, const CgStep *s, const uint32_t *pos, uint32_t k, bool neg, uint32_t term)
 {
-    uint32_t n = x->c->tmp++, width = x->c->fs.v[fs].arity;
+    uint32_t fs = s->target;
+    uint32_t n = x->c->tmp++, width = x->c->p->fs.v[fs].arity;
     uint32_t known = x->known.n;
     if (k == 0) {
         line(x, "if (%sev->fs[%" PRIu32 "].n) %s;", neg ? "" : "!", fs, x->fail);
@@ -510,10 +424,11 @@ static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, u
         return;
     }
     uint64_t mask = emit_key(x, pos, k, n, false);
-    uint32_t slot = fs_slot(x->c, fs, mask);
+    uint32_t slot = s->slot;
+    assert(mask == s->mask);
     char get[128], id[96];
     lookup_call(get, fs, slot, n, mask);
-    if (mask == full_mask(k)) {
+    if (mask == cg_full_mask(k)) {
         if (neg || term == BASE_NONE) {
             line(x, "if (%s %s NONE) %s;", get, neg ? "!=" : "==", x->fail);
         } else {
@@ -569,28 +484,9 @@ static void emit_set_lit(Fx *x, uint32_t li, uint32_t fs, const uint32_t *pos, u
     line(x, "}");
 }
 
-static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const bool *bound);
+static void emit_function(Cg *c, uint32_t rule, uint32_t q, const CgStep *steps, uint32_t li, const bool *bound);
 
-/* The table of rel, among those the first pass asked for, whose bound
- * positions are the most of a strict subset of mask; BASE_NONE if none. */
-static uint32_t subsumer(Cg *c, uint32_t rel, uint64_t mask)
-{
-    uint32_t best = BASE_NONE;
-    int most = -1;
-    for (uint32_t i = 0; i < c->tables.n; i++) {
-        CgQ t = c->tables.v[i];
-        if (t.rel != rel || t.exists || (t.mask & ~mask) || t.mask == mask)
-            continue;
-        int bits = __builtin_popcountll(t.mask);
-        if (bits > most) {
-            most = bits;
-            best = i;
-        }
-    }
-    return best == BASE_NONE ? BASE_NONE : q_ix(c, rel, c->tables.v[best].mask, false);
-}
-
-static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l)
+static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l, const CgStep *s)
 {
     Cg *c = x->c;
     const Ir *ir = c->ir;
@@ -599,15 +495,9 @@ static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l)
     bool *before = base_xmalloc((x->r->nvars + 1) * sizeof *before);
     memcpy(before, x->bound, x->r->nvars * sizeof *before);
     uint64_t mask = emit_key(x, pos, k, n, true);
-    const IrRel *head = &ir->rels.v[x->r->head], *callee = &ir->rels.v[l->rel];
-    bool recursive = l->kind == IR_LIT_POS && head->scc == callee->scc && ir->sccs.v[head->scc].recursive;
-    /* Every position bound, no recursion through the callee: a yes/no
-     * function that stops at the first proof, and no table. */
-    bool exists = !ir->sccs.v[callee->scc].recursive &&
-                  (l->kind == IR_LIT_NEG || free_are_dont_care(x, pos, k, mask));
-    uint32_t sub = exists && mask == full_mask(k) && k > 0 ? subsumer(c, l->rel, mask) : BASE_NONE;
-    uint32_t q = sub != BASE_NONE ? sub : q_ix(c, l->rel, mask, exists);
-    if (sub != BASE_NONE) {
+    assert(mask == s->mask);
+    uint32_t q = s->target;
+    if (s->kind == CG_STEP_SUBSUMED) {
         /* Every position bound, and the relation's table for fewer bound
          * positions is wanted elsewhere: a lookup in that table, which
          * many such tests share, rather than a proof of its own each. */
@@ -616,17 +506,17 @@ static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l)
         line(x, "if (%stb_has(ev, t%" PRIu32 ", %" PRIu32 ", k%" PRIu32 ")) %s;", l->kind == IR_LIT_NEG ? "" : "!", n, k, n,
              x->fail);
         emit_lits(x, li + 1);
-    } else if (exists) {
+    } else if (s->kind == CG_STEP_YESNO) {
         line(x, "int y%" PRIu32 " = x%" PRIu32 "(ev, k%" PRIu32 ");", n, q, n);
         line(x, "if (STOP) %s;", x->ret);
         line(x, "if (%sy%" PRIu32 ") %s;", l->kind == IR_LIT_NEG ? "" : "!", n, x->fail);
         emit_lits(x, li + 1);
-    } else if (l->kind == IR_LIT_NEG) {
+    } else if (s->kind == CG_STEP_NEGATED) {
         line(x, "Table *t%" PRIu32 " = tb_call_complete(ev, %" PRIu32 ", k%" PRIu32 ");", n, q, n);
         line(x, "if (!t%" PRIu32 ") %s;", n, x->ret);
         line(x, "if (t%" PRIu32 "->n) %s;", n, x->fail);
         emit_lits(x, li + 1);
-    } else if (recursive) {
+    } else if (s->kind == CG_STEP_RECURSIVE) {
         /* The rest of the body becomes a continuation fed by the table. */
         line(x, "Table *t%" PRIu32 " = tb_call(ev, %" PRIu32 ", k%" PRIu32 ");", n, q, n);
         line(x, "if (!t%" PRIu32 ") %s;", n, x->ret);
@@ -645,11 +535,11 @@ static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l)
         line(x, "tb_consume(ev, t%" PRIu32 ", k%" PRIu32 "_q%" PRIu32 "_%" PRIu32 ", T, e%" PRIu32 ", %" PRIu32 ");", n,
              x->rule, x->q, li, n, nv);
         line(x, "if (STOP) %s;", x->ret);
-        emit_function(c, x->rule, x->q, li, before);
+        emit_function(c, x->rule, x->q, x->steps, li, before);
     } else {
         line(x, "Table *t%" PRIu32 " = tb_call_complete(ev, %" PRIu32 ", k%" PRIu32 ");", n, q, n);
         line(x, "if (!t%" PRIu32 ") %s;", n, x->ret);
-        if (mask == full_mask(k)) {
+        if (mask == cg_full_mask(k)) {
             line(x, "if (!t%" PRIu32 "->n) %s;", n, x->fail);
             emit_lits(x, li + 1);
         } else {
@@ -673,7 +563,7 @@ static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l)
 
 /* A literal over `true` or `does`: the fact set by the functor of the
  * (move) term, or the set of every fact when it is a variable. */
-static void emit_state_lit(Fx *x, uint32_t li, const IrLit *l, bool does)
+static void emit_state_lit(Fx *x, uint32_t li, const IrLit *l, bool does, const CgStep *s)
 {
     Cg *c = x->c;
     const uint32_t *args = u32_at(&c->ir->largs, l->args);
@@ -682,19 +572,16 @@ static void emit_state_lit(Fx *x, uint32_t li, const IrLit *l, bool does)
     uint32_t pos[CG_MAX_ARITY + 2], k = 0;
     if (does)
         pos[k++] = args[0];
-    uint32_t fs;
-    uint32_t kind = does ? FS_DOES : FS_TRUE;
     if (p->kind == IR_VAR) {
         pos[k++] = t;
-        fs = fs_ix(c, kind, BASE_NONE, 0, BASE_NONE, k);
-    } else if (p->kind == IR_CONST) {
-        fs = fs_ix(c, kind, p->val, 0, BASE_NONE, k);
-    } else {
+    } else if (p->kind == IR_FN) {
         for (uint32_t i = 0; i < p->nargs; i++)
             pos[k++] = targ(x, p, i);
-        fs = fs_ix(c, kind, c->ir->funcs.v[p->val].sym, p->nargs, BASE_NONE, k);
     }
-    emit_set_lit(x, li, fs, pos, k, l->kind == IR_LIT_NEG, !does && p->kind == IR_FN ? t : BASE_NONE);
+    /* the set's functor is named where the set is first read */
+    if (c->p->fs.v[s->target].sym != BASE_NONE)
+        sym_ix(c, c->p->fs.v[s->target].sym);
+    emit_set_lit(x, li, s, pos, k, l->kind == IR_LIT_NEG, !does && p->kind == IR_FN ? t : BASE_NONE);
 }
 
 static void emit_head(Fx *x)
@@ -737,7 +624,8 @@ static void emit_lits(Fx *x, uint32_t li)
         return;
     }
     const Ir *ir = x->c->ir;
-    const IrLit *l = &ir->lits.v[x->r->lits + x->order[li]];
+    const CgStep *s = &x->steps[li];
+    const IrLit *l = &ir->lits.v[x->r->lits + s->lit];
     const uint32_t *args = u32_at(&ir->largs, l->args);
     if (l->kind == IR_LIT_DISTINCT || l->kind == IR_LIT_EQUAL) {
         char a[64], b[64];
@@ -749,206 +637,26 @@ static void emit_lits(Fx *x, uint32_t li)
     }
     const IrRel *rel = &ir->rels.v[l->rel];
     if (rel->kind == IR_REL_TRUE || rel->kind == IR_REL_DOES)
-        emit_state_lit(x, li, l, rel->kind == IR_REL_DOES);
-    else if (x->c->facts_only[l->rel])
-        emit_set_lit(x, li, fs_ix(x->c, FS_FACTS, BASE_NONE, 0, l->rel, rel->arity), args, l->nargs,
-                     l->kind == IR_LIT_NEG, BASE_NONE);
+        emit_state_lit(x, li, l, rel->kind == IR_REL_DOES, s);
+    else if (s->kind == CG_STEP_SET)
+        emit_set_lit(x, li, s, args, l->nargs, l->kind == IR_LIT_NEG, BASE_NONE);
     else
-        emit_call_lit(x, li, l);
-}
-
-/* ---- join order ----------------------------------------------------------- */
-
-/* Whether every variable of t is marked in b; with set, marks them too. */
-static bool vars_in(const Ir *ir, uint32_t t, bool *b, bool set)
-{
-    const IrTerm *p = &ir->terms.v[t];
-    if (p->kind == IR_VAR) {
-        bool was = b[p->val];
-        if (set)
-            b[p->val] = true;
-        return was;
-    }
-    bool all = true;
-    for (uint32_t i = 0; p->kind == IR_FN && i < p->nargs; i++)
-        all &= vars_in(ir, ir->targs.v[p->args + i], b, set);
-    return all;
-}
-
-static uint32_t hash_u32s(const uint32_t *v, uint32_t n, uint64_t mask)
-{
-    uint64_t h = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (mask >> i & 1)
-            h = (h + v[i] + 1) * 0x9e3779b97f4a7c15ULL;
-    return (uint32_t)(h >> 32 ^ h >> 7);
-}
-
-enum { FUNCTIONAL_MAX_FACTS = 1u << 20, FUNCTIONAL_MAX_WRITTEN = 2048 };
-
-/* The facts of a relation given by facts as tuples of ids that are equal
- * exactly when the terms are: answers evaluated ahead are terms of one
- * store already (read in place); facts written in the game are numbered by
- * comparing terms. NULL when there are too many to look at. */
-static const uint32_t *fact_tuples(Cg *c, uint32_t rel, uint32_t *n)
-{
-    const Ir *ir = c->ir;
-    uint32_t ar = ir->rels.v[rel].arity;
-    const U32Vec *pre = c->opt->pre ? c->opt->pre[rel] : NULL;
-    static const uint32_t no_facts[1];
-    if (pre) {
-        *n = ar ? pre->n / ar : pre->n;
-        if (!ar || *n > FUNCTIONAL_MAX_FACTS)
-            return NULL;
-        return pre->n ? pre->v : no_facts;
-    }
-    if (!c->fdone[rel]) {
-        c->fdone[rel] = true;
-        const IrRel *r = &ir->rels.v[rel];
-        if (r->nrules <= FUNCTIONAL_MAX_WRITTEN && ar) {
-            U32Vec seen = {0};
-            uint32_t *t = base_xmalloc((size_t)r->nrules * ar * sizeof(uint32_t) + 1);
-            for (uint32_t k = 0; k < r->nrules; k++) {
-                const IrRule *f = &ir->rules.v[ir->rule_index.v[r->rules + k]];
-                for (uint32_t i = 0; i < ar; i++) {
-                    uint32_t term = ir->largs.v[f->args + i], id = 0;
-                    while (id < seen.n && !ir_term_same(ir, seen.v[id], term))
-                        id++;
-                    if (id == seen.n)
-                        vec_push(seen, term);
-                    t[(size_t)k * ar + i] = id;
-                }
-            }
-            vec_free(seen);
-            c->ftup[rel] = t;
-            c->fnum[rel] = r->nrules;
-        }
-    }
-    *n = c->fnum[rel];
-    return c->ftup[rel];
-}
-
-/* Do the positions of mask determine the others among the facts of rel
- * (at most one fact per key, repeated facts aside)? */
-static bool functional(Cg *c, uint32_t rel, uint64_t mask)
-{
-    for (uint32_t i = 0; i < c->fmemo.n; i++)
-        if (c->fmemo.v[i].rel == rel && c->fmemo.v[i].mask == mask)
-            return c->fmemo.v[i].exists;
-    uint32_t n = 0, ar = c->ir->rels.v[rel].arity;
-    const uint32_t *t = fact_tuples(c, rel, &n);
-    bool ok = t != NULL;
-    if (ok) {
-        uint32_t want = 16;
-        while (want < n * 2 + 2)
-            want *= 2;
-        uint32_t *slot = base_xcalloc(want, sizeof *slot);
-        for (uint32_t f = 0; f < n && ok; f++) {
-            const uint32_t *a = t + (size_t)f * ar;
-            uint32_t i = hash_u32s(a, ar, mask) & (want - 1);
-            for (;; i = (i + 1) & (want - 1)) {
-                if (!slot[i]) {
-                    slot[i] = f + 1;
-                    break;
-                }
-                const uint32_t *b = t + (size_t)(slot[i] - 1) * ar;
-                bool same_key = true, same = true;
-                for (uint32_t k = 0; k < ar; k++) {
-                    if (a[k] != b[k]) {
-                        same = false;
-                        if (mask >> k & 1)
-                            same_key = false;
-                    }
-                }
-                if (same_key) {
-                    ok = same;
-                    break;
-                }
-            }
-        }
-        free(slot);
-    }
-    vec_push(c->fmemo, ((CgQ){rel, mask, ok}));
-    return ok;
-}
-
-/* May literal l be joined now, before literals written ahead of it? When
- * it only filters (every variable bound: a test, a negation, distinct), or
- * when it is a relation given by facts whose bound positions determine the
- * rest (at most one answer: it never multiplies the loops after it). Calls
- * into the rule's own recursive component keep their place. */
-static bool eager(Cg *c, const IrRule *r, const IrLit *l, bool *b)
-{
-    const Ir *ir = c->ir;
-    const uint32_t *args = u32_at(&ir->largs, l->args);
-    uint64_t mask = 0;
-    for (uint32_t i = 0; i < l->nargs; i++)
-        if (vars_in(ir, args[i], b, false))
-            mask |= 1ULL << i;
-    bool all = mask == full_mask(l->nargs);
-    if (l->kind != IR_LIT_POS)
-        return all;
-    const IrRel *rel = &ir->rels.v[l->rel], *head = &ir->rels.v[r->head];
-    if (rel->kind == IR_REL_TRUE || rel->kind == IR_REL_DOES)
-        return all;
-    if (c->facts_only[l->rel])
-        return all || functional(c, l->rel, mask);
-    return all && !(rel->scc == head->scc && ir->sccs.v[head->scc].recursive);
-}
-
-/* The order in which the body of rule is joined when the head positions of
- * mask are bound: as written, except that a literal that may go early
- * (eager()) is taken as soon as the variables it needs are bound. Filters
- * then run before the loops they would otherwise sit inside, and a lookup
- * of a function given by facts, such as (opponent ?p ?o), runs once rather
- * than once per answer of the literals before it. Conjunction commutes;
- * every literal still sees bound whatever it needs bound. */
-static uint32_t *join_order(Cg *c, uint32_t rule, uint64_t mask)
-{
-    const Ir *ir = c->ir;
-    const IrRule *r = &ir->rules.v[rule];
-    uint32_t n = r->nlits;
-    uint32_t *order = base_xmalloc((n + 1) * sizeof *order);
-    bool *b = base_xcalloc(r->nvars + 1, sizeof *b);
-    bool *done = base_xcalloc(n + 1, sizeof *done);
-    for (uint32_t i = 0; i < ir->rels.v[r->head].arity; i++)
-        if (mask >> i & 1)
-            vars_in(ir, ir->largs.v[r->args + i], b, true);
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t pick = BASE_NONE, first = BASE_NONE;
-        for (uint32_t i = 0; i < n && pick == BASE_NONE; i++) {
-            if (done[i])
-                continue;
-            if (first == BASE_NONE)
-                first = i;
-            if (eager(c, r, &ir->lits.v[r->lits + i], b))
-                pick = i;
-        }
-        if (pick == BASE_NONE)
-            pick = first;
-        done[pick] = true;
-        order[k] = pick;
-        const IrLit *l = &ir->lits.v[r->lits + pick];
-        if (l->kind == IR_LIT_POS)
-            for (uint32_t i = 0; i < l->nargs; i++)
-                vars_in(ir, ir->largs.v[l->args + i], b, true);
-    }
-    free(b);
-    free(done);
-    return order;
+        emit_call_lit(x, li, l, s);
 }
 
 /* Emits rR_qN (li == BASE_NONE) or the continuation after literal li,
- * entered with the variables of `bound` set. */
-static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const bool *bound)
+ * entered with the variables of `bound` set; steps is the plan of the
+ * rule for query q. */
+static void emit_function(Cg *c, uint32_t rule, uint32_t q, const CgStep *steps, uint32_t li, const bool *bound)
 {
     const Ir *ir = c->ir;
     const IrRule *r = &ir->rules.v[rule];
     uint32_t nv = r->nvars;
-    bool exists = c->qs.v[q].exists;
+    bool exists = c->p->qs.v[q].exists;
     Fx x = {.c = c, .rule = rule, .q = q, .r = r, .ind = 1, .fail = exists ? "return 0" : "return",
-            .ret = exists ? "return 0" : "return", .key = exists ? "key" : "T->key", .exists = exists};
-    x.level = rel_level(ir, r->head);
+            .ret = exists ? "return 0" : "return", .key = exists ? "key" : "T->key", .exists = exists,
+            .steps = steps};
+    x.level = cg_rel_level(ir, r->head);
     x.bound = base_xcalloc(nv + 1, sizeof *x.bound);
     x.used = base_xcalloc(nv + 1, sizeof *x.used);
     x.occ = base_xcalloc(nv + 1, sizeof *x.occ);
@@ -959,14 +667,13 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const b
         for (uint32_t j = 0; j < l->nargs; j++)
             count_occ(ir, ir->largs.v[l->args + j], x.occ);
     }
-    x.order = join_order(c, rule, c->qs.v[q].mask);
     strbuf_add(&x.b, "");
     char name[96];
     bool cont = li != BASE_NONE;
     if (!cont) {
         sprintf(name, "%c%" PRIu32 "_q%" PRIu32, exists ? 'e' : 'r', rule, q);
         line(&x, "POLL(%s);", x.ret);
-        uint64_t mask = c->qs.v[q].mask;
+        uint64_t mask = c->p->qs.v[q].mask;
         for (uint32_t i = 0; i < ir->rels.v[r->head].arity; i++)
             if (mask >> i & 1) {
                 char e[32];
@@ -978,7 +685,7 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const b
         sprintf(name, "k%" PRIu32 "_q%" PRIu32 "_%" PRIu32, rule, q, li);
         memcpy(x.bound, bound, nv * sizeof *x.bound);
         line(&x, "POLL(return);");
-        const IrLit *l = &ir->lits.v[r->lits + x.order[li]];
+        const IrLit *l = &ir->lits.v[r->lits + steps[li].lit];
         const uint32_t *pos = u32_at(&ir->largs, l->args);
         uint64_t mask = 0;
         for (uint32_t i = 0; i < l->nargs; i++)
@@ -1038,67 +745,22 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, uint32_t li, const b
     free(x.bound);
     free(x.used);
     free(x.occ);
-    free(x.order);
     vec_free(x.known);
 }
 
 /* ---- the whole file ------------------------------------------------------ */
 
-static bool rule_fact(const Ir *ir, uint32_t rule) { return ir->rules.v[rule].nlits == 0; }
-
-static void classify(Cg *c)
-{
-    const Ir *ir = c->ir;
-    c->facts_only = base_xcalloc(ir->rels.n + 1, sizeof *c->facts_only);
-    c->ftup = base_xcalloc(ir->rels.n + 1, sizeof *c->ftup);
-    c->fnum = base_xcalloc(ir->rels.n + 1, sizeof *c->fnum);
-    c->fdone = base_xcalloc(ir->rels.n + 1, sizeof *c->fdone);
-    for (uint32_t i = 0; i < ir->rels.n; i++) {
-        const IrRel *r = &ir->rels.v[i];
-        if (r->kind != IR_REL_USER && r->kind != IR_REL_ROLE && r->kind != IR_REL_BASE && r->kind != IR_REL_INPUT)
-            continue;
-        bool only = true;
-        for (uint32_t k = 0; k < r->nrules && only; k++)
-            only = rule_fact(ir, ir->rule_index.v[r->rules + k]);
-        c->facts_only[i] = only || (c->opt->pre && c->opt->pre[i]);
-    }
-}
-
-static bool check_limits(Cg *c)
-{
-    const Ir *ir = c->ir;
-    for (uint32_t i = 0; i < ir->rels.n; i++)
-        if (ir->rels.v[i].arity > CG_MAX_ARITY - 1) {
-            uint32_t off = ir->rels.v[i].def_off != BASE_NONE ? ir->rels.v[i].def_off : ir->rels.v[i].use_off, line = 0,
-                     col = 0;
-            if (off != BASE_NONE)
-                source_linecol(c->f->src, off, &line, &col);
-            fail_limit(c, base_sprintf("%s:%" PRIu32 ":%" PRIu32 ": relation '%s' has %" PRIu32
-                                       " arguments; the compiled engine takes at most %d",
-                                       c->f->src->name, line, col, symtab_str(&c->f->syms, ir->rels.v[i].sym),
-                                       ir->rels.v[i].arity, CG_MAX_ARITY - 1));
-            return false;
-        }
-    for (uint32_t i = 0; i < ir->funcs.n; i++)
-        if (ir->funcs.v[i].arity > CG_MAX_ARITY - 2) {
-            fail_limit(c, base_sprintf("function '%s' has %" PRIu32 " arguments; the compiled engine takes at most %d",
-                                       symtab_str(&c->f->syms, ir->funcs.v[i].sym), ir->funcs.v[i].arity,
-                                       CG_MAX_ARITY - 2));
-            return false;
-        }
-    return true;
-}
-
 static void emit_query(Cg *c, uint32_t q)
 {
     const Ir *ir = c->ir;
-    CgQ cq = c->qs.v[q];
+    CgQ cq = c->p->qs.v[q];
     const IrRel *rel = &ir->rels.v[cq.rel];
     StrBuf d = {0};
     strbuf_add(&d, "");
     for (uint32_t k = 0; k < rel->nrules && !c->err; k++) {
-        uint32_t rule = ir->rule_index.v[rel->rules + k];
-        emit_function(c, rule, q, BASE_NONE, NULL);
+        const CgFn *fn = &c->p->fns.v[c->p->qfn.v[q] + k];
+        uint32_t rule = fn->rule;
+        emit_function(c, rule, q, &c->p->steps.v[fn->steps], BASE_NONE, NULL);
         if (cq.exists)
             strbuf_addf(&d, "    if (e%" PRIu32 "_q%" PRIu32 "(ev, key))\n        return 1;\n    if (STOP)\n        return 0;\n",
                         rule, q);
@@ -1158,8 +820,8 @@ static void emit_load_facts(Cg *c, StrBuf *out)
     strbuf_add(&x.b, "");
     bool dummy = false;
     x.bound = x.used = &dummy;
-    for (uint32_t f = 0; f < c->fs.n; f++) {
-        CgFs *s = &c->fs.v[f];
+    for (uint32_t f = 0; f < c->p->fs.n; f++) {
+        const CgFs *s = &c->p->fs.v[f];
         if (s->kind != FS_FACTS)
             continue;
         const IrRel *rel = &ir->rels.v[s->rel];
@@ -1259,9 +921,10 @@ static char *fix_lines(const char *s, size_t len, const char *cname, size_t *out
     return b.s;
 }
 
-static void cg_init(Cg *c, const Front *f, const CgOptions *opt)
+static void cg_init(Cg *c, const CgPlan *p, const CgOptions *opt)
 {
-    *c = (Cg){.f = f, .ir = &f->ir, .opt = opt};
+    const Front *f = p->f;
+    *c = (Cg){.f = f, .ir = &f->ir, .opt = opt, .p = p};
     c->max_bytes = opt->max_bytes ? opt->max_bytes : CG_DEFAULT_MAX_BYTES;
     vec_reserve(c->sidx, f->syms.n + 1);
     vec_reserve(c->kidx, f->syms.n + 1);
@@ -1271,8 +934,6 @@ static void cg_init(Cg *c, const Front *f, const CgOptions *opt)
     c->cname = comment_safe(f->src->name, strlen(f->src->name));
     strbuf_add(&c->protos, "");
     strbuf_add(&c->funcs, "");
-    c->qfirst = base_xcalloc(f->ir.rels.n + 1, sizeof *c->qfirst);
-    classify(c);
 }
 
 static void cg_free(Cg *c)
@@ -1291,60 +952,19 @@ static void cg_free(Cg *c)
     vec_free(c->slist);
     vec_free(c->kidx);
     vec_free(c->klist);
-    vec_free(c->qs);
-    vec_free(c->qnext);
-    free(c->qfirst);
-    vec_free(c->tables);
-    for (uint32_t i = 0; i < c->fs.n; i++)
-        vec_free(c->fs.v[i].masks);
-    vec_free(c->fs);
-    for (uint32_t i = 0; c->ftup && i < c->ir->rels.n; i++)
-        free(c->ftup[i]);
-    free(c->ftup);
-    free(c->fnum);
-    free(c->fdone);
-    vec_free(c->fmemo);
-    free(c->facts_only);
 }
 
-/* Registers the root queries and emits every query they reach. */
-static void cg_queries(Cg *c, uint32_t root[5])
+char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err)
 {
-    const Ir *ir = c->ir;
-    static const uint32_t kw[5] = {IR_REL_INIT, IR_REL_LEGAL, IR_REL_NEXT, IR_REL_TERMINAL, IR_REL_GOAL};
-    for (int i = 0; i < 5; i++) {
-        uint32_t rel = ir->kwrel[kw[i]];
-        root[i] = rel == BASE_NONE ? BASE_NONE : q_ix(c, rel, kw[i] == IR_REL_LEGAL ? 1 : 0, false);
-    }
-    for (uint32_t i = 0; i < ir->roles.n; i++)
-        const_ix(c, ir->roles.v[i]);
-    if (check_limits(c))
-        for (uint32_t q = 0; q < c->qs.n && !c->err; q++)
-            emit_query(c, q);
-}
-
-char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
-{
+    const Front *f = p->f;
     const Ir *ir = &f->ir;
-    uint32_t root[5];
-    /* A first pass learns which tables evaluation asks for; the second,
-     * the one kept, lets tests read those tables (see subsumer()). */
-    Cg first;
-    cg_init(&first, f, opt);
-    cg_queries(&first, root);
+    const uint32_t *root = p->root;
     Cg c;
-    cg_init(&c, f, opt);
-    for (uint32_t i = 0; i < first.qs.n; i++)
-        if (!first.qs.v[i].exists)
-            vec_push(c.tables, first.qs.v[i]);
-    c.err = first.err; /* too big already: no second pass */
-    first.err = NULL;
-    /* Which patterns of facts are functional holds for the second pass. */
-    for (uint32_t i = 0; i < first.fmemo.n; i++)
-        vec_push(c.fmemo, first.fmemo.v[i]);
-    cg_free(&first);
-    if (!c.err)
-        cg_queries(&c, root);
+    cg_init(&c, p, opt);
+    for (uint32_t i = 0; i < ir->roles.n; i++)
+        const_ix(&c, ir->roles.v[i]);
+    for (uint32_t q = 0; q < p->qs.n && !c.err; q++)
+        emit_query(&c, q);
     StrBuf facts = {0};
     if (!c.err)
         emit_load_facts(&c, &facts);
@@ -1365,8 +985,8 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
     uint32_t nts = 0, nds = 0, nmask = 0, tany = BASE_NONE, dany = BASE_NONE, ngargs = 0;
     for (uint32_t i = 0; i < c.glist.n; i++)
         ngargs += gt_arity(opt->store, c.glist.v[i]);
-    for (uint32_t i = 0; i < c.fs.n; i++) {
-        CgFs *s = &c.fs.v[i];
+    for (uint32_t i = 0; i < p->fs.n; i++) {
+        const CgFs *s = &p->fs.v[i];
         nmask += s->masks.n;
         if (s->kind == FS_TRUE && s->sym == BASE_NONE)
             tany = i;
@@ -1380,7 +1000,7 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
     strbuf_addf(&o,
                 "\nenum { NQ = %" PRIu32 ", NFS = %" PRIu32 ", NSYM = %" PRIu32 ", NK = %" PRIu32 ", NROLE = %" PRIu32
                 ", NTS = %" PRIu32 ", NDS = %" PRIu32 ", NMASK = %" PRIu32 ",\n       NG = %" PRIu32 ", NGARGS = %" PRIu32 " };\n",
-                c.qs.n, c.fs.n, c.slist.n, c.klist.n, ir->roles.n, nts, nds, nmask, c.glist.n, ngargs);
+                p->qs.n, p->fs.n, c.slist.n, c.klist.n, ir->roles.n, nts, nds, nmask, c.glist.n, ngargs);
     char tbuf[16] = "NONE", dbuf[16] = "NONE";
     if (tany != BASE_NONE)
         sprintf(tbuf, "%" PRIu32 "u", tany);
@@ -1411,7 +1031,7 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
         strbuf_addf(&o, "%" PRIu32 ", ", c.sidx.v[ir->roles.v[i]] - 1);
     strbuf_add(&o, "0};\n");
     strbuf_add(&o, "static const u32 ROOT[GQ_N] = {");
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < GQ_N; i++)
         if (root[i] == BASE_NONE)
             strbuf_add(&o, i ? ", NONE" : "NONE");
         else
@@ -1419,8 +1039,8 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
     strbuf_add(&o, "};\n\n/* Fact sets: arity, level, indexes, first mask. */\n");
     strbuf_add(&o, "static const FsInfo FSI[NFS + 1] = {\n");
     uint32_t m0 = 0;
-    for (uint32_t i = 0; i < c.fs.n; i++) {
-        CgFs *s = &c.fs.v[i];
+    for (uint32_t i = 0; i < p->fs.n; i++) {
+        const CgFs *s = &p->fs.v[i];
         const char *what = s->kind == FS_TRUE ? "true" : s->kind == FS_DOES ? "does" : "facts of";
         const char *name = s->kind == FS_FACTS ? csym(&c, ir->rels.v[s->rel].sym)
                            : s->sym == BASE_NONE ? "any"
@@ -1430,31 +1050,31 @@ char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err)
         m0 += s->masks.n;
     }
     strbuf_add(&o, "    {0, 0, 0, 0}};\nstatic const u64 FSMASK[NMASK + 1] = {");
-    for (uint32_t i = 0; i < c.fs.n; i++)
-        for (uint32_t k = 0; k < c.fs.v[i].masks.n; k++)
-            strbuf_addf(&o, "0x%" PRIx64 "ULL, ", c.fs.v[i].masks.v[k]);
+    for (uint32_t i = 0; i < p->fs.n; i++)
+        for (uint32_t k = 0; k < p->fs.v[i].masks.n; k++)
+            strbuf_addf(&o, "0x%" PRIx64 "ULL, ", p->fs.v[i].masks.v[k]);
     strbuf_add(&o, "0};\n/* Shapes of state facts and moves: functor, arity, fact set. */\n");
     strbuf_add(&o, "static const Shape TSH[NTS + 1] = {");
-    for (uint32_t i = 0; i < c.fs.n; i++)
-        if (c.fs.v[i].kind == FS_TRUE && c.fs.v[i].sym != BASE_NONE)
-            strbuf_addf(&o, "{%" PRIu32 ", %" PRIu32 ", %" PRIu32 "}, ", c.sidx.v[c.fs.v[i].sym] - 1, c.fs.v[i].sarity, i);
+    for (uint32_t i = 0; i < p->fs.n; i++)
+        if (p->fs.v[i].kind == FS_TRUE && p->fs.v[i].sym != BASE_NONE)
+            strbuf_addf(&o, "{%" PRIu32 ", %" PRIu32 ", %" PRIu32 "}, ", c.sidx.v[p->fs.v[i].sym] - 1, p->fs.v[i].sarity, i);
     strbuf_add(&o, "{0, 0, 0}};\nstatic const Shape DSH[NDS + 1] = {");
-    for (uint32_t i = 0; i < c.fs.n; i++)
-        if (c.fs.v[i].kind == FS_DOES && c.fs.v[i].sym != BASE_NONE)
-            strbuf_addf(&o, "{%" PRIu32 ", %" PRIu32 ", %" PRIu32 "}, ", c.sidx.v[c.fs.v[i].sym] - 1, c.fs.v[i].sarity, i);
+    for (uint32_t i = 0; i < p->fs.n; i++)
+        if (p->fs.v[i].kind == FS_DOES && p->fs.v[i].sym != BASE_NONE)
+            strbuf_addf(&o, "{%" PRIu32 ", %" PRIu32 ", %" PRIu32 "}, ", c.sidx.v[p->fs.v[i].sym] - 1, p->fs.v[i].sarity, i);
     strbuf_add(&o, "{0, 0, 0}};\n\n");
     strbuf_add(&o, c.protos.s);
     strbuf_add(&o, "\n");
     strbuf_add(&o, c.funcs.s);
     strbuf_add(&o, "static const QInfo QI[NQ] = {\n");
-    for (uint32_t q = 0; q < c.qs.n; q++) {
-        const IrRel *rel = &ir->rels.v[c.qs.v[q].rel];
+    for (uint32_t q = 0; q < p->qs.n; q++) {
+        const IrRel *rel = &ir->rels.v[p->qs.v[q].rel];
         char fn[24] = "0";
-        if (!c.qs.v[q].exists)
+        if (!p->qs.v[q].exists)
             sprintf(fn, "q%" PRIu32, q);
         strbuf_addf(&o, "    {%" PRIu32 ", %" PRIu32 ", 0x%" PRIx64 "ULL, %s}, /* %s%s */\n", rel->arity,
-                    rel_level(ir, c.qs.v[q].rel), c.qs.v[q].mask, fn, csym(&c, rel->sym),
-                    c.qs.v[q].exists ? ", yes/no" : "");
+                    cg_rel_level(ir, p->qs.v[q].rel), p->qs.v[q].mask, fn, csym(&c, rel->sym),
+                    p->qs.v[q].exists ? ", yes/no" : "");
     }
     strbuf_add(&o, "};\n\n");
     strbuf_add(&o, "/* Terms of the facts evaluated when compiling: symbol, arity, first argument. */\n");

@@ -6,15 +6,17 @@
  * compiler into a shared object, without warnings under `gcc -O2 -Wall`.
  * Same input, same bytes. See cg.c for the shape of the code and engine.h
  * for the runtime it carries (tables, continuations, completion).
+ *
+ * Two passes: cg_plan (plan.h) takes every decision, cg_emit prints the C
+ * from the plan.
  */
 #ifndef GDLC_CG_H
 #define GDLC_CG_H
 
-#include "../frontend/front.h"
 #include "../base/terms.h"
+#include "plan.h"
 
 enum {
-    CG_MAX_ARITY = BASE_MAX_ENGINE_ARITY + 1, /* a bound on every relation's and term's arguments */
     CG_DEFAULT_MAX_BYTES = 256u << 20,   /* largest C file we emit */
     CG_FACT_BLOCKS_MAX = 64,             /* more facts of constants are loaded from a table */
 };
@@ -23,16 +25,17 @@ typedef struct CgOptions {
     const char *c_name;   /* name of the C file, for #line; NULL: "<name>.c" */
     bool no_lines;        /* leave out #line directives */
     size_t max_bytes;     /* 0: CG_DEFAULT_MAX_BYTES */
-    /* Relations evaluated ahead (NULL for none): pre[rel] holds every
-     * answer of rel as tuples of terms of store, or is NULL. Such a
-     * relation is emitted as facts. */
+    /* Relations evaluated ahead (the fold pass, runtime/fold.h; NULL for
+     * none): pre[rel] holds every answer of rel as tuples of terms of
+     * store, or is NULL. Such a relation is emitted as facts. */
     const U32Vec *const *pre;
     GtStore *store;
 } CgOptions;
 
-/* The C of an accepted game (malloc-ed, NUL-terminated), or NULL with *err
- * (malloc-ed) naming the limit that was exceeded. */
-char *cg_emit(const Front *f, const CgOptions *opt, size_t *len, char **err);
+/* The C of an accepted game as plan p says (malloc-ed, NUL-terminated), or
+ * NULL with *err (malloc-ed) naming the limit that was exceeded. p was made
+ * with opt->pre. */
+char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err);
 
 /* The hash of a game's text that modules carry: 16 hex digits and a NUL. */
 void cg_game_hash(const Source *src, char out[17]);

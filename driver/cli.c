@@ -233,20 +233,55 @@ int cli_load_game(const char *path, Front *f, bool show_warnings)
     return ok ? CLI_OK : CLI_FAULT;
 }
 
+const CliDump *cli_dump_find(const char *cmd, const CliDump *table, size_t n, const char *value)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(table[i].name, value) == 0)
+            return &table[i];
+    StrBuf names = {0};
+    strbuf_add(&names, "");
+    for (size_t i = 0; i < n; i++)
+        strbuf_addf(&names, "%s'%s'", i == 0 ? "" : i + 1 < n ? ", " : " or ", table[i].name);
+    cli_usage_error(cmd, "--dump takes %s, not '%s'", names.s, value);
+    free(names.s);
+    return NULL;
+}
+
 /* ---- gdlc check ------------------------------------------------------ */
+
+static int dump_ast(FILE *out, const Front *f)
+{
+    ast_dump(out, &f->ast, f->src);
+    return CLI_OK;
+}
+
+static int dump_ir(FILE *out, const Front *f)
+{
+    ir_dump(out, &f->ir);
+    return CLI_OK;
+}
+
+/* What gdlc check --dump prints: a stage, once the game reached it. */
+static const CliDump check_dumps[] = {
+    {"ast", FRONT_AST, dump_ast},
+    {"ir", FRONT_IR, dump_ir},
+};
 
 static int check_run(CliArgs *a)
 {
-    const char *dump = NULL;
+    const char *value = NULL;
+    const CliDump *dump = NULL;
     bool warnings = true, quiet = false, bad = false, timing = false;
     U32Vec files = {0};
     while (a->i < a->argc) {
         const char *arg = a->argv[a->i];
-        if (cli_opt_value(a, "--dump", &dump, &bad)) {
+        if (cli_opt_value(a, "--dump", &value, &bad)) {
             if (bad)
                 return CLI_USAGE;
-            if (strcmp(dump, "ast") != 0 && strcmp(dump, "ir") != 0)
-                return cli_usage_error(a->cmd, "--dump takes 'ast' or 'ir', not '%s'", dump);
+            if (!(dump = cli_dump_find(a->cmd, check_dumps, sizeof check_dumps / sizeof *check_dumps, value))) {
+                vec_free(files);
+                return CLI_USAGE;
+            }
         } else if (cli_opt_flag(a, "-w") || cli_opt_flag(a, "--no-warnings")) {
             warnings = false;
         } else if (cli_opt_flag(a, "-q") || cli_opt_flag(a, "--quiet")) {
@@ -276,10 +311,8 @@ static int check_run(CliArgs *a)
             status = CLI_USAGE;
             continue;
         }
-        if (dump && strcmp(dump, "ast") == 0 && f.stage >= FRONT_AST)
-            ast_dump(stdout, &f.ast, f.src);
-        if (dump && strcmp(dump, "ir") == 0 && f.stage >= FRONT_IR)
-            ir_dump(stdout, &f.ir);
+        if (dump && f.stage >= dump->stage && dump->print(stdout, &f) != CLI_OK && status == CLI_OK)
+            status = CLI_FAULT;
         if (st == CLI_OK) {
             uint32_t nrec = 0;
             for (uint32_t s = 0; s < f.ir.sccs.n; s++)

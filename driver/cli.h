@@ -28,6 +28,19 @@ bool cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t *ou
 bool cli_parse_double(const char *cmd, const char *opt, const char *s, double *out);
 int cli_usage_error(const char *cmd, const char *fmt, ...) BASE_PRINTF(2, 3);
 
+/* --dump=NAME: a stage a command can print, one row per stage in the
+ * command's table (check_dumps in cli.c, emit_dumps in compile.c). */
+typedef struct CliDump {
+    const char *name; /* NAME */
+    uint32_t stage;   /* check: the FrontStage the game must reach; emit: the RtBackStop */
+    /* check: prints the stage of f to out; CLI_OK, or CLI_FAULT after a
+     * message. NULL for emit, whose back half prints it. */
+    int (*print)(FILE *out, const Front *f);
+} CliDump;
+/* The row of table[0..n) named value, or NULL after a usage error that
+ * names the rows. */
+const CliDump *cli_dump_find(const char *cmd, const CliDump *table, size_t n, const char *value);
+
 /* Output files. Every file a command writes (-o, perf-test's RESULTS_FILE,
  * compile's object) keeps one rule: it is a regular file or does not exist
  * yet, and it is none of the command's input files, compared by device and

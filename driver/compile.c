@@ -5,10 +5,17 @@
 
 #include "../include/gdl.h"
 #include "../runtime/compiled.h"
+#include "../runtime/pipeline.h"
 #include "cli.h"
 
-/* GAME.kif and -o OUT. */
-static int parse(CliArgs *a, const char **game, const char **out, bool *no_lines)
+/* What gdlc emit --dump prints instead of the C: the output of an earlier
+ * pass of the back half. */
+static const CliDump emit_dumps[] = {
+    {"plan", RT_BACK_PLAN, NULL},
+};
+
+/* GAME.kif and -o OUT; emit's --no-lines and --dump when no_lines is given. */
+static int parse(CliArgs *a, const char **game, const char **out, bool *no_lines, const CliDump **dump)
 {
     *game = *out = NULL;
     bool bad = false;
@@ -18,7 +25,10 @@ static int parse(CliArgs *a, const char **game, const char **out, bool *no_lines
             *out = v;
         else if (no_lines && cli_opt_flag(a, "--no-lines"))
             *no_lines = true;
-        else if (bad)
+        else if (!bad && dump && cli_opt_value(a, "--dump", &v, &bad)) {
+            if (!bad && !(*dump = cli_dump_find(a->cmd, emit_dumps, sizeof emit_dumps / sizeof *emit_dumps, v)))
+                return CLI_USAGE;
+        } else if (bad)
             return CLI_USAGE;
         else if (a->argv[a->i][0] == '-' && a->argv[a->i][1])
             return cli_usage_error(a->cmd, "unknown option '%s'", a->argv[a->i]);
@@ -38,7 +48,8 @@ static int emit_run(CliArgs *a)
 {
     const char *path, *out;
     bool no_lines = false;
-    int rc = parse(a, &path, &out, &no_lines);
+    const CliDump *dump = NULL;
+    int rc = parse(a, &path, &out, &no_lines, &dump);
     if (rc != CLI_OK)
         return rc;
     if (out && cli_output_check(a->cmd, out, &path, 1) != CLI_OK)
@@ -49,7 +60,8 @@ static int emit_run(CliArgs *a)
     size_t len = 0;
     char *err = NULL;
     /* #line directives name the C file as written */
-    char *code = rt_emit(g, out, no_lines, &len, &err);
+    RtBackOptions o = {dump ? (RtBackStop)dump->stage : RT_BACK_C, out, no_lines};
+    char *code = rt_back(g, &o, &len, &err);
     gdl_game_free(g);
     if (!code) {
         fprintf(stderr, "gdlc emit: %s: %s\n", path, err);
@@ -69,7 +81,7 @@ static int emit_run(CliArgs *a)
 static int compile_run(CliArgs *a)
 {
     const char *path, *out;
-    int rc = parse(a, &path, &out, NULL);
+    int rc = parse(a, &path, &out, NULL, NULL);
     if (rc != CLI_OK)
         return rc;
     if (!out)
@@ -96,7 +108,7 @@ static int compile_run(CliArgs *a)
 const CliCommand cli_emit = {
     "emit",
     "print the C the compiler generates for a game",
-    "usage: gdlc emit GAME.kif [-o GAME.c] [--no-lines]\n"
+    "usage: gdlc emit GAME.kif [-o GAME.c] [--no-lines] [--dump=plan]\n"
     "\n"
     "Writes the C source of the game's compiled engine (to standard output, or\n"
     "to GAME.c): the engine's runtime first, then one function per rule and\n"
@@ -107,6 +119,16 @@ const CliCommand cli_emit = {
     "  -o, --output FILE  write there instead of standard output (a regular\n"
     "                     file, not the game: see 'gdlc help')\n"
     "  --no-lines         leave out the #line directives\n"
+    "  --dump=plan        print the code generator's plan instead of the C:\n"
+    "                     how each relation is evaluated (state, move, facts,\n"
+    "                     folded N, recursive, rules), the root queries, then\n"
+    "                     each query (qN NAME/ARITY PATTERN, b bound, f free)\n"
+    "                     with each rule (rN @LINE:COL) and its literals in\n"
+    "                     join order, numbered as written, each with how it\n"
+    "                     runs (set fsN slot S, yes/no, subsumed, negated,\n"
+    "                     recursive or table, and the query), then the fact\n"
+    "                     sets and their indexes. Numbers are those of the C.\n"
+    "                     The format is described in backend/plan.h.\n"
     "\n"
     "exit status: 0 written, 1 the game is rejected or over a limit, 2 usage\n"
     "error or unreadable file.\n",

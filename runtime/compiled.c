@@ -1,7 +1,7 @@
 /*
  * compiled.c: the compiled engines "jit", "aot" and "so:PATH".
  *
- * All three run the C the backend emits for the game (backend/cg.c); they
+ * All three run the C the back half emits for the game (pipeline.h); they
  * differ in who compiles it and when:
  *   jit      libtcc, in memory, when the machine is made (milliseconds);
  *   aot      the system C compiler at -O2, into a cache folder keyed by the
@@ -44,6 +44,7 @@
 #include "compiled.h"
 #include "engine_host.h"
 #include "jit.h"
+#include "pipeline.h"
 #include "runtime.h"
 
 enum { COMPILED_MEMORY_MIB = 2048 /* most memory the tables of one machine may take */ };
@@ -385,82 +386,6 @@ static bool so_seal(const char *path, char **err)
     }
     so_close(&f);
     return ok;
-}
-
-/* Relations that depend on neither the state nor the move are evaluated
- * once, here, by ref, and compiled as facts: board geometry, arithmetic,
- * successor chains become indexed sets instead of calls. A relation too big
- * (or slow) to enumerate stays a goal-directed call. */
-enum { PRE_MAX_FACTS = 1u << 20 };
-static const double PRE_SECONDS = 0.5;
-
-static char *emit_here(const GdlGame *game, const char *c_name, bool no_lines, size_t *len, char **err);
-
-/* rt_emit's arguments and result, across a stack segment. */
-typedef struct EmitCall {
-    const GdlGame *game;
-    const char *c_name;
-    bool no_lines;
-    size_t *len;
-    char **err;
-    char *code;
-} EmitCall;
-
-static void emit_call(void *p)
-{
-    EmitCall *e = p;
-    e->code = emit_here(e->game, e->c_name, e->no_lines, e->len, e->err);
-}
-
-/* The code generator recurses once per literal of a rule body: it runs on
- * a stack segment, whatever the caller's thread (engine_host.h). */
-char *rt_emit(const GdlGame *game, const char *c_name, bool no_lines, size_t *len, char **err)
-{
-    EmitCall e = {game, c_name, no_lines, len, err, NULL};
-    rt_stack_run(emit_call, &e);
-    return e.code;
-}
-
-static char *emit_here(const GdlGame *game, const char *c_name, bool no_lines, size_t *len, char **err)
-{
-    const Ir *ir = &game->front.ir;
-    Symtab syms;
-    symtab_init(&syms);
-    const Symtab *gs = &game->front.syms;
-    for (uint32_t i = 0; i < gs->n; i++)
-        symtab_intern(&syms, gs->str[i], gs->len[i]);
-    GtStore store;
-    gt_init(&store, &syms);
-    U32Vec *pre = base_xcalloc(ir->rels.n + 1, sizeof *pre);
-    const U32Vec **pre_of = base_xcalloc(ir->rels.n + 1, sizeof *pre_of);
-    double end = gdl_now() + PRE_SECONDS;
-    uint32_t budget = PRE_MAX_FACTS;
-    for (uint32_t i = 0; i < ir->rels.n && budget > 0; i++) {
-        const IrRel *r = &ir->rels.v[i];
-        if (r->kind != IR_REL_USER || r->dep_true || r->dep_does || !r->nrules)
-            continue;
-        bool facts = true;
-        for (uint32_t k = 0; k < r->nrules && facts; k++)
-            facts = ir->rules.v[ir->rule_index.v[r->rules + k]].nlits == 0;
-        if (facts)
-            continue;
-        if (rt_ref_relation(game, &store, i, budget, end, &pre[i]) == GDL_OK) {
-            pre_of[i] = &pre[i];
-            uint32_t n = r->arity ? pre[i].n / r->arity : pre[i].n;
-            budget = n < budget ? budget - n : 0;
-        } else {
-            vec_free(pre[i]);
-        }
-    }
-    CgOptions opt = {.c_name = c_name, .no_lines = no_lines, .pre = pre_of, .store = &store};
-    char *code = cg_emit(&game->front, &opt, len, err);
-    for (uint32_t i = 0; i < ir->rels.n; i++)
-        vec_free(pre[i]);
-    free(pre);
-    free(pre_of);
-    gt_free(&store);
-    symtab_free(&syms);
-    return code;
 }
 
 /* Writes text to a new file path; false with *err. */

@@ -8,9 +8,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The C of a game (malloc-ed), or NULL with *err. c_name names the C file
- * in #line directives (NULL: "<game>.c"); no_lines leaves them out. */
-char *rt_emit(const GdlGame *game, const char *c_name, bool no_lines, size_t *len, char **err);
 /* Compiles the game into a shared object at so_path with the system C
  * compiler; false with *err. */
 bool rt_compile_so(const GdlGame *game, const char *so_path, char **err);

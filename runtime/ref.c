@@ -59,6 +59,7 @@
  */
 #include <string.h>
 
+#include "../backend/abi.h"
 #include "engine_host.h"
 #include "runtime.h"
 
@@ -756,10 +757,16 @@ static void collect(Ref *r, void *ctx, const Gt *tuple)
     vec_push(*c->out, tuple[c->pos]);
 }
 
-static void query(Ref *r, uint32_t kind, const Gt *call, uint32_t pos, uint32_t tag, U32Vec *out)
+/* The keyword relation of each root query (abi.h). */
+#define ROOT_KW(NAME, name, bound) IR_REL_##NAME,
+static const uint32_t root_kw[GQ_N] = {GDLC_ROOT_QUERIES(ROOT_KW)};
+#undef ROOT_KW
+
+/* Root query `which` (GQ_*), called with call. */
+static void query(Ref *r, uint32_t which, const Gt *call, uint32_t pos, uint32_t tag, U32Vec *out)
 {
     Collect c = {out, pos, tag};
-    solve(r, r->ir->kwrel[kind], call, collect, &c);
+    solve(r, r->ir->kwrel[root_kw[which]], call, collect, &c);
 }
 
 static GdlStatus ref_initial(void *e, U32Vec *facts)
@@ -767,7 +774,7 @@ static GdlStatus ref_initial(void *e, U32Vec *facts)
     Ref *r = e;
     set_model(r, NULL, 0, NULL);
     Gt call[1] = {BASE_NONE};
-    query(r, IR_REL_INIT, call, 0, BASE_NONE, facts);
+    query(r, GQ_INIT, call, 0, BASE_NONE, facts);
     return finish(r);
 }
 
@@ -776,7 +783,7 @@ static GdlStatus ref_legal(void *e, const Gt *state, uint32_t n, uint32_t role, 
     Ref *r = e;
     set_model(r, state, n, NULL);
     Gt call[2] = {gt_intern(r->store, r->ir->roles.v[role], 0, NULL), BASE_NONE};
-    query(r, IR_REL_LEGAL, call, 1, BASE_NONE, moves);
+    query(r, GQ_LEGAL, call, 1, BASE_NONE, moves);
     return finish(r);
 }
 
@@ -785,7 +792,7 @@ static GdlStatus ref_next(void *e, const Gt *state, uint32_t n, const Gt *joint,
     Ref *r = e;
     set_model(r, state, n, joint);
     Gt call[1] = {BASE_NONE};
-    query(r, IR_REL_NEXT, call, 0, BASE_NONE, facts);
+    query(r, GQ_NEXT, call, 0, BASE_NONE, facts);
     return finish(r);
 }
 
@@ -795,7 +802,7 @@ static GdlStatus ref_terminal(void *e, const Gt *state, uint32_t n, bool *termin
     U32Vec out = {0};
     set_model(r, state, n, NULL);
     Gt call[1] = {BASE_NONE};
-    query(r, IR_REL_TERMINAL, call, 0, BASE_NONE, &out);
+    query(r, GQ_TERMINAL, call, 0, BASE_NONE, &out);
     *terminal = out.n > 0;
     vec_free(out);
     return finish(r);
@@ -807,7 +814,7 @@ static GdlStatus ref_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
     set_model(r, state, n, NULL);
     for (uint32_t k = 0; k < r->ir->roles.n && r->status == GDL_OK; k++) {
         Gt call[2] = {gt_intern(r->store, r->ir->roles.v[k], 0, NULL), BASE_NONE};
-        query(r, IR_REL_GOAL, call, 1, k, values);
+        query(r, GQ_GOAL, call, 1, k, values);
     }
     return finish(r);
 }

@@ -40,6 +40,11 @@ expect 0 "emit" "$gdlc" emit "$src/games/tictactoe.kif" -o /tmp/gdlc-cli-emit.$$
 expect 2 "emit: missing file" "$gdlc" emit /nonexistent/game.kif
 expect 1 "emit: an invalid game" "$gdlc" emit "$src/tests/diag/unsafe_head.kif"
 expect 2 "emit: two games" "$gdlc" emit "$src/games/tictactoe.kif" "$src/games/connect4.kif"
+expect 0 "emit --dump=plan" "$gdlc" emit --dump=plan "$src/games/tictactoe.kif"
+expect 2 "emit --dump with a bad stage" "$gdlc" emit --dump=ir "$src/games/tictactoe.kif"
+expect 2 "emit --dump without a stage" "$gdlc" emit "$src/games/tictactoe.kif" --dump
+expect 2 "compile --dump" "$gdlc" compile --dump=plan "$src/games/tictactoe.kif" -o /tmp/gdlc-cli.$$.so
+expect 1 "emit --dump=plan: an invalid game" "$gdlc" emit --dump=plan "$src/tests/diag/unsafe_head.kif"
 expect 2 "compile without -o" "$gdlc" compile "$src/games/tictactoe.kif"
 expect 1 "compile: an invalid game" "$gdlc" compile "$src/tests/diag/unsafe_head.kif" -o /tmp/gdlc-cli.$$.so
 expect 2 "compile: an unknown option" "$gdlc" compile --frob "$src/games/tictactoe.kif" -o /tmp/gdlc-cli.$$.so

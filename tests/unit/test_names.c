@@ -18,6 +18,7 @@
 
 #include "../../include/gdl.h"
 #include "../../runtime/compiled.h"
+#include "../../runtime/pipeline.h"
 
 /* A small game whose symbols hold comment and trigraph openers, so that
  * every place a symbol is written into a comment is exercised. */

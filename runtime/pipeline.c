@@ -1,0 +1,88 @@
+/*
+ * pipeline.c: the back half of the compiler, one call per pass (see
+ * pipeline.h).
+ *
+ * The front half (frontend/front.c's front_run: read, validate, lower)
+ * made the game's IR when the game was loaded; the domain analysis
+ * (domain.c) runs when the API is asked for the base and input
+ * propositions. From the IR:
+ *
+ *   fold      relations of neither the state nor the move, evaluated
+ *             ahead by ref into facts (fold.h);
+ *   plan      the code generator's decisions: relations as fact sets or
+ *             calls, the queries reached, join orders (backend/plan.h);
+ *   emit      the C, printed from the plan (backend/cg.h);
+ *   compile   by the engine that asked for the C (compiled.c): libtcc in
+ *             memory (jit), or the system C compiler into a shared object
+ *             (aot, gdlc compile).
+ *
+ * The grounder (middle/ground.h) and the propositional network
+ * (middle/propnet.h) will run between fold and plan.
+ */
+#include "pipeline.h"
+
+#include "../backend/cg.h"
+#include "engine_host.h"
+#include "fold.h"
+
+/* The plan's dump (backend/plan.h) as text. */
+static char *plan_text(const CgPlan *plan, size_t *len)
+{
+    char *out = NULL;
+    FILE *m = open_memstream(&out, len);
+    if (!m)
+        base_fatal("out of memory");
+    cg_plan_dump(m, plan);
+    fclose(m);
+    base_journal_adopt(out); /* the C library's block: freed if memory runs out */
+    return out;
+}
+
+/* The passes, in order. */
+static char *back(const GdlGame *game, const RtBackOptions *o, size_t *len, char **err)
+{
+    char *out = NULL;
+    RtFold fold;
+    CgPlan plan;
+    rt_fold(game, &fold);                                          /* fold */
+    /* ground (middle/ground.h) goes here */
+    /* propnet (middle/propnet.h) goes here */
+    CgOptions opt = {.c_name = o->c_name, .no_lines = o->no_lines, .pre = fold.pre, .store = &fold.store};
+    if (cg_plan(&plan, &game->front, fold.pre, err))               /* plan */
+        out = o->stop == RT_BACK_PLAN ? plan_text(&plan, len)
+                                      : cg_emit(&plan, &opt, len, err); /* emit */
+    /* compile: the engine's, on the C returned (compiled.c) */
+    cg_plan_free(&plan);
+    rt_fold_free(&fold);
+    return out;
+}
+
+/* rt_back's arguments and result, across a stack segment. */
+typedef struct BackCall {
+    const GdlGame *game;
+    const RtBackOptions *o;
+    size_t *len;
+    char **err;
+    char *out;
+} BackCall;
+
+static void back_call(void *p)
+{
+    BackCall *b = p;
+    b->out = back(b->game, b->o, b->len, b->err);
+}
+
+/* The code generator recurses once per literal of a rule body: it runs on
+ * a stack segment, whatever the caller's thread (engine_host.h). */
+char *rt_back(const GdlGame *game, const RtBackOptions *o, size_t *len, char **err)
+{
+    BackCall b = {game, o, len, err, NULL};
+    rt_stack_run(back_call, &b);
+    return b.out;
+}
+
+char *rt_emit(const GdlGame *game, const char *c_name, bool no_lines, size_t *len, char **err)
+{
+    RtBackOptions o = {RT_BACK_C, c_name, no_lines};
+    return rt_back(game, &o, len, err);
+}
