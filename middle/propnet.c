@@ -235,6 +235,12 @@ static bool decide(Build *b, const IrLit *l)
     return (x == y) == (l->kind == IR_LIT_EQUAL);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* Static relations, stratum by stratum, each to a fixpoint. */
 static void eval_static(Build *b)
 {
@@ -243,17 +249,11 @@ static void eval_static(Build *b)
     for (uint32_t r = 0; r < ir->rules.n; r++)
         if (!b->dyn[ir->rules.v[r].head])
             vec_push(rules, r);
-    /* sort by stratum, then rule id */
+    /* by stratum, then rule id */
     uint64_t *keys = base_xmalloc((rules.n + 1) * sizeof *keys);
     for (uint32_t i = 0; i < rules.n; i++)
         keys[i] = ((uint64_t)ir->rules.v[rules.v[i]].stratum << 32) | rules.v[i];
-    for (uint32_t i = 1; i < rules.n; i++) { /* insertion sort: few static rules after grounding */
-        uint64_t k = keys[i];
-        uint32_t j = i;
-        for (; j > 0 && keys[j - 1] > k; j--)
-            keys[j] = keys[j - 1];
-        keys[j] = k;
-    }
+    qsort(keys, rules.n, sizeof *keys, cmp_u64);
     for (uint32_t lo = 0; lo < rules.n;) {
         uint32_t hi = lo;
         while (hi < rules.n && keys[hi] >> 32 == keys[lo] >> 32)
