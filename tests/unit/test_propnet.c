@@ -531,6 +531,7 @@ static void small_games_against_ref(void **state)
     against_ref(SRC "two_cells.kif", 20, 10);
     against_ref(SRC "cycle.kif", 40, 10);
     against_ref(SRC "static.kif", 10, 5);
+    against_ref(SRC "oddities.kif", 10, 8);
 }
 
 static void corpus_against_ref(void **state)
