@@ -47,7 +47,8 @@ expect 0 "json" "$gdlc" propnet --json "$dir/two_cells.kif"
 check "json is one line" test "$(wc -l <"$tmp/out")" -eq 1
 check "json is an object" grep -q '^{.*}$' "$tmp/out"
 for k in game raw optimised components links kinds const base input and or not roles bases inputs legals goals \
-         passes name components_removed links_removed build_seconds optimise_seconds; do
+         cyclic_sccs largest_scc passes name components_removed links_removed ground atoms rules static_facts \
+         build_seconds optimise_seconds; do
     check "json key $k" grep -q "\"$k\":" "$tmp/out"
 done
 check "json raw size" grep -q '"raw":{"components":63,"links":66,' "$tmp/out"
@@ -78,5 +79,14 @@ expect 1 "focus on a sentence of no component" "$gdlc" propnet --dot - --focus '
 check "its message names the sentence" grep -q "no component is named '(legal x (mark 3))'" "$tmp/err"
 expect 1 "focus on something not a sentence" "$gdlc" propnet --dot - --focus '(?x' "$dir/two_cells.kif"
 expect 2 "dot onto the game" "$gdlc" propnet --dot "$dir/../propnet/two_cells.kif" "$dir/two_cells.kif"
+# a game with variables is grounded first, within the budgets
+expect 2 "a budget that is no number" "$gdlc" propnet --max-atoms x "$src/games/tictactoe.kif"
+expect 2 "a budget of 0" "$gdlc" propnet --max-rules 0 "$src/games/tictactoe.kif"
+expect 0 "a game with variables" "$gdlc" propnet --json "$src/games/tictactoe.kif"
+check "its grounding is counted" grep -q '"ground":{"atoms":[1-9]' "$tmp/out"
+expect 1 "past the atom budget" "$gdlc" propnet --max-atoms 10 "$src/games/tictactoe.kif"
+check "the message names the budget" grep -q "max-atoms=10" "$tmp/err"
+expect 1 "past the rule budget" "$gdlc" propnet --max-rules 5 --dump "$src/games/tictactoe.kif"
+check "nothing on standard output" test ! -s "$tmp/out"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
