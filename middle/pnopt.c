@@ -26,9 +26,12 @@
  *    to them).
  *  - single-input gates: an AND or OR of one input is replaced by its
  *    input. A named gate gives its name to an unnamed input; when both are
- *    named the gate stays, so that every sentence stays findable.
+ *    named the gate's name becomes an alias of the input (aliases[]), so
+ *    that every sentence stays findable.
  *  - structural hashing: gates of the same kind and the same input set are
- *    one; an unnamed one gives way to its twin, two named ones both stay.
+ *    one; an unnamed one gives way to its twin, a named one to an unnamed
+ *    twin (taking its place), and of two named ones the later becomes an
+ *    alias of the earlier.
  *  - fixed bases: a base whose next is itself (through gates of one
  *    input), or is a constant equal to its init value, or is never made and
  *    its init false, can never change: it becomes a constant of its init
@@ -139,6 +142,14 @@ static void compact(Propnet *pn, uint32_t *repl)
             MAP(pn->roles.v[k].goals.v[i].comp);
     }
     MAP(pn->terminal);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < pn->aliases.n; i++) {
+        PnAlias a = pn->aliases.v[i];
+        MAP(a.comp);
+        if (a.comp != PN_NONE) /* gone with its component */
+            pn->aliases.v[k++] = a;
+    }
+    pn->aliases.n = k;
 #undef MAP
     free(newid);
     free(repl);
@@ -283,12 +294,11 @@ static bool single(Propnet *pn)
         if (d == c)
             continue; /* a gate reading only itself: constant propagation's */
         PnComp *y = &pn->comps.v[d];
-        if (x->name != BASE_NONE) {
-            if (y->name != BASE_NONE)
-                continue;
+        if (x->name != BASE_NONE && y->name == BASE_NONE)
             y->name = x->name;
-            x->name = BASE_NONE;
-        }
+        else if (x->name != BASE_NONE)
+            vec_push(pn->aliases, ((PnAlias){x->name, c}));
+        x->name = BASE_NONE;
         repl[c] = d;
         changed = true;
     }
@@ -338,14 +348,15 @@ static bool hashing(Propnet *pn)
             if (y->kind != x->kind || key_n[e] != key_n[c] ||
                 memcmp(keys.v + key_at[e], keys.v + key_at[c], key_n[c] * sizeof(uint32_t)) != 0)
                 continue;
-            if (x->name == BASE_NONE) {
-                repl[c] = e;
-                changed = true;
-            } else if (y->name == BASE_NONE) {
+            if (x->name != BASE_NONE && y->name == BASE_NONE) {
                 repl[e] = c; /* the named twin stays */
                 slots[s] = c;
-                changed = true;
+            } else {
+                if (x->name != BASE_NONE)
+                    vec_push(pn->aliases, ((PnAlias){x->name, c}));
+                repl[c] = e;
             }
+            changed = true;
             break;
         }
     }

@@ -59,6 +59,7 @@ void pn_free(Propnet *pn)
     }
     vec_free(pn->roles);
     vec_free(pn->passes);
+    vec_free(pn->aliases);
     memset(pn, 0, sizeof *pn);
 }
 
@@ -651,6 +652,8 @@ void pn_dump(FILE *f, const Propnet *pn)
             fprintf(f, "goal %s %u: comp %u\n", role, r->goals.v[i].value, r->goals.v[i].comp);
     }
     fprintf(f, "terminal: comp %u\n", pn->terminal);
+    for (uint32_t i = 0; i < pn->aliases.n; i++)
+        fprintf(f, "alias %s: comp %u\n", gt_text(pn->store, pn->aliases.v[i].name), pn->aliases.v[i].comp);
 }
 
 static const char *const dot_style[PN_NKINDS] = {
@@ -662,10 +665,15 @@ static const char *const dot_style[PN_NKINDS] = {
     "shape=invtriangle,style=filled,fillcolor=\"#fb9a99\"", /* not */
 };
 
+/* A DOT string; a newline becomes DOT's line break. */
 static void dot_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
+        if (*s == '\n') {
+            fputs("\\n", f);
+            continue;
+        }
         if (*s == '"' || *s == '\\')
             fputc('\\', f);
         fputc(*s, f);
@@ -699,15 +707,32 @@ void pn_dot(FILE *f, const Propnet *pn, uint32_t focus, uint32_t depth)
         }
         vec_free(q);
     }
+    /* each component's aliases, as lists threaded through next_alias */
+    uint32_t *first_alias = base_xmalloc((n + 1) * sizeof *first_alias);
+    uint32_t *next_alias = base_xmalloc((pn->aliases.n + 1) * sizeof *next_alias);
+    for (uint32_t c = 0; c < n; c++)
+        first_alias[c] = PN_NONE;
+    for (uint32_t i = pn->aliases.n; i-- > 0;) {
+        next_alias[i] = first_alias[pn->aliases.v[i].comp];
+        first_alias[pn->aliases.v[i].comp] = i;
+    }
     fputs("digraph propnet {\n  rankdir=LR;\n  node [fontname=\"Helvetica\",fontsize=10];\n", f);
     for (uint32_t c = 0; c < n; c++) {
         if (level[c] == PN_NONE)
             continue;
         const PnComp *x = &pn->comps.v[c];
         fprintf(f, "  n%u [%s,label=", c, dot_style[x->kind]);
-        if (x->name != BASE_NONE)
-            dot_string(f, name_text(pn, c));
-        else if (x->kind == PN_CONST)
+        if (x->name != BASE_NONE) {
+            /* the name, then its aliases a line each */
+            StrBuf b = {0};
+            strbuf_add(&b, name_text(pn, c));
+            for (uint32_t i = first_alias[c]; i != PN_NONE; i = next_alias[i]) {
+                strbuf_add(&b, "\n");
+                strbuf_add(&b, gt_text(pn->store, pn->aliases.v[i].name));
+            }
+            dot_string(f, b.s);
+            free(b.s);
+        } else if (x->kind == PN_CONST)
             fputs(x->const_value ? "\"1\"" : "\"0\"", f);
         else
             fprintf(f, "\"%s\"", kind_names[x->kind]);
@@ -731,6 +756,8 @@ void pn_dot(FILE *f, const Propnet *pn, uint32_t focus, uint32_t depth)
     }
     fputs("}\n", f);
     free(level);
+    free(first_alias);
+    free(next_alias);
 }
 
 uint32_t pn_find(const Propnet *pn, Gt name)
@@ -738,5 +765,8 @@ uint32_t pn_find(const Propnet *pn, Gt name)
     for (uint32_t c = 0; c < pn->comps.n; c++)
         if (pn->comps.v[c].name == name)
             return c;
+    for (uint32_t i = 0; i < pn->aliases.n; i++)
+        if (pn->aliases.v[i].name == name)
+            return pn->aliases.v[i].comp;
     return PN_NONE;
 }

@@ -35,9 +35,13 @@
  * an input, `(legal x noop)`, `(next (cell 1 1 x))`, `(goal x 100)`,
  * `terminal`, `(conn a b)`. Optimising keeps names findable as long as the
  * component lives: a gate of one input that collapses gives its name to
- * its input when that has none, and is kept when both are named; a
- * sentence that becomes constant and feeds nothing the engine reads is
- * removed with its name.
+ * its input when that has none, and becomes an alias of it when both are
+ * named (so do named twins merged by hashing): aliases[] lists the other
+ * sentences a component computes, and pn_find looks there too. A mark
+ * follows its component, so after optimising a legal, goal, terminal or
+ * next may be any component, a base or an input included. A sentence
+ * that becomes constant and feeds nothing the engine reads is removed with
+ * its name.
  *
  * Cycles. A ground program of a recursive relation over the state (hex's
  * connected cells, any transitive closure of something dynamic) gives
@@ -109,6 +113,12 @@ typedef struct PnRole {
     VEC(PnGoal) goals;
 } PnRole;
 
+/* Another sentence a component computes (optimising merged its gate). */
+typedef struct PnAlias {
+    Gt name;
+    uint32_t comp;
+} PnAlias;
+
 /* What an optimisation pass removed, for `gdlc propnet --stats`. */
 typedef struct PnPassStats {
     const char *name;        /* e.g. "constant propagation" */
@@ -125,6 +135,7 @@ typedef struct Propnet {
     VEC(PnRole) roles;       /* in the game's role order */
     uint32_t terminal;       /* the component of `terminal` (a PN_CONST 0 when none) */
     VEC(PnPassStats) passes; /* what each optimisation removed, in order */
+    VEC(PnAlias) aliases;    /* names of merged components, in the order they were merged */
 } Propnet;
 
 typedef enum PnOpt {
@@ -171,13 +182,14 @@ uint32_t pn_sccs(const Propnet *pn, U32Vec *comps, U32Vec *scc_at);
  *   input INDEX ROLE MOVE: comp C
  *   legal ROLE MOVE: comp C [input INDEX]
  *   goal ROLE VALUE: comp C
- *   terminal: comp C */
+ *   terminal: comp C
+ *   alias NAME: comp C */
 void pn_dump(FILE *f, const Propnet *pn);
 /* Graphviz DOT of the network, or with focus != PN_NONE of the cone of
  * components feeding focus up to depth levels upstream. */
 void pn_dot(FILE *f, const Propnet *pn, uint32_t focus, uint32_t depth);
 
-/* The component named by a sentence, or PN_NONE. */
+/* The component named by a sentence (its name or an alias), or PN_NONE. */
 uint32_t pn_find(const Propnet *pn, Gt name);
 /* "const", "base", "input", "and", "or", "not". */
 const char *pn_kind_name(PnKind k);
