@@ -76,7 +76,8 @@ static uint32_t focus_of(const char *cmd, Front *f, Propnet *pn, const char *tex
     if (kif_read(src, &f->syms, &d, &doc) && doc.tops.n == 1)
         g = gt_from_kif(pn->store, &doc, &f->syms, doc.tops.v[0]);
     if (g == BASE_NONE)
-        fprintf(stderr, "gdlc %s: --focus takes one ground sentence such as '(legal xplayer noop)' or 'terminal', not '%s'\n",
+        fprintf(stderr,
+                "gdlc %s: --focus takes one ground sentence such as '(legal xplayer noop)' or 'terminal', not '%s'\n",
                 cmd, text);
     else if ((c = pn_find(pn, g)) == PN_NONE)
         fprintf(stderr, "gdlc %s: no component is named '%s'%s\n", cmd, gt_text(pn->store, g),

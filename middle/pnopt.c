@@ -95,9 +95,14 @@ static void sort_unique(uint32_t *v, uint32_t *n)
     *n = k;
 }
 
-/* Applies the replacements (consumed) and renumbers. */
-static void compact(Propnet *pn, uint32_t *repl)
+/* Applies the replacements (consumed) and renumbers; when the pass changed
+ * nothing, only frees them. */
+static void compact(Propnet *pn, uint32_t *repl, bool changed)
 {
+    if (!changed) {
+        free(repl);
+        return;
+    }
     uint32_t n = pn->comps.n;
     uint32_t *newid = base_xmalloc((n + 1) * sizeof *newid);
     uint32_t m = 0;
@@ -236,7 +241,7 @@ static bool fold(Propnet *pn)
             repl[c] = PN_NONE;
             changed = true;
         }
-    compact(pn, repl);
+    compact(pn, repl, changed);
     free(m);
     free(poss);
     free(cert);
@@ -275,7 +280,7 @@ static bool unused(Propnet *pn)
             changed = true;
         }
     free(keep);
-    compact(pn, repl);
+    compact(pn, repl, changed);
     return changed;
 }
 
@@ -302,7 +307,7 @@ static bool single(Propnet *pn)
         repl[c] = d;
         changed = true;
     }
-    compact(pn, repl);
+    compact(pn, repl, changed);
     return changed;
 }
 
@@ -360,7 +365,7 @@ static bool hashing(Propnet *pn)
             break;
         }
     }
-    compact(pn, repl);
+    compact(pn, repl, changed);
     free(slots);
     free(key_at);
     free(key_n);

@@ -341,7 +341,8 @@ static bool build(Build *b)
             b->atoms.v[h].made = true;
         for (uint32_t l = 0; l < x->nlits; l++) {
             const IrLit *lit = &ir->lits.v[x->lits + l];
-            if ((lit->kind == IR_LIT_POS || lit->kind == IR_LIT_NEG) && atom_at(b, lit->rel, lit->args, lit->nargs) == BASE_NONE)
+            if ((lit->kind == IR_LIT_POS || lit->kind == IR_LIT_NEG) &&
+                atom_at(b, lit->rel, lit->args, lit->nargs) == BASE_NONE)
                 return false;
         }
     }
@@ -355,7 +356,8 @@ static bool build(Build *b)
     U32Vec facts = {0};
     for (uint32_t a = 0; a < b->atoms.n; a++) {
         const Atom *x = &b->atoms.v[a];
-        if (rel_is(b, x->rel, IR_REL_TRUE) || ((rel_is(b, x->rel, IR_REL_NEXT) || rel_is(b, x->rel, IR_REL_INIT)) && x->made))
+        bool made = (rel_is(b, x->rel, IR_REL_NEXT) || rel_is(b, x->rel, IR_REL_INIT)) && x->made;
+        if (rel_is(b, x->rel, IR_REL_TRUE) || made)
             vec_push(facts, gt_arg(st, x->sent, 0));
     }
     sort_gts(st, &facts);
@@ -417,12 +419,19 @@ static bool build(Build *b)
         uint32_t head = atom_comp(b, atom_at(b, x->head, x->args, ir->rels.v[x->head].arity));
         uint32_t and = new_comp(b, PN_AND, BASE_NONE, 0);
         link(b, head, and);
+        uint32_t first = b->edges.n;
         for (uint32_t l = 0; l < x->nlits; l++) {
             const IrLit *lit = &ir->lits.v[x->lits + l];
-            if (lit->kind == IR_LIT_POS)
-                link(b, and, atom_comp(b, atom_at(b, lit->rel, lit->args, lit->nargs)));
-            else if (lit->kind == IR_LIT_NEG)
-                link(b, and, atom_not(b, atom_at(b, lit->rel, lit->args, lit->nargs)));
+            if (lit->kind != IR_LIT_POS && lit->kind != IR_LIT_NEG)
+                continue;
+            uint32_t a = atom_at(b, lit->rel, lit->args, lit->nargs);
+            uint32_t in = lit->kind == IR_LIT_POS ? atom_comp(b, a) : atom_not(b, a);
+            /* a literal written twice is one input */
+            bool twice = false;
+            for (uint32_t e = first; e < b->edges.n && !twice; e++)
+                twice = b->edges.v[e] == (((uint64_t)and << 32) | in);
+            if (!twice)
+                link(b, and, in);
         }
     }
     /* the marks */
