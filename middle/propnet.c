@@ -296,6 +296,51 @@ static void sort_gts(GtStore *st, U32Vec *v)
     v->n = k;
 }
 
+/* An init that reads the state (validate warns) holds when it does in the
+ * state of no fact, with no move, as ref evaluates it: the network is
+ * evaluated once so, each cycle from false. */
+static void init_from_empty_state(Build *b)
+{
+    Propnet *pn = b->pn;
+    uint32_t n = pn->comps.n;
+    uint8_t *val = base_xcalloc(n + 1, 1);
+    U32Vec order = {0}, at = {0};
+    uint32_t nsccs = pn_sccs(pn, &order, &at);
+    for (uint32_t s = 0; s < nsccs; s++)
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (uint32_t i = at.v[s]; i < at.v[s + 1]; i++) {
+                uint32_t c = order.v[i];
+                const PnComp *x = &pn->comps.v[c];
+                const uint32_t *in = u32_at(&pn->in, x->in_at);
+                uint8_t v = 0;
+                if (x->kind == PN_CONST)
+                    v = x->const_value;
+                else if (x->kind == PN_AND) {
+                    v = 1;
+                    for (uint32_t j = 0; j < x->nin; j++)
+                        v &= val[in[j]];
+                } else if (x->kind == PN_OR) {
+                    for (uint32_t j = 0; j < x->nin; j++)
+                        v |= val[in[j]];
+                } else if (x->kind == PN_NOT)
+                    v = !val[in[0]];
+                if (v != val[c]) {
+                    val[c] = v;
+                    changed = true;
+                }
+            }
+        }
+    for (uint32_t a = 0; a < b->atoms.n; a++) {
+        const Atom *x = &b->atoms.v[a];
+        if (x->made && rel_is(b, x->rel, IR_REL_INIT) && x->comp != PN_NONE && val[x->comp])
+            pn->base.v[map_get(&b->base_of, gt_arg(b->st, x->sent, 0))].init = true;
+    }
+    free(val);
+    vec_free(order);
+    vec_free(at);
+}
+
 static bool build(Build *b)
 {
     const Ir *ir = b->ir;
@@ -446,7 +491,7 @@ static bool build(Build *b)
         uint32_t kind = ir->rels.v[x.rel].kind;
         if (kind == IR_REL_NEXT) {
             pn->base.v[map_get(&b->base_of, gt_arg(st, x.sent, 0))].next = atom_comp(b, a);
-        } else if (kind == IR_REL_INIT) {
+        } else if (kind == IR_REL_INIT && !b->dyn[x.rel]) {
             pn->base.v[map_get(&b->base_of, gt_arg(st, x.sent, 0))].init = true;
         } else if (kind == IR_REL_TERMINAL) {
             pn->terminal = atom_comp(b, a);
@@ -471,6 +516,9 @@ static bool build(Build *b)
     if (pn->terminal == PN_NONE)
         pn->terminal = new_comp(b, PN_CONST, gt_intern(st, symtab_intern(st->syms, "terminal", 8), 0, NULL), 0);
     pn_relink(pn, b->edges.v, b->edges.n);
+    uint32_t init = ir->kwrel[IR_REL_INIT];
+    if (init != BASE_NONE && b->dyn[init])
+        init_from_empty_state(b);
     return true;
 }
 

@@ -528,6 +528,7 @@ static void small_games_against_ref(void **state)
     against_ref(SRC "cycle.kif", 40, 10);
     against_ref(SRC "static.kif", 10, 5);
     against_ref(SRC "oddities.kif", 10, 8);
+    against_ref(SRC "init_reads_state.kif", 3, 5);
 }
 
 static void corpus_against_ref(void **state)
