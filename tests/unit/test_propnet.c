@@ -418,6 +418,21 @@ static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
         for (uint32_t p = 0; p < playouts; p++) {
             GdlState *s = NULL;
             assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+            {
+                /* the initial state is what the bases' init say */
+                size_t ni = gdl_state_size(s), nb = 0;
+                for (size_t i = 0; i < ni; i++)
+                    texts[i] = (char *)gdl_state_fact(m, s, i);
+                for (uint32_t b = 0; b < pn->base.n; b++)
+                    if (pn->base.v[b].init)
+                        mine[nb++] = (char *)gt_text(pn->store, pn->base.v[b].fact);
+                char *want = joined(texts, ni), *got = joined(mine, nb);
+                if (strcmp(want, got) != 0)
+                    fail_msg("%s (%s): initial state differs:\n  ref %s\n  net %s", path, o ? "optimised" : "raw",
+                             want, got);
+                free(want);
+                free(got);
+            }
             for (uint32_t step = 0; step <= max_steps; step++) {
                 /* the state on the network */
                 memset(val, 0, pn->comps.n);
