@@ -17,13 +17,16 @@
  *    none false; the optimiser removes both).
  *  - PN_NOT: one input.
  * Transitions are not components: base i becomes true in the next state
- * exactly when component base_next[i] is true (PN_NONE: never).
+ * exactly when component base[i].next is true (PN_NONE: never).
  *
  * The marks say what the state machine reads: per role, the legal moves
  * (the component of (legal r m), the move term m, and the input of (does r
  * m) or PN_NONE), the goals (component and value 0..100), the inputs; the
  * terminal component; the base propositions with their fact term s, their
- * next component and whether (init s) holds.
+ * next component and whether (init s) holds (an init that reads the state,
+ * which validate warns of, as it holds in the state of no fact). Every
+ * (legal r m) of a role gets an input (does r m), read or not, so that the
+ * engine can map moves; a (does r m) of no role is the constant 0.
  *
  * Fixed bases. A base proposition the optimiser proves can never change
  * (PN_OPT_FIXED_BASE) stays in base[] (states still hold its fact when it
@@ -63,12 +66,12 @@
 #define PN_NONE UINT32_MAX
 
 typedef enum PnKind {
-    PN_CONST,
-    PN_BASE,
-    PN_INPUT,
-    PN_AND,
-    PN_OR,
-    PN_NOT,
+    PN_CONST, /* const_value */
+    PN_BASE,  /* (true s): from the state */
+    PN_INPUT, /* (does r m): from the joint move */
+    PN_AND,   /* all its inputs */
+    PN_OR,    /* one of its inputs */
+    PN_NOT,   /* not its one input */
     PN_NKINDS
 } PnKind;
 
@@ -80,7 +83,8 @@ typedef struct PnComp {
     uint32_t out_at;   /* outputs: out[out_at .. out_at + nout) */
     uint32_t nout;
     Gt name;           /* the sentence it computes, or BASE_NONE */
-    uint32_t index;    /* PN_BASE: its index in base[]; PN_INPUT: in inputs[]; else PN_NONE */
+    uint32_t index;    /* PN_BASE (and a fixed base's PN_CONST): its index in base[];
+                        * PN_INPUT: in inputs[]; else PN_NONE */
 } PnComp;
 
 typedef struct PnBase {
@@ -147,8 +151,11 @@ typedef enum PnOpt {
     PN_OPT_ALL = 0x1f,
 } PnOpt;
 
-/* Builds the network of a ground program (ground.h) with names in store.
- * False with *err (malloc-ed) on a program it cannot represent. */
+/* Builds the network of a program without variables: the grounder's (see
+ * ground.h) or any variable-free one of the front end (its static
+ * relations are evaluated here, its distinct and equality decided), with
+ * names in store, which must share the program's symbol table. False with
+ * *err (malloc-ed) on a program it cannot represent (variables left). */
 bool pn_build(const Ir *ground, GtStore *store, Propnet *pn, char **err);
 /* The network of an accepted program (front end's IR): grounded first with
  * the budgets lim (NULL: the defaults) when it has variables, built, then
