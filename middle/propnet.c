@@ -18,10 +18,13 @@
  *  3. the rules in program order: the head sentence is a PN_OR named by it
  *     (made at its first use, in a head or a body), each rule an unnamed
  *     PN_AND of its literals (none: true), a negated literal the PN_NOT of
- *     its sentence (one per sentence). A distinct or an equality that fails
- *     drops its rule, one that holds drops the literal. A sentence read but
- *     never made is a PN_OR of no input: false.
+ *     its sentence (one per sentence), a literal written twice one input. A
+ *     distinct or an equality that fails drops its rule, one that holds
+ *     drops the literal. A sentence read but never made is a PN_OR of no
+ *     input: false.
  * Then the marks: legal, goal, terminal and next of every sentence made.
+ * An init that reads the state is set by evaluating the network once in
+ * the state of no fact (least fixpoints, SCC by SCC), as ref reads it.
  *
  * Names follow one convention everywhere (dumps, DOT, --focus): the
  * sentence as written in GDL, `(true (cell 1 1 x))`, `(does x noop)`,
