@@ -394,12 +394,17 @@ static char *joined(char **v, size_t n)
 }
 
 /* Random playouts of a game on ref and on its network, as built and
- * optimised; every answer compared. */
-static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
+ * optimised (every pass, and with each alone when each is set); every
+ * answer compared. */
+static void against_ref_with(const char *path, uint32_t playouts, uint32_t max_steps, bool each)
 {
-    for (int o = 0; o < 2; o++) {
+    static const unsigned opts[] = {0, PN_OPT_ALL, PN_OPT_CONST, PN_OPT_UNUSED, PN_OPT_HASH, PN_OPT_SINGLE,
+                                    PN_OPT_FIXED_BASE};
+    static const char *const opt_names[] = {"as built", "optimised", "constants only", "unused only",
+                                            "hashing only", "single inputs only", "fixed bases only"};
+    for (int o = 0; o < (each ? 7 : 2); o++) {
         Net n;
-        net_load(&n, path, o ? PN_OPT_ALL : 0);
+        net_load(&n, path, opts[o]);
         Propnet *pn = &n.pn;
         check_consistent(pn);
         GdlGame *game = NULL;
@@ -428,7 +433,7 @@ static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
                         mine[nb++] = (char *)gt_text(pn->store, pn->base.v[b].fact);
                 char *want = joined(texts, ni), *got = joined(mine, nb);
                 if (strcmp(want, got) != 0)
-                    fail_msg("%s (%s): initial state differs:\n  ref %s\n  net %s", path, o ? "optimised" : "raw",
+                    fail_msg("%s (%s): initial state differs:\n  ref %s\n  net %s", path, opt_names[o],
                              want, got);
                 free(want);
                 free(got);
@@ -457,7 +462,7 @@ static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
                 bool term;
                 assert_int_equal(gdl_is_terminal(m, s, &term), GDL_OK);
                 if (term != (bool)val[pn->terminal])
-                    fail_msg("%s (%s): terminal differs at step %u", path, o ? "optimised" : "raw", step);
+                    fail_msg("%s (%s): terminal differs at step %u", path, opt_names[o], step);
                 int goals[64];
                 GdlStatus gs = gdl_goals(m, s, goals);
                 for (unsigned k = 0; k < nroles && gs == GDL_OK; k++) {
@@ -469,7 +474,7 @@ static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
                         }
                     if (nv > 1 || v != goals[k])
                         fail_msg("%s (%s): goal of role %u differs at step %u: %d, ref %d", path,
-                                 o ? "optimised" : "raw", k, step, v, goals[k]);
+                                 opt_names[o], k, step, v, goals[k]);
                 }
                 if (term)
                     break;
@@ -487,7 +492,7 @@ static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
                     char *got = joined(mine, nl);
                     if (strcmp(want, got) != 0)
                         fail_msg("%s (%s): legal moves of role %u differ at step %u:\n  ref %s\n  net %s", path,
-                                 o ? "optimised" : "raw", k, step, want, got);
+                                 opt_names[o], k, step, want, got);
                     free(want);
                     free(got);
                 }
@@ -517,7 +522,7 @@ static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
                 char *want = joined(texts, nt), *got = joined(mine, nn);
                 if (strcmp(want, got) != 0)
                     fail_msg("%s (%s): next state differs at step %u:\n  ref %s\n  net %s", path,
-                             o ? "optimised" : "raw", step, want, got);
+                             opt_names[o], step, want, got);
                 free(want);
                 free(got);
                 gdl_state_free(s);
@@ -534,6 +539,11 @@ static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
         gdl_game_free(game);
         net_free(&n);
     }
+}
+
+static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
+{
+    against_ref_with(path, playouts, max_steps, true);
 }
 
 static void small_games_against_ref(void **state)
@@ -555,6 +565,7 @@ static void corpus_against_ref(void **state)
         "ggp-repository/connectFour.kif",
         "ggp-repository/breakthroughSmall.kif",
         "ggp-repository/atariGoVariant_7x7.kif", /* cycles (a group and its liberties) */
+        "ggp-repository/reversi.kif",
     };
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         char path[4096];
@@ -565,7 +576,7 @@ static void corpus_against_ref(void **state)
             continue;
         }
         fclose(f);
-        against_ref(path, 4, 200);
+        against_ref_with(path, 8, 200, false);
     }
 }
 
