@@ -75,6 +75,8 @@ for d in 0 1 2 3; do
 done
 check "focus: the cone is smaller than the network" test "$prev" -lt "$comps"
 expect 0 "focus on a base of the raw network" "$gdlc" propnet --dot - --raw --focus '(true (cell 1 X))' "$dir/two_cells.kif"
+expect 0 "focus on an alias" "$gdlc" propnet --dot - --focus '(legal x noop)' "$dir/two_cells.kif"
+check "the alias is in the label" grep -q 'label="(true (control o))\\n(legal x noop)' "$tmp/out"
 expect 1 "focus on a sentence of no component" "$gdlc" propnet --dot - --focus '(legal x (mark 3))' "$dir/two_cells.kif"
 check "its message names the sentence" grep -q "no component is named '(legal x (mark 3))'" "$tmp/err"
 expect 1 "focus on something not a sentence" "$gdlc" propnet --dot - --focus '(?x' "$dir/two_cells.kif"
