@@ -87,6 +87,8 @@ static bool *marked(const Propnet *pn)
 
 static void sort_unique(uint32_t *v, uint32_t *n)
 {
+    if (*n < 2)
+        return;
     base_sort_u32(v, *n);
     uint32_t k = 0;
     for (uint32_t i = 0; i < *n; i++)
@@ -337,11 +339,12 @@ static bool hashing(Propnet *pn)
         for (uint32_t j = 0; j < x->nin; j++)
             vec_push(keys, find(repl, pn->in.v[x->in_at + j]));
         key_n[c] = x->nin;
-        if (x->kind != PN_NOT) {
+        const uint32_t *key = u32_at(&keys, key_at[c]); /* NULL while keys is empty */
+        if (x->kind != PN_NOT && key_n[c]) {
             sort_unique(keys.v + key_at[c], &key_n[c]);
             keys.n = key_at[c] + key_n[c];
         }
-        uint64_t h = base_hash_bytes(keys.v + key_at[c], key_n[c] * sizeof(uint32_t), x->kind);
+        uint64_t h = base_hash_bytes(key, key_n[c] * sizeof(uint32_t), x->kind);
         uint32_t s = (uint32_t)h & (nslots - 1);
         for (;; s = (s + 1) & (nslots - 1)) {
             uint32_t e = slots[s];
@@ -351,7 +354,7 @@ static bool hashing(Propnet *pn)
             }
             const PnComp *y = &pn->comps.v[e];
             if (y->kind != x->kind || key_n[e] != key_n[c] ||
-                memcmp(keys.v + key_at[e], keys.v + key_at[c], key_n[c] * sizeof(uint32_t)) != 0)
+                (key_n[c] && memcmp(keys.v + key_at[e], keys.v + key_at[c], key_n[c] * sizeof(uint32_t)) != 0))
                 continue;
             if (x->name != BASE_NONE && y->name == BASE_NONE) {
                 repl[e] = c; /* the named twin stays */
