@@ -13,6 +13,7 @@
 #include "cli.h"
 
 #include "../include/gdl.h"
+#include "../middle/propnet.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -249,29 +250,89 @@ const CliDump *cli_dump_find(const char *cmd, const CliDump *table, size_t n, co
 
 /* ---- gdlc check ------------------------------------------------------ */
 
-static int dump_ast(FILE *out, const Front *f)
+static int dump_ast(FILE *out, const Front *f, const CliDumpCtx *ctx)
 {
+    (void)ctx;
     ast_dump(out, &f->ast, f->src);
     return CLI_OK;
 }
 
-static int dump_ir(FILE *out, const Front *f)
+static int dump_ir(FILE *out, const Front *f, const CliDumpCtx *ctx)
 {
+    (void)ctx;
     ir_dump(out, &f->ir);
     return CLI_OK;
 }
+
+static int dump_ground(FILE *out, const Front *f, const CliDumpCtx *ctx)
+{
+    Ir g;
+    GroundStats gs;
+    char *err = NULL;
+    double g0 = gdl_now();
+    if (ground_run(&f->ir, &ctx->lim, &g, &gs, &err) != GROUND_OK) {
+        fprintf(stderr, "%s: %s\n", ctx->path, err);
+        free(err);
+        return CLI_FAULT;
+    }
+    double g1 = gdl_now();
+    ground_dump(out, &g);
+    if (ctx->timing)
+        fprintf(out, "%s: grounded in %.3f ms: %llu atoms, %llu rules (%llu static facts), %llu links\n", ctx->path,
+                (g1 - g0) * 1e3, (unsigned long long)gs.atoms, (unsigned long long)gs.rules,
+                (unsigned long long)gs.static_facts, (unsigned long long)gs.links);
+    ir_free(&g);
+    return CLI_OK;
+}
+
+/* The propnet as built (opts 0) or optimised. */
+static int dump_pn(FILE *out, const Front *f, const CliDumpCtx *ctx, unsigned opts)
+{
+    Symtab syms;
+    symtab_init(&syms);
+    for (uint32_t i = 0; i < f->syms.n; i++)
+        symtab_intern(&syms, f->syms.str[i], f->syms.len[i]);
+    GtStore store;
+    gt_init(&store, &syms);
+    Propnet pn;
+    char *err = NULL;
+    int rc = CLI_OK;
+    double t0 = gdl_now();
+    if (!pn_of_ir(&f->ir, &ctx->lim, &store, opts, &pn, NULL, &err)) {
+        fprintf(stderr, "%s: %s\n", ctx->path, err);
+        free(err);
+        rc = CLI_FAULT;
+    } else {
+        double t1 = gdl_now();
+        pn_dump(out, &pn);
+        if (ctx->timing)
+            fprintf(out, "%s: propnet made in %.3f ms: %u components, %llu links\n", ctx->path, (t1 - t0) * 1e3,
+                    pn.comps.n, (unsigned long long)pn_links(&pn));
+        pn_free(&pn);
+    }
+    gt_free(&store);
+    symtab_free(&syms);
+    return rc;
+}
+
+static int dump_pn_raw(FILE *out, const Front *f, const CliDumpCtx *ctx) { return dump_pn(out, f, ctx, 0); }
+static int dump_pn_opt(FILE *out, const Front *f, const CliDumpCtx *ctx) { return dump_pn(out, f, ctx, PN_OPT_ALL); }
 
 /* What gdlc check --dump prints: a stage, once the game reached it. */
 static const CliDump check_dumps[] = {
     {"ast", FRONT_AST, dump_ast},
     {"ir", FRONT_IR, dump_ir},
+    {"ground", FRONT_IR, dump_ground},
+    {"pn-raw", FRONT_IR, dump_pn_raw},
+    {"pn", FRONT_IR, dump_pn_opt},
 };
 
 static int check_run(CliArgs *a)
 {
-    const char *value = NULL;
+    const char *value = NULL, *budget = NULL, *budget_opt = NULL;
     const CliDump *dump = NULL;
     bool warnings = true, quiet = false, bad = false, timing = false;
+    CliDumpCtx ctx = {0};
     U32Vec files = {0};
     while (a->i < a->argc) {
         const char *arg = a->argv[a->i];
@@ -281,6 +342,22 @@ static int check_run(CliArgs *a)
             if (!(dump = cli_dump_find(a->cmd, check_dumps, sizeof check_dumps / sizeof *check_dumps, value))) {
                 vec_free(files);
                 return CLI_USAGE;
+            }
+        } else if ((budget_opt = "max-atoms", cli_opt_value(a, "--max-atoms", &budget, &bad)) ||
+                   (budget_opt = "max-rules", cli_opt_value(a, "--max-rules", &budget, &bad)) ||
+                   (budget_opt = "max-links", cli_opt_value(a, "--max-links", &budget, &bad))) {
+            if (bad)
+                return CLI_USAGE;
+            char *spec = base_sprintf("%s=%s", budget_opt, budget), *err = NULL;
+            bool ok = !strchr(budget, ',') && ground_limits_parse(spec, &ctx.lim, &err);
+            if (!ok && !err)
+                err = base_sprintf("%s takes a positive whole number, not '%s'", budget_opt, budget);
+            free(spec);
+            if (!ok) {
+                int rc = cli_usage_error(a->cmd, "--%s", err);
+                free(err);
+                vec_free(files);
+                return rc;
             }
         } else if (cli_opt_flag(a, "-w") || cli_opt_flag(a, "--no-warnings")) {
             warnings = false;
@@ -311,7 +388,9 @@ static int check_run(CliArgs *a)
             status = CLI_USAGE;
             continue;
         }
-        if (dump && f.stage >= dump->stage && dump->print(stdout, &f) != CLI_OK && status == CLI_OK)
+        ctx.path = path;
+        ctx.timing = timing;
+        if (dump && f.stage >= dump->stage && dump->print(stdout, &f, &ctx) != CLI_OK && status == CLI_OK)
             status = CLI_FAULT;
         if (st == CLI_OK) {
             uint32_t nrec = 0;
@@ -348,9 +427,24 @@ const CliCommand cli_check = {
     "  --dump=ast        print the abstract syntax tree of each accepted stage\n"
     "  --dump=ir         print the intermediate representation: relations,\n"
     "                    rules after `or` expansion, components and strata\n"
+    "  --dump=ground     print the ground program of each accepted game: a line\n"
+    "                    'roles: ...', then one rule a line, by head relation\n"
+    "                    and then by text; facts of the static relations\n"
+    "                    (init, role, tables) and one rule per instance over the\n"
+    "                    reachable domain. A game past a budget: a message\n"
+    "                    naming the relation that grew, and exit status 1\n"
+    "  --dump=pn-raw     print the propositional network as built from the\n"
+    "                    ground program, --dump=pn after its optimisations: one\n"
+    "                    component a line, then the marks (format: gdlc help\n"
+    "                    propnet and middle/propnet.h)\n"
+    "  --max-atoms N, --max-rules N, --max-links N\n"
+    "                    the grounding budgets (defaults 4000000, 4000000 and\n"
+    "                    16000000): atoms of the domain, ground rules (facts\n"
+    "                    not counted), body literals of the ground rules\n"
     "  -w, --no-warnings do not print warnings\n"
     "  -q, --quiet       no summary line for accepted games\n"
-    "  --time            print how long the front end took for each game\n"
+    "  --time            print how long the front end took for each game (and\n"
+    "                    the grounder, with the sizes, under --dump=ground)\n"
     "\n"
     "exit status: 0 all games accepted, 1 a game rejected, 2 usage error or\n"
     "unreadable file.\n",

@@ -6,6 +6,7 @@
 #define GDLC_CLI_H
 
 #include "../frontend/front.h"
+#include "../middle/ground.h"
 
 enum {
     CLI_OK = 0,      /* success */
@@ -30,12 +31,20 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) BASE_PRINTF(2, 3);
 
 /* --dump=NAME: a stage a command can print, one row per stage in the
  * command's table (check_dumps in cli.c, emit_dumps in compile.c). */
+/* What a dump may need besides the game: the grounding budgets, whether
+ * --time was given, the file's name for messages. */
+typedef struct CliDumpCtx {
+    GroundLimits lim;
+    bool timing;
+    const char *path;
+} CliDumpCtx;
+
 typedef struct CliDump {
     const char *name; /* NAME */
     uint32_t stage;   /* check: the FrontStage the game must reach; emit: the RtBackStop */
     /* check: prints the stage of f to out; CLI_OK, or CLI_FAULT after a
      * message. NULL for emit, whose back half prints it. */
-    int (*print)(FILE *out, const Front *f);
+    int (*print)(FILE *out, const Front *f, const CliDumpCtx *ctx);
 } CliDump;
 /* The row of table[0..n) named value, or NULL after a usage error that
  * names the rows. */
@@ -87,6 +96,6 @@ typedef struct CliCommand {
 } CliCommand;
 
 extern const CliCommand cli_check, cli_play, cli_replay, cli_bench, cli_perf_test, cli_verify, cli_emit,
-    cli_compile, cli_correctness_test;
+    cli_compile, cli_correctness_test, cli_propnet;
 
 #endif
