@@ -288,12 +288,9 @@ static int dump_ground(FILE *out, const Front *f, const CliDumpCtx *ctx)
 /* The propnet as built (opts 0) or optimised. */
 static int dump_pn(FILE *out, const Front *f, const CliDumpCtx *ctx, unsigned opts)
 {
-    Symtab syms;
-    symtab_init(&syms);
-    for (uint32_t i = 0; i < f->syms.n; i++)
-        symtab_intern(&syms, f->syms.str[i], f->syms.len[i]);
+    /* the network's names share the game's symbols (check owns the Front) */
     GtStore store;
-    gt_init(&store, &syms);
+    gt_init(&store, (Symtab *)&f->syms);
     Propnet pn;
     char *err = NULL;
     int rc = CLI_OK;
@@ -311,7 +308,6 @@ static int dump_pn(FILE *out, const Front *f, const CliDumpCtx *ctx, unsigned op
         pn_free(&pn);
     }
     gt_free(&store);
-    symtab_free(&syms);
     return rc;
 }
 

@@ -34,6 +34,21 @@ expect 2 "a directory" "$gdlc" check "$src/games"
 expect 0 "a valid game" "$gdlc" check "$src/games/tictactoe.kif"
 expect 0 "dump ast" "$gdlc" check --dump=ast "$src/games/tictactoe.kif"
 expect 0 "dump ir" "$gdlc" check --dump ir "$src/games/tictactoe.kif"
+expect 0 "dump ground" "$gdlc" check --dump=ground "$src/games/tictactoe.kif"
+expect 0 "dump pn-raw" "$gdlc" check --dump=pn-raw "$src/games/tictactoe.kif"
+expect 0 "dump pn" "$gdlc" check --dump=pn "$src/games/tictactoe.kif"
+expect 1 "dump ground past a budget" "$gdlc" check --dump=ground --max-atoms 10 "$src/games/tictactoe.kif"
+expect 1 "dump pn past a budget" "$gdlc" check --dump=pn --max-rules 10 "$src/games/tictactoe.kif"
+expect 2 "a budget that is not a number" "$gdlc" check --dump=pn --max-rules ten "$src/games/tictactoe.kif"
+# check's propnet dumps are gdlc propnet's, and the optimised one differs
+"$gdlc" check -q --dump=pn-raw "$src/games/tictactoe.kif" >/tmp/gdlc-cli-a.$$ 2>&1
+"$gdlc" propnet --dump-raw "$src/games/tictactoe.kif" >/tmp/gdlc-cli-b.$$ 2>&1
+cmp -s /tmp/gdlc-cli-a.$$ /tmp/gdlc-cli-b.$$ || { echo "FAIL: check --dump=pn-raw differs from propnet --dump-raw"; fail=$((fail + 1)); }
+"$gdlc" check -q --dump=pn "$src/games/tictactoe.kif" >/tmp/gdlc-cli-b.$$ 2>&1
+cmp -s /tmp/gdlc-cli-a.$$ /tmp/gdlc-cli-b.$$ && { echo "FAIL: check --dump=pn is the network as built"; fail=$((fail + 1)); }
+"$gdlc" check -q --dump=pn --max-atoms 10 "$src/games/tictactoe.kif" 2>&1 | grep -q "relation" ||
+    { echo "FAIL: the budget message names no relation"; fail=$((fail + 1)); }
+rm -f /tmp/gdlc-cli-a.$$ /tmp/gdlc-cli-b.$$
 expect 1 "an invalid game" "$gdlc" check "$src/tests/diag/unsafe_head.kif"
 # emit and compile
 expect 0 "emit" "$gdlc" emit "$src/games/tictactoe.kif" -o /tmp/gdlc-cli-emit.$$.c
