@@ -66,9 +66,11 @@
 
 /* ---- atom sets ------------------------------------------------------- */
 
-/* An index on one argument position. */
+/* An index on one path into the atoms: an argument position, or a
+ * position inside the function term there (two levels down at most), so
+ * that (true (cell ?x 3 ?p)) with 3 known reads only atoms with 3 there. */
 typedef struct PosIndex {
-    bool built;
+    uint32_t path;     /* (a + 1) | (i + 1) << 8 | (j + 1) << 16: argument a, its argument i, its argument j */
     Gt *keys;          /* open addressing; BASE_NONE empty */
     uint32_t *heads;   /* newest atom with the key */
     uint32_t *counts;  /* atoms with the key */
@@ -82,7 +84,7 @@ typedef struct AtomSet {
     U32Vec tuples;     /* n * arity term ids */
     uint32_t *slots;   /* hash set: atom + 1, 0 empty */
     uint32_t nslots;
-    PosIndex *idx;     /* per position */
+    VEC(PosIndex) idx; /* the paths indexed, made on first use */
     uint32_t old_end;  /* this round: atoms [0, old_end) are old, */
     uint32_t cur_end;  /* [old_end, cur_end) the delta; later ones wait */
     uint64_t rules;    /* ground rules made for it */
@@ -132,9 +134,24 @@ static void idx_put(PosIndex *ix, Gt key, uint32_t atom)
         ix->next.n = atom + 1;
 }
 
-static void idx_build(AtomSet *s, uint32_t pos)
+/* The term at path in an atom, or BASE_NONE when the atom has no such
+ * place (a constant where the path goes down). */
+static Gt path_key(const GtStore *st, const Gt *atom, uint32_t path)
 {
-    PosIndex *ix = &s->idx[pos];
+    Gt t = atom[(path & 0xff) - 1];
+    for (uint32_t shift = 8; shift <= 16; shift += 8) {
+        uint32_t i = path >> shift & 0xff;
+        if (!i)
+            break;
+        if (gt_arity(st, t) < i)
+            return BASE_NONE;
+        t = gt_arg(st, t, i - 1);
+    }
+    return t;
+}
+
+static void idx_build(const GtStore *st, AtomSet *s, PosIndex *ix)
+{
     uint32_t want = 64;
     while (want < s->n * 2 + 2)
         want *= 2;
@@ -149,17 +166,29 @@ static void idx_build(AtomSet *s, uint32_t pos)
     ix->nslots = want;
     ix->nkeys = 0;
     ix->next.n = 0;
-    ix->built = true;
-    for (uint32_t a = 0; a < s->n; a++)
-        idx_put(ix, atom_at(s, a)[pos], a);
+    for (uint32_t a = 0; a < s->n; a++) {
+        Gt key = path_key(st, atom_at(s, a), ix->path);
+        if (key != BASE_NONE)
+            idx_put(ix, key, a);
+    }
 }
 
-/* The newest atom with key at pos (BASE_NONE: none) and how many there are. */
-static uint32_t idx_first(AtomSet *s, uint32_t pos, Gt key, uint32_t *count)
+/* The index on path (made when new). */
+static PosIndex *idx_get(const GtStore *st, AtomSet *s, uint32_t path)
 {
-    if (!s->idx[pos].built)
-        idx_build(s, pos);
-    PosIndex *ix = &s->idx[pos];
+    for (uint32_t k = 0; k < s->idx.n; k++)
+        if (s->idx.v[k].path == path)
+            return &s->idx.v[k];
+    PosIndex ix = {.path = path};
+    vec_push(s->idx, ix);
+    idx_build(st, s, &s->idx.v[s->idx.n - 1]);
+    return &s->idx.v[s->idx.n - 1];
+}
+
+/* The newest atom with key at the index's path (BASE_NONE: none) and how
+ * many there are. */
+static uint32_t idx_first(const PosIndex *ix, Gt key, uint32_t *count)
+{
     uint32_t mask = ix->nslots - 1;
     for (uint32_t i = (uint32_t)base_mix64(key) & mask;; i = (i + 1) & mask) {
         if (ix->keys[i] == BASE_NONE) {
@@ -174,7 +203,7 @@ static uint32_t idx_first(AtomSet *s, uint32_t pos, Gt key, uint32_t *count)
 }
 
 /* Adds an atom; false when it was there. */
-static bool set_add(AtomSet *s, const Gt *t)
+static bool set_add(const GtStore *st, AtomSet *s, const Gt *t)
 {
     if (set_find(s, t) != BASE_NONE)
         return false;
@@ -199,13 +228,14 @@ static bool set_add(AtomSet *s, const Gt *t)
     while (s->slots[i])
         i = (i + 1) & mask;
     s->slots[i] = a + 1;
-    for (uint32_t p = 0; p < s->arity; p++)
-        if (s->idx[p].built) {
-            if ((uint64_t)(s->idx[p].nkeys + 1) * 2 > s->idx[p].nslots)
-                idx_build(s, p);
-            else
-                idx_put(&s->idx[p], t[p], a);
-        }
+    for (uint32_t p = 0; p < s->idx.n; p++) {
+        PosIndex *ix = &s->idx.v[p];
+        Gt key = path_key(st, t, ix->path);
+        if ((uint64_t)(ix->nkeys + 1) * 2 > ix->nslots)
+            idx_build(st, s, ix);
+        else if (key != BASE_NONE)
+            idx_put(ix, key, a);
+    }
     return true;
 }
 
@@ -213,13 +243,13 @@ static void set_free(AtomSet *s)
 {
     vec_free(s->tuples);
     free(s->slots);
-    for (uint32_t p = 0; s->idx && p < s->arity; p++) {
-        free(s->idx[p].keys);
-        free(s->idx[p].heads);
-        free(s->idx[p].counts);
-        vec_free(s->idx[p].next);
+    for (uint32_t p = 0; p < s->idx.n; p++) {
+        free(s->idx.v[p].keys);
+        free(s->idx.v[p].heads);
+        free(s->idx.v[p].counts);
+        vec_free(s->idx.v[p].next);
     }
-    free(s->idx);
+    vec_free(s->idx);
 }
 
 /* ---- the grounder's state ------------------------------------------- */
@@ -266,7 +296,7 @@ static void stop(Grounder *g, char *msg)
 static bool add_atom(Grounder *g, uint32_t rel, const Gt *t)
 {
     AtomSet *s = &g->rel[rel];
-    if (g->err || !set_add(s, t))
+    if (g->err || !set_add(&g->st, s, t))
         return false;
     if (++g->natoms > g->lim.max_atoms) {
         stop(g, base_sprintf("grounding stopped: relation '%s' grew to %u atoms, past the budget of %llu atoms in "
@@ -501,20 +531,48 @@ static void join(Grounder *g, const uint32_t *plan, uint32_t n, uint32_t k)
         AtomSet *s = &g->rel[l->rel];
         uint32_t lo = g->lo[j], hi = g->hi[j];
         Gt call[l->nargs + 1];
-        uint32_t best = BASE_NONE, best_count = hi - lo, first = BASE_NONE, nbound = 0;
+        uint32_t nbound = 0, first = BASE_NONE, best_count = hi - lo, best = BASE_NONE;
         for (uint32_t a = 0; a < l->nargs; a++) {
             uint32_t t = ir->largs.v[l->args + a];
             call[a] = BASE_NONE;
-            if (!term_bound(g, t))
-                continue;
-            if ((call[a] = build(g, t, false)) == BASE_NONE)
-                return; /* no such term: no atom has it */
-            nbound++;
-            uint32_t count, f = idx_first(s, a, call[a], &count);
-            if (count < best_count || best == BASE_NONE) {
-                best = a;
-                best_count = count;
-                first = f;
+            /* the bound places of the argument, two levels down at most */
+            uint32_t paths[1 + 2 * 8], np = 0;
+            Gt keys[1 + 2 * 8];
+            if (term_bound(g, t)) {
+                if ((call[a] = build(g, t, false)) == BASE_NONE)
+                    return; /* no such term: no atom has it */
+                nbound++;
+                paths[np] = a + 1;
+                keys[np++] = call[a];
+            } else {
+                const IrTerm *x = &ir->terms.v[t];
+                for (uint32_t i = 0; x->kind == IR_FN && i < x->nargs && i < 254 && np < 16; i++) {
+                    uint32_t u = ir->targs.v[x->args + i];
+                    const IrTerm *y = &ir->terms.v[u];
+                    if (term_bound(g, u)) {
+                        if ((keys[np] = build(g, u, false)) == BASE_NONE)
+                            return;
+                        paths[np++] = (a + 1) | (i + 1) << 8;
+                        continue;
+                    }
+                    for (uint32_t k2 = 0; y->kind == IR_FN && k2 < y->nargs && k2 < 254 && np < 16; k2++) {
+                        uint32_t w = ir->targs.v[y->args + k2];
+                        if (!term_bound(g, w))
+                            continue;
+                        if ((keys[np] = build(g, w, false)) == BASE_NONE)
+                            return;
+                        paths[np++] = (a + 1) | (i + 1) << 8 | (k2 + 1) << 16;
+                    }
+                }
+            }
+            for (uint32_t p = 0; p < np; p++) {
+                const PosIndex *ix = idx_get(&g->st, s, paths[p]);
+                uint32_t count, f = idx_first(ix, keys[p], &count);
+                if (best == BASE_NONE || count < best_count) {
+                    best = paths[p];
+                    best_count = count;
+                    first = f;
+                }
             }
         }
         if (nbound == l->nargs) {
@@ -524,7 +582,8 @@ static void join(Grounder *g, const uint32_t *plan, uint32_t n, uint32_t k)
             return;
         }
         if (best != BASE_NONE && best_count < hi - lo) {
-            for (uint32_t a = first; a != BASE_NONE && !g->err; a = s->idx[best].next.v[a])
+            /* indexes move when one is made or rebuilt: find it by its path */
+            for (uint32_t a = first; a != BASE_NONE && !g->err; a = idx_get(&g->st, s, best)->next.v[a])
                 if (a >= lo && a < hi)
                     join_atom(g, l, s, a, plan, n, k);
         } else {
@@ -821,7 +880,6 @@ GroundResult ground_run(const Ir *in, const GroundLimits *lim, Ir *out, GroundSt
         const IrRel *rel = &in->rels.v[r];
         g.is_static[r] = !rel->dep_true && !rel->dep_does;
         g.rel[r].arity = rel->arity;
-        g.rel[r].idx = base_xcalloc(rel->arity + 1, sizeof *g.rel[r].idx);
     }
     for (uint32_t i = 0; i < in->rules.n; i++) {
         if (in->rules.v[i].nvars + 1 > maxvars)
