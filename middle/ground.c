@@ -484,6 +484,7 @@ static void emit(Grounder *g)
         const IrLit *l = &ir->lits.v[r->lits + j];
         if ((l->kind != IR_LIT_POS && l->kind != IR_LIT_NEG) || g->is_static[l->rel])
             continue;
+        uint32_t at = g->cur.n;
         vec_push(g->cur, l->rel << 1 | (l->kind == IR_LIT_NEG));
         for (uint32_t a = 0; a < l->nargs; a++) {
             Gt x = build(g, ir->largs.v[l->args + a], true);
@@ -491,7 +492,14 @@ static void emit(Grounder *g)
                 return;
             vec_push(g->cur, x);
         }
-        nlits++;
+        /* a literal written twice (two literals bound alike) counts once */
+        bool twice = false;
+        for (uint32_t p = count_at + 1; p < at && !twice; p += 1 + ir->rels.v[g->cur.v[p] >> 1].arity)
+            twice = memcmp(g->cur.v + p, g->cur.v + at, (g->cur.n - at) * sizeof *g->cur.v) == 0;
+        if (twice)
+            g->cur.n = at;
+        else
+            nlits++;
     }
     g->cur.v[count_at] = nlits;
     record(g, r->head, nlits);
