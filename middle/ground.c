@@ -292,7 +292,7 @@ static void stop(Grounder *g, char *msg)
 }
 
 /* Adds an atom to rel, with the copies of the relaxed domain (true from
- * next, does from legal). False when it was there or grounding stopped. */
+ * init and next, does from legal). False when it was there or grounding stopped. */
 static bool add_atom(Grounder *g, uint32_t rel, const Gt *t)
 {
     AtomSet *s = &g->rel[rel];
@@ -307,7 +307,7 @@ static bool add_atom(Grounder *g, uint32_t rel, const Gt *t)
     }
     const Ir *ir = g->ir;
     uint32_t kind = ir->rels.v[rel].kind;
-    if (kind == IR_REL_NEXT && ir->kwrel[IR_REL_TRUE] != BASE_NONE)
+    if ((kind == IR_REL_NEXT || kind == IR_REL_INIT) && ir->kwrel[IR_REL_TRUE] != BASE_NONE)
         add_atom(g, ir->kwrel[IR_REL_TRUE], t);
     else if (kind == IR_REL_LEGAL && ir->kwrel[IR_REL_DOES] != BASE_NONE)
         add_atom(g, ir->kwrel[IR_REL_DOES], t);
@@ -909,11 +909,8 @@ GroundResult ground_run(const Ir *in, const GroundLimits *lim, Ir *out, GroundSt
         if (rules.n)
             fixpoint(&g, rules.v, rules.n, NULL);
     }
-    /* 2. the dynamic ones, relaxed, with true seeded from init */
+    /* 2. the dynamic ones, relaxed (true has had init's atoms since phase 1) */
     g.relaxed = true;
-    uint32_t init = in->kwrel[IR_REL_INIT], tru = in->kwrel[IR_REL_TRUE];
-    for (uint32_t a = 0; init != BASE_NONE && tru != BASE_NONE && a < g.rel[init].n && !g.err; a++)
-        add_atom(&g, tru, atom_at(&g.rel[init], a));
     rules.n = 0;
     for (uint32_t i = 0; i < in->rules.n; i++)
         if (!g.is_static[in->rules.v[i].head])
@@ -952,25 +949,37 @@ void ground_dump(FILE *f, const Ir *ir)
         const IrRel *rel = &ir->rels.v[r];
         if (!rel->nrules)
             continue;
-        char **text = base_xcalloc(rel->nrules, sizeof *text);
+        /* the relation's rules as NUL-terminated texts in one buffer */
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        if (!m)
+            base_fatal("out of memory");
+        size_t *at = base_xmalloc(rel->nrules * sizeof *at);
         for (uint32_t k = 0; k < rel->nrules; k++) {
-            char *buf = NULL;
-            size_t len = 0;
-            FILE *m = open_memstream(&buf, &len);
-            if (!m)
-                base_fatal("out of memory");
-            base_journal_adopt(buf);
+            at[k] = (size_t)ftell(m);
             ir_print_rule(m, ir, ir->rule_index.v[rel->rules + k]);
-            if (fclose(m) != 0 || !buf)
-                base_fatal("out of memory");
-            text[k] = buf;
+            fputc(0, m);
         }
+        bool ok = fclose(m) == 0 && buf;
+        if (buf)
+            base_journal_adopt(buf);
+        if (!ok) {
+            free(buf);
+            free(at);
+            base_fatal("out of memory");
+        }
+        char **text = base_xmalloc(rel->nrules * sizeof *text);
+        for (uint32_t k = 0; k < rel->nrules; k++)
+            text[k] = buf + at[k];
         qsort(text, rel->nrules, sizeof *text, cmp_str);
         for (uint32_t k = 0; k < rel->nrules; k++) {
-            fprintf(f, "%s\n", text[k]);
-            free(text[k]);
+            fputs(text[k], f);
+            fputc('\n', f);
         }
         free(text);
+        free(at);
+        free(buf);
     }
 }
 
