@@ -33,12 +33,15 @@
  * is thus joined exactly once, in the round after its newest atom appeared.
  * A round that adds nothing ends the phase (or stratum).
  *
- * Joins. For each (rule, delta literal) the literals are ordered greedily:
- * the delta literal first, then any test whose variables are bound
- * (negation, distinct, equality), else the positive literal with the most
- * bound arguments (a literal entirely bound is a lookup), the smaller
- * relation on ties. A bound argument whose term does not exist in the store
- * matches nothing.
+ * Joins. The order of a rule's literals is chosen as the join goes: a test
+ * (negation, distinct, equality) as soon as its variables are bound; else
+ * the positive literal of least cost, its atoms to try under the bindings
+ * so far times what it would leave the others to try (from the indexes'
+ * average atoms per key). A positive literal reads its atoms through the
+ * most selective index of its bound places: an argument, a place inside
+ * the function term there (two levels down), or several arguments at once;
+ * every argument bound is a lookup. A bound argument whose term does not
+ * exist in the store matches nothing.
  *
  * Output. The ground program (an Ir, see ground.h) has the input's
  * relations, roles and symbols; every static atom as a fact; every instance
@@ -70,7 +73,8 @@
  * position inside the function term there (two levels down at most), so
  * that (true (cell ?x 3 ?p)) with 3 known reads only atoms with 3 there. */
 typedef struct PosIndex {
-    uint32_t path;     /* (a + 1) | (i + 1) << 8 | (j + 1) << 16: argument a, its argument i, its argument j */
+    uint32_t path;     /* (a + 1) | (i + 1) << 8 | (j + 1) << 16: argument a, its argument i, its argument j;
+                        * or PATH_SET | the bits of several arguments (a composite key) */
     Gt *keys;          /* open addressing; BASE_NONE empty */
     uint32_t *heads;   /* newest atom with the key */
     uint32_t *counts;  /* atoms with the key */
@@ -134,10 +138,21 @@ static void idx_put(PosIndex *ix, Gt key, uint32_t atom)
         ix->next.n = atom + 1;
 }
 
-/* The term at path in an atom, or BASE_NONE when the atom has no such
- * place (a constant where the path goes down). */
+enum { PATH_SET = 1u << 31 /* a path of several arguments: the low bits say which */ };
+
+/* The key of an atom at path: the term there, or for a set of arguments a
+ * hash of their terms (two keys may collide: whoever reads a chain matches
+ * its atoms anyway); BASE_NONE when the atom has no such place (a constant
+ * where the path goes down). */
 static Gt path_key(const GtStore *st, const Gt *atom, uint32_t path)
 {
+    if (path & PATH_SET) {
+        uint64_t h = 0x7f4a;
+        for (uint32_t a = 0; a < 31; a++)
+            if (path >> a & 1)
+                h = base_mix64(h ^ (atom[a] + 0x9e3779b97f4a7c15ULL * (a + 1)));
+        return (Gt)h == BASE_NONE ? 0 : (Gt)h;
+    }
     Gt t = atom[(path & 0xff) - 1];
     for (uint32_t shift = 8; shift <= 16; shift += 8) {
         uint32_t i = path >> shift & 0xff;
@@ -268,6 +283,8 @@ typedef struct Grounder {
     Gt *env;             /* per variable: its term, BASE_NONE unbound */
     U32Vec trail;        /* variables bound, for undoing */
     uint32_t *lo, *hi;   /* per body literal: the atoms it reads, [lo, hi) */
+    bool *done;          /* per body literal: joined or tested, further up */
+    bool *hyp;           /* per variable: supposed bound, while weighing an order */
     /* instances: head relation, head arguments, number of literals, then
      * per literal its relation << 1 | negated and its arguments */
     U32Vec inst;
@@ -386,16 +403,6 @@ static bool term_bound(const Grounder *g, uint32_t term)
     return true;
 }
 
-/* Marks the variables of a term bound (for planning: env holds 0). */
-static void term_bind(Grounder *g, uint32_t term)
-{
-    const IrTerm *t = &g->ir->terms.v[term];
-    if (t->kind == IR_VAR)
-        g->env[t->val] = 0;
-    for (uint32_t i = 0; t->kind == IR_FN && i < t->nargs; i++)
-        term_bind(g, g->ir->targs.v[t->args + i]);
-}
-
 /* ---- instances ------------------------------------------------------- */
 
 static uint64_t words_hash(const uint32_t *w, uint32_t n)
@@ -507,185 +514,260 @@ static void emit(Grounder *g)
 
 /* ---- joins ----------------------------------------------------------- */
 
-static void join(Grounder *g, const uint32_t *plan, uint32_t n, uint32_t k);
+/* How a positive literal reads its atoms under the current bindings. */
+typedef struct Access {
+    uint32_t path;   /* the index used; 0: a lookup (every argument bound); BASE_NONE: a scan of [lo, hi) */
+    uint32_t first;  /* the index's newest atom with the key, or the atom looked up (BASE_NONE: none) */
+    uint32_t count;  /* atoms it will try (an index's count includes atoms outside [lo, hi)) */
+} Access;
 
-/* Goes on with the join once atom a of the literal is matched. */
-static void join_atom(Grounder *g, const IrLit *l, const AtomSet *s, uint32_t a, const uint32_t *plan, uint32_t n,
-                      uint32_t k)
+/* The access of body literal j; false when no atom can match it (a bound
+ * argument is a term that does not exist). call gets the bound arguments. */
+static bool lit_access(Grounder *g, uint32_t j, Gt *call, Access *ac)
 {
+    const Ir *ir = g->ir;
+    const IrLit *l = &ir->lits.v[g->rule->lits + j];
+    AtomSet *s = &g->rel[l->rel];
+    uint32_t lo = g->lo[j], hi = g->hi[j], nbound = 0;
+    ac->path = BASE_NONE;
+    ac->first = BASE_NONE;
+    ac->count = hi - lo;
+    for (uint32_t a = 0; a < l->nargs; a++) {
+        uint32_t t = ir->largs.v[l->args + a];
+        call[a] = BASE_NONE;
+        /* the bound places of the argument, two levels down at most */
+        uint32_t paths[17], np = 0;
+        Gt keys[17];
+        if (term_bound(g, t)) {
+            if ((call[a] = build(g, t, false)) == BASE_NONE)
+                return false;
+            nbound++;
+            paths[np] = a + 1;
+            keys[np++] = call[a];
+        } else {
+            const IrTerm *x = &ir->terms.v[t];
+            for (uint32_t i = 0; x->kind == IR_FN && i < x->nargs && i < 254 && np < 16; i++) {
+                uint32_t u = ir->targs.v[x->args + i];
+                const IrTerm *y = &ir->terms.v[u];
+                if (term_bound(g, u)) {
+                    if ((keys[np] = build(g, u, false)) == BASE_NONE)
+                        return false;
+                    paths[np++] = (a + 1) | (i + 1) << 8;
+                    continue;
+                }
+                for (uint32_t k2 = 0; y->kind == IR_FN && k2 < y->nargs && k2 < 254 && np < 16; k2++) {
+                    uint32_t w = ir->targs.v[y->args + k2];
+                    if (!term_bound(g, w))
+                        continue;
+                    if ((keys[np] = build(g, w, false)) == BASE_NONE)
+                        return false;
+                    paths[np++] = (a + 1) | (i + 1) << 8 | (k2 + 1) << 16;
+                }
+            }
+        }
+        for (uint32_t p = 0; p < np; p++) {
+            uint32_t count, f = idx_first(idx_get(&g->st, s, paths[p]), keys[p], &count);
+            if (count < ac->count) {
+                ac->path = paths[p];
+                ac->count = count;
+                ac->first = f;
+            }
+        }
+    }
+    if (nbound > 1 && nbound < l->nargs && l->nargs <= 31) {
+        uint32_t path = PATH_SET;
+        for (uint32_t a = 0; a < l->nargs; a++)
+            if (call[a] != BASE_NONE)
+                path |= 1u << a;
+        Gt key = path_key(&g->st, call, path);
+        uint32_t count, f = idx_first(idx_get(&g->st, s, path), key, &count);
+        if (count < ac->count) {
+            ac->path = path;
+            ac->count = count;
+            ac->first = f;
+        }
+    }
+    if (nbound == l->nargs) {
+        uint32_t a = set_find(s, call);
+        ac->path = 0;
+        ac->first = a != BASE_NONE && a >= lo && a < hi ? a : BASE_NONE;
+        ac->count = ac->first != BASE_NONE;
+    }
+    return true;
+}
+
+/* Is the term bound, or would it be with the variables supposed bound? */
+static bool term_known(const Grounder *g, uint32_t term)
+{
+    const IrTerm *t = &g->ir->terms.v[term];
+    if (t->kind == IR_VAR)
+        return g->env[t->val] != BASE_NONE || g->hyp[t->val];
+    for (uint32_t i = 0; t->kind == IR_FN && i < t->nargs; i++)
+        if (!term_known(g, g->ir->targs.v[t->args + i]))
+            return false;
+    return true;
+}
+
+static void term_suppose(Grounder *g, uint32_t term, bool on)
+{
+    const IrTerm *t = &g->ir->terms.v[term];
+    if (t->kind == IR_VAR && g->env[t->val] == BASE_NONE)
+        g->hyp[t->val] = on;
+    for (uint32_t i = 0; t->kind == IR_FN && i < t->nargs; i++)
+        term_suppose(g, g->ir->targs.v[t->args + i], on);
+}
+
+/* About how many atoms literal j would try with the variables supposed
+ * bound: the average atoms per key of its most selective known place
+ * (one when every argument is known). */
+static double lit_estimate(Grounder *g, uint32_t j)
+{
+    const Ir *ir = g->ir;
+    const IrLit *l = &ir->lits.v[g->rule->lits + j];
+    AtomSet *s = &g->rel[l->rel];
+    double best = g->hi[j] - g->lo[j];
+    bool all = true;
+    for (uint32_t a = 0; a < l->nargs; a++) {
+        uint32_t t = ir->largs.v[l->args + a];
+        if (term_known(g, t)) {
+            PosIndex *ix = idx_get(&g->st, s, a + 1);
+            double avg = ix->nkeys ? (double)s->n / ix->nkeys : 0;
+            if (avg < best)
+                best = avg;
+            continue;
+        }
+        all = false;
+        const IrTerm *x = &ir->terms.v[t];
+        for (uint32_t i = 0; x->kind == IR_FN && i < x->nargs && i < 254; i++) {
+            if (!term_known(g, ir->targs.v[x->args + i]))
+                continue;
+            PosIndex *ix = idx_get(&g->st, s, (a + 1) | (i + 1) << 8);
+            double avg = ix->nkeys ? (double)s->n / ix->nkeys : 0;
+            if (avg < best)
+                best = avg;
+        }
+    }
+    uint32_t set = PATH_SET, nknown = 0;
+    for (uint32_t a = 0; a < l->nargs && l->nargs <= 31; a++)
+        if (term_known(g, ir->largs.v[l->args + a])) {
+            set |= 1u << a;
+            nknown++;
+        }
+    if (!all && nknown > 1) {
+        PosIndex *ix = idx_get(&g->st, s, set);
+        double avg = ix->nkeys ? (double)s->n / ix->nkeys : 0;
+        if (avg < best)
+            best = avg;
+    }
+    return all && best > 1 ? 1 : best;
+}
+
+static void join(Grounder *g);
+
+/* Goes on with the join once atom a of literal j is matched. */
+static void join_atom(Grounder *g, uint32_t j, uint32_t a)
+{
+    const IrLit *l = &g->ir->lits.v[g->rule->lits + j];
+    const AtomSet *s = &g->rel[l->rel];
     uint32_t mark = g->trail.n;
     bool ok = true;
     for (uint32_t i = 0; i < l->nargs && ok; i++)
         ok = match(g, g->ir->largs.v[l->args + i], atom_at(s, a)[i]);
     if (ok)
-        join(g, plan, n, k + 1);
+        join(g);
     undo(g, mark);
 }
 
-/* Plan step k of n: plan[k] is a body literal of g->rule. */
-static void join(Grounder *g, const uint32_t *plan, uint32_t n, uint32_t k)
+/* Does a test (negation, distinct, equality) with its variables bound hold? */
+static bool test_holds(Grounder *g, const IrLit *l)
+{
+    const Ir *ir = g->ir;
+    if (l->kind == IR_LIT_NEG) {
+        if (!g->is_static[l->rel])
+            return true; /* relaxed: assumed to hold */
+        Gt call[l->nargs + 1];
+        for (uint32_t a = 0; a < l->nargs; a++)
+            if ((call[a] = build(g, ir->largs.v[l->args + a], false)) == BASE_NONE)
+                return true; /* no such term: no such atom */
+        return set_find(&g->rel[l->rel], call) == BASE_NONE;
+    }
+    Gt a = build(g, ir->largs.v[l->args], true), b = build(g, ir->largs.v[l->args + 1], true);
+    return a != BASE_NONE && b != BASE_NONE && (a == b) == (l->kind == IR_LIT_EQUAL);
+}
+
+/* Joins the literals of g->rule not yet done. The order is chosen as it
+ * goes: first any test whose variables are bound; else the positive
+ * literal of least cost: the atoms it will try under the bindings so far,
+ * times one plus what the other positive literals would try, on average,
+ * once its variables are bound too. */
+static void join(Grounder *g)
 {
     if (g->err)
         return;
-    if (k == n) {
+    const Ir *ir = g->ir;
+    const IrRule *r = g->rule;
+    uint32_t pick = BASE_NONE;
+    Access best = {0};
+    double best_cost = 0;
+    for (uint32_t j = 0; j < r->nlits; j++) {
+        if (g->done[j])
+            continue;
+        const IrLit *l = &ir->lits.v[r->lits + j];
+        if (l->kind != IR_LIT_POS) {
+            bool bound = true;
+            for (uint32_t a = 0; a < l->nargs && bound; a++)
+                bound = term_bound(g, ir->largs.v[l->args + a]);
+            if (!bound)
+                continue;
+            g->done[j] = true;
+            if (test_holds(g, l) && !g->err)
+                join(g);
+            g->done[j] = false;
+            return;
+        }
+        Gt call[l->nargs + 1];
+        Access ac;
+        if (!lit_access(g, j, call, &ac) || ac.count == 0)
+            return; /* no atom can match it: no binding completes */
+        /* its atoms, times what each would leave the other positive
+         * literals to try (a literal that binds what the others need
+         * goes first, though it tries more atoms itself) */
+        double cost = 1;
+        for (uint32_t a = 0; a < l->nargs; a++)
+            term_suppose(g, ir->largs.v[l->args + a], true);
+        for (uint32_t m = 0; m < r->nlits; m++)
+            if (m != j && !g->done[m] && ir->lits.v[r->lits + m].kind == IR_LIT_POS)
+                cost += lit_estimate(g, m);
+        for (uint32_t a = 0; a < l->nargs; a++)
+            term_suppose(g, ir->largs.v[l->args + a], false);
+        cost *= ac.count;
+        if (pick == BASE_NONE || cost < best_cost) {
+            pick = j;
+            best = ac;
+            best_cost = cost;
+        }
+    }
+    if (pick == BASE_NONE) {
         emit(g);
         return;
     }
-    const Ir *ir = g->ir;
-    uint32_t j = plan[k];
-    const IrLit *l = &ir->lits.v[g->rule->lits + j];
-    switch (l->kind) {
-    case IR_LIT_POS: {
-        AtomSet *s = &g->rel[l->rel];
-        uint32_t lo = g->lo[j], hi = g->hi[j];
-        Gt call[l->nargs + 1];
-        uint32_t nbound = 0, first = BASE_NONE, best_count = hi - lo, best = BASE_NONE;
-        for (uint32_t a = 0; a < l->nargs; a++) {
-            uint32_t t = ir->largs.v[l->args + a];
-            call[a] = BASE_NONE;
-            /* the bound places of the argument, two levels down at most */
-            uint32_t paths[1 + 2 * 8], np = 0;
-            Gt keys[1 + 2 * 8];
-            if (term_bound(g, t)) {
-                if ((call[a] = build(g, t, false)) == BASE_NONE)
-                    return; /* no such term: no atom has it */
-                nbound++;
-                paths[np] = a + 1;
-                keys[np++] = call[a];
-            } else {
-                const IrTerm *x = &ir->terms.v[t];
-                for (uint32_t i = 0; x->kind == IR_FN && i < x->nargs && i < 254 && np < 16; i++) {
-                    uint32_t u = ir->targs.v[x->args + i];
-                    const IrTerm *y = &ir->terms.v[u];
-                    if (term_bound(g, u)) {
-                        if ((keys[np] = build(g, u, false)) == BASE_NONE)
-                            return;
-                        paths[np++] = (a + 1) | (i + 1) << 8;
-                        continue;
-                    }
-                    for (uint32_t k2 = 0; y->kind == IR_FN && k2 < y->nargs && k2 < 254 && np < 16; k2++) {
-                        uint32_t w = ir->targs.v[y->args + k2];
-                        if (!term_bound(g, w))
-                            continue;
-                        if ((keys[np] = build(g, w, false)) == BASE_NONE)
-                            return;
-                        paths[np++] = (a + 1) | (i + 1) << 8 | (k2 + 1) << 16;
-                    }
-                }
-            }
-            for (uint32_t p = 0; p < np; p++) {
-                const PosIndex *ix = idx_get(&g->st, s, paths[p]);
-                uint32_t count, f = idx_first(ix, keys[p], &count);
-                if (best == BASE_NONE || count < best_count) {
-                    best = paths[p];
-                    best_count = count;
-                    first = f;
-                }
-            }
-        }
-        if (nbound == l->nargs) {
-            uint32_t a = set_find(s, call);
-            if (a != BASE_NONE && a >= lo && a < hi)
-                join(g, plan, n, k + 1);
-            return;
-        }
-        if (best != BASE_NONE && best_count < hi - lo) {
-            /* indexes move when one is made or rebuilt: find it by its path */
-            for (uint32_t a = first; a != BASE_NONE && !g->err; a = idx_get(&g->st, s, best)->next.v[a])
-                if (a >= lo && a < hi)
-                    join_atom(g, l, s, a, plan, n, k);
-        } else {
-            for (uint32_t a = lo; a < hi && !g->err; a++)
-                join_atom(g, l, s, a, plan, n, k);
-        }
-        return;
+    const IrLit *l = &ir->lits.v[r->lits + pick];
+    AtomSet *s = &g->rel[l->rel];
+    uint32_t lo = g->lo[pick], hi = g->hi[pick];
+    g->done[pick] = true;
+    if (best.path == 0) {
+        if (best.first != BASE_NONE)
+            join(g);
+    } else if (best.path != BASE_NONE) {
+        /* indexes move when one is made or rebuilt: find it by its path */
+        for (uint32_t a = best.first; a != BASE_NONE && !g->err; a = idx_get(&g->st, s, best.path)->next.v[a])
+            if (a >= lo && a < hi)
+                join_atom(g, pick, a);
+    } else {
+        for (uint32_t a = lo; a < hi && !g->err; a++)
+            join_atom(g, pick, a);
     }
-    case IR_LIT_NEG: {
-        if (!g->is_static[l->rel]) {
-            join(g, plan, n, k + 1); /* relaxed: assumed to hold */
-            return;
-        }
-        Gt call[l->nargs + 1];
-        bool exists = true;
-        for (uint32_t a = 0; a < l->nargs && exists; a++)
-            exists = (call[a] = build(g, ir->largs.v[l->args + a], false)) != BASE_NONE;
-        if (!exists || set_find(&g->rel[l->rel], call) == BASE_NONE)
-            join(g, plan, n, k + 1);
-        return;
-    }
-    default: {
-        Gt a = build(g, ir->largs.v[l->args], true), b = build(g, ir->largs.v[l->args + 1], true);
-        if (a == BASE_NONE || b == BASE_NONE)
-            return;
-        if ((a == b) == (l->kind == IR_LIT_EQUAL))
-            join(g, plan, n, k + 1);
-        return;
-    }
-    }
-}
-
-/* Orders the body of g->rule for a join with literal delta (BASE_NONE:
- * none) first; returns the number of steps. */
-static uint32_t plan_rule(Grounder *g, uint32_t delta, uint32_t *plan)
-{
-    const Ir *ir = g->ir;
-    const IrRule *r = g->rule;
-    bool placed[r->nlits + 1];
-    uint32_t n = 0;
-    memset(placed, 0, sizeof placed);
-    for (uint32_t v = 0; v < r->nvars; v++)
-        g->env[v] = BASE_NONE;
-    if (delta != BASE_NONE) {
-        plan[n++] = delta;
-        placed[delta] = true;
-        const IrLit *l = &ir->lits.v[r->lits + delta];
-        for (uint32_t a = 0; a < l->nargs; a++)
-            term_bind(g, ir->largs.v[l->args + a]);
-    }
-    while (n < r->nlits) {
-        uint32_t pick = BASE_NONE;
-        int64_t best = -1;
-        for (uint32_t j = 0; j < r->nlits && best < INT64_MAX; j++) {
-            if (placed[j])
-                continue;
-            const IrLit *l = &ir->lits.v[r->lits + j];
-            uint32_t bound = 0;
-            for (uint32_t a = 0; a < l->nargs; a++)
-                bound += term_bound(g, ir->largs.v[l->args + a]);
-            if (l->kind != IR_LIT_POS) {
-                if (bound == l->nargs) {
-                    pick = j;
-                    best = INT64_MAX;
-                }
-                continue;
-            }
-            /* more bound arguments first; then the fewer atoms to read */
-            uint32_t size = g->hi[j] - g->lo[j];
-            int64_t score = bound == l->nargs ? INT64_MAX - 1 : ((int64_t)bound << 32) + (UINT32_MAX - size);
-            if (score > best) {
-                best = score;
-                pick = j;
-            }
-        }
-        if (pick == BASE_NONE) {
-            /* cannot happen in a safe rule; place the rest as written */
-            for (uint32_t j = 0; j < r->nlits; j++)
-                if (!placed[j]) {
-                    placed[j] = true;
-                    plan[n++] = j;
-                }
-            break;
-        }
-        placed[pick] = true;
-        plan[n++] = pick;
-        const IrLit *l = &ir->lits.v[r->lits + pick];
-        for (uint32_t a = 0; l->kind == IR_LIT_POS && a < l->nargs; a++)
-            term_bind(g, ir->largs.v[l->args + a]);
-    }
-    for (uint32_t v = 0; v < r->nvars; v++)
-        g->env[v] = BASE_NONE;
-    g->trail.n = 0;
-    return n;
+    g->done[pick] = false;
 }
 
 /* One join of a rule, literal delta over its relation's delta (BASE_NONE:
@@ -698,15 +780,17 @@ static void join_rule(Grounder *g, uint32_t rule, uint32_t delta)
     for (uint32_t j = 0; j < r->nlits; j++) {
         const IrLit *l = &ir->lits.v[r->lits + j];
         g->lo[j] = g->hi[j] = 0;
+        g->done[j] = false;
         if (l->kind != IR_LIT_POS)
             continue;
         const AtomSet *s = &g->rel[l->rel];
         g->hi[j] = delta == BASE_NONE || j > delta ? s->cur_end : j == delta ? s->cur_end : s->old_end;
         g->lo[j] = j == delta ? s->old_end : 0;
     }
-    uint32_t plan[r->nlits + 1];
-    uint32_t n = plan_rule(g, delta, plan);
-    join(g, plan, n, 0);
+    for (uint32_t v = 0; v < r->nvars; v++)
+        g->env[v] = BASE_NONE;
+    g->trail.n = 0;
+    join(g);
 }
 
 /* A semi-naive fixpoint of the given rules. With inst_rule, the rule that
@@ -861,6 +945,8 @@ static void grounder_free(Grounder *g)
     free(g->env);
     free(g->lo);
     free(g->hi);
+    free(g->done);
+    free(g->hyp);
     vec_free(g->trail);
     vec_free(g->inst);
     vec_free(g->inst_at);
@@ -898,6 +984,8 @@ GroundResult ground_run(const Ir *in, const GroundLimits *lim, Ir *out, GroundSt
     g.env = base_xmalloc(maxvars * sizeof *g.env);
     g.lo = base_xmalloc(maxlits * sizeof *g.lo);
     g.hi = base_xmalloc(maxlits * sizeof *g.hi);
+    g.done = base_xmalloc(maxlits * sizeof *g.done);
+    g.hyp = base_xcalloc(maxvars, sizeof *g.hyp);
     U32Vec rules = {0}, inst_rule = {0};
 
     /* 1. static relations, stratum by stratum */
