@@ -53,7 +53,9 @@
  *
  * Budgets. Atoms, rules and links are counted as they are made; the first
  * past its budget stops grounding with a message naming the relation that
- * grew. A term deeper than GT_MAX_DEPTH stops it too (a relation whose
+ * grew. The atoms the joins try are counted too, against 16 times the
+ * budget of links, so that a join of large tables which makes little
+ * stops as well (naming the relation whose rules it joins). A term deeper than GT_MAX_DEPTH stops it too (a relation whose
  * terms grow without bound: a counter (succ ?x) made from next). Memory per
  * unit: an atom some 60 bytes (tuple, hash slot, index entries, its share of
  * new terms), a link some 40 (the instance's text, the output literal and
@@ -188,12 +190,25 @@ static void idx_build(const GtStore *st, AtomSet *s, PosIndex *ix)
     }
 }
 
-/* The index on path (made when new). */
+enum {
+    /* the joins may try this many atoms per link of the budget: a join
+     * that tries atoms by the billion while making few rules (a product
+     * of large tables) stops too, in tens of seconds rather than hours */
+    GROUND_STEPS_PER_LINK = 16,
+};
+
+enum { GROUND_MAX_INDEXES = 12 /* indexes of one relation: each costs some 16 bytes an atom */ };
+
+/* The index on path, made when new; NULL when the relation has as many as
+ * it may (a relation read with ever other arguments bound, such as a
+ * table of 2^20 bit strings, would otherwise take an index per pattern). */
 static PosIndex *idx_get(const GtStore *st, AtomSet *s, uint32_t path)
 {
     for (uint32_t k = 0; k < s->idx.n; k++)
         if (s->idx.v[k].path == path)
             return &s->idx.v[k];
+    if (s->idx.n >= GROUND_MAX_INDEXES)
+        return NULL;
     PosIndex ix = {.path = path};
     vec_push(s->idx, ix);
     idx_build(st, s, &s->idx.v[s->idx.n - 1]);
@@ -293,6 +308,7 @@ typedef struct Grounder {
     uint32_t nislots;
     U32Vec cur;          /* the instance being made */
     uint64_t nlinks;
+    uint64_t steps;      /* atoms tried by joins, bounded by GROUND_STEPS_PER_LINK * max_links */
 } Grounder;
 
 static const char *rel_name(const Grounder *g, uint32_t rel)
@@ -566,8 +582,9 @@ static bool lit_access(Grounder *g, uint32_t j, Gt *call, Access *ac)
             }
         }
         for (uint32_t p = 0; p < np; p++) {
-            uint32_t count, f = idx_first(idx_get(&g->st, s, paths[p]), keys[p], &count);
-            if (count < ac->count) {
+            const PosIndex *ix = idx_get(&g->st, s, paths[p]);
+            uint32_t count = 0, f = ix ? idx_first(ix, keys[p], &count) : BASE_NONE;
+            if (ix && count < ac->count) {
                 ac->path = paths[p];
                 ac->count = count;
                 ac->first = f;
@@ -580,8 +597,9 @@ static bool lit_access(Grounder *g, uint32_t j, Gt *call, Access *ac)
             if (call[a] != BASE_NONE)
                 path |= 1u << a;
         Gt key = path_key(&g->st, call, path);
-        uint32_t count, f = idx_first(idx_get(&g->st, s, path), key, &count);
-        if (count < ac->count) {
+        const PosIndex *ix = idx_get(&g->st, s, path);
+        uint32_t count = 0, f = ix ? idx_first(ix, key, &count) : BASE_NONE;
+        if (ix && count < ac->count) {
             ac->path = path;
             ac->count = count;
             ac->first = f;
@@ -631,7 +649,7 @@ static double lit_estimate(Grounder *g, uint32_t j)
         uint32_t t = ir->largs.v[l->args + a];
         if (term_known(g, t)) {
             PosIndex *ix = idx_get(&g->st, s, a + 1);
-            double avg = ix->nkeys ? (double)s->n / ix->nkeys : 0;
+            double avg = !ix ? best : ix->nkeys ? (double)s->n / ix->nkeys : 0;
             if (avg < best)
                 best = avg;
             continue;
@@ -642,7 +660,7 @@ static double lit_estimate(Grounder *g, uint32_t j)
             if (!term_known(g, ir->targs.v[x->args + i]))
                 continue;
             PosIndex *ix = idx_get(&g->st, s, (a + 1) | (i + 1) << 8);
-            double avg = ix->nkeys ? (double)s->n / ix->nkeys : 0;
+            double avg = !ix ? best : ix->nkeys ? (double)s->n / ix->nkeys : 0;
             if (avg < best)
                 best = avg;
         }
@@ -655,7 +673,7 @@ static double lit_estimate(Grounder *g, uint32_t j)
         }
     if (!all && nknown > 1) {
         PosIndex *ix = idx_get(&g->st, s, set);
-        double avg = ix->nkeys ? (double)s->n / ix->nkeys : 0;
+        double avg = !ix ? best : ix->nkeys ? (double)s->n / ix->nkeys : 0;
         if (avg < best)
             best = avg;
     }
@@ -667,6 +685,14 @@ static void join(Grounder *g);
 /* Goes on with the join once atom a of literal j is matched. */
 static void join_atom(Grounder *g, uint32_t j, uint32_t a)
 {
+    if (++g->steps > GROUND_STEPS_PER_LINK * g->lim.max_links) {
+        stop(g, base_sprintf("grounding stopped: the joins of the rules of relation '%s' tried more than %llu atoms "
+                             "in all (%d times max-links=%llu)",
+                             rel_name(g, g->rule->head),
+                             (unsigned long long)(GROUND_STEPS_PER_LINK * g->lim.max_links), GROUND_STEPS_PER_LINK,
+                             (unsigned long long)g->lim.max_links));
+        return;
+    }
     const IrLit *l = &g->ir->lits.v[g->rule->lits + j];
     const AtomSet *s = &g->rel[l->rel];
     uint32_t mark = g->trail.n;
