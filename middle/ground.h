@@ -26,7 +26,7 @@
  * that grew and its size; so does a term deeper than GT_MAX_DEPTH (a
  * relation whose terms grow without bound), and a join that tries more
  * than 16 times max_links atoms (a product of large tables that makes
- * little). Memory stays near 1.5 GB at the default budgets.
+ * little). At the default budgets memory stays under some 2 GB (ground.c).
  */
 #ifndef GDLC_GROUND_H
 #define GDLC_GROUND_H
@@ -34,7 +34,7 @@
 #include "../frontend/ir.h"
 
 /* The default budgets: every headline game and nearly all of the corpus
- * ground within them, and the worst case stays near 1.5 GB (ground.c). */
+ * ground within them, and the worst case stays under some 2 GB (ground.c). */
 #define GROUND_DEFAULT_MAX_ATOMS 4000000u
 #define GROUND_DEFAULT_MAX_RULES 4000000u
 #define GROUND_DEFAULT_MAX_LINKS 16000000u
