@@ -762,6 +762,12 @@ static void join(Grounder *g)
         Access ac;
         if (!lit_access(g, j, call, &ac) || ac.count == 0)
             return; /* no atom can match it: no binding completes */
+        if (ac.path == 0) {
+            /* a lookup that holds binds nothing: nothing is cheaper */
+            pick = j;
+            best = ac;
+            break;
+        }
         /* its atoms, times what each would leave the other positive
          * literals to try (a literal that binds what the others need
          * goes first, though it tries more atoms itself) */
