@@ -3,10 +3,10 @@
  *
  * Atoms. Every relation has a set of ground atoms: tuples of term ids of a
  * private store (GtStore over the program's own symbols), appended in the
- * order they are found, deduplicated by a hash set, with an index per
- * argument position built on first use (key term -> newest atom, a chain to
- * older ones, and a count, so a join picks the most selective bound
- * position). Atoms are never removed, so an atom's number in its relation
+ * order they are found, deduplicated by a hash set, with indexes built on
+ * first use (at most 12 a relation: see Joins; key -> newest atom, a chain
+ * to older ones, and a count, so a join picks the most selective). Atoms
+ * are never removed, so an atom's number in its relation
  * is stable and "the atoms found before round k" is a prefix.
  *
  * Two phases, each a semi-naive bottom-up fixpoint.
@@ -68,7 +68,6 @@
 
 #include "../base/terms.h"
 
-#include <errno.h>
 #include <string.h>
 
 /* ---- atom sets ------------------------------------------------------- */
