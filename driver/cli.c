@@ -386,8 +386,13 @@ static int check_run(CliArgs *a)
         }
         ctx.path = path;
         ctx.timing = timing;
-        if (dump && f.stage >= dump->stage && dump->print(stdout, &f, &ctx) != CLI_OK && status == CLI_OK)
+        if (dump && f.stage >= dump->stage && dump->print(stdout, &f, &ctx) != CLI_OK) {
+            /* the game is accepted but a later stage refused it (a budget):
+             * its message is the whole answer */
             status = CLI_FAULT;
+            front_free(&f);
+            continue;
+        }
         if (st == CLI_OK) {
             uint32_t nrec = 0;
             for (uint32_t s = 0; s < f.ir.sccs.n; s++)
