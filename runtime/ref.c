@@ -890,7 +890,7 @@ static void ref_destroy(void *e)
 }
 
 const EngineOps rt_engine_ref = {
-    "ref", ref_create, ref_destroy, ref_initial, ref_legal, ref_next, ref_terminal, ref_goals, ENGINE_ARG_NONE,
+    "ref", ref_create, ref_destroy, ref_initial, ref_legal, ref_next, ref_terminal, ref_goals, ENGINE_ARG_NONE, NULL,
 };
 
 /* ---- precomputing relations for the compiler ------------------------------ */

@@ -75,6 +75,10 @@ typedef struct EngineOps {
     /* values: pairs (role index, goal value term), one per goal fact */
     GdlStatus (*goals)(void *e, const Gt *state, uint32_t n, U32Vec *values);
     EngineArg arg;     /* what may follow the name */
+    /* Optional (NULL: not known): appends every move and fact the engine can
+     * ever answer, so that the API ranks them in canonical order once
+     * (rank_sort in api.c) instead of as they first appear. */
+    void (*terms)(void *e, U32Vec *out);
 } EngineOps;
 
 extern const EngineOps rt_engine_ref;
@@ -121,6 +125,9 @@ struct GdlMachine {
     U32Vec to_cid;     /* own term id -> the game's canonical id + 1 (0: not mapped yet) */
     U32Vec to_own;     /* canonical id -> own term id + 1 (0: not mapped yet) */
     U32Vec foreign;    /* the facts of the last state of another machine, as own ids, sorted */
+    U32Vec rank;       /* own term id -> its place in canonical order + 1 (0: not ranked yet) */
+    U32Vec ranked;     /* the ranked terms, in canonical order (rank - 1 indexes it) */
+    U32Vec rank_tmp;   /* rank_sort's scratch */
     uint64_t foreign_stamp; /* that state's stamp (0: none) */
 };
 

@@ -1166,6 +1166,53 @@ static void states_cross_threads(void **state)
     gdl_game_free(g);
 }
 
+/* Moves and facts come out in the byte order of their text however they
+ * first appear: here one new move a step, among numbers whose text order
+ * is not their numeric order (see canonical ranks in api.c). */
+static void canonical_order_as_moves_appear(void **state)
+{
+    (void)state;
+    GdlGame *g = load_text("(role r)\n(init (c 0))\n"
+                           "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)\n"
+                           "(succ 6 7) (succ 7 8) (succ 8 9) (succ 9 10) (succ 10 11) (succ 11 12)\n"
+                           "(<= (lt ?x ?y) (succ ?x ?y))\n(<= (lt ?x ?z) (succ ?x ?y) (lt ?y ?z))\n"
+                           "(<= (next (c ?y)) (true (c ?x)) (succ ?x ?y))\n"
+                           "(<= (next (seen ?m)) (does r ?m))\n(<= (next (seen ?m)) (true (seen ?m)))\n"
+                           "(<= (legal r (m ?x)) (true (c ?y)) (lt ?x ?y))\n"
+                           "(<= (legal r (mm ?x ?x)) (true (c ?y)) (lt ?x ?y))\n"
+                           "(<= (legal r mm) (true (c ?y)))\n"
+                           "(<= terminal (true (c 12)))\n(goal r 100)\n");
+    GdlMachine *m = machine(g);
+    GdlState *s = NULL;
+    assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+    int steps = 0;
+    bool terminal = false;
+    while (assert_int_equal(gdl_is_terminal(m, s, &terminal), GDL_OK), !terminal) {
+        const GdlMove *moves;
+        size_t n;
+        assert_int_equal(gdl_legal_moves(m, s, 0, &moves, &n), GDL_OK);
+        assert_int_equal(n, 1 + 2 * steps);
+        for (size_t i = 1; i < n; i++)
+            if (strcmp(gdl_move_text(m, moves[i - 1]), gdl_move_text(m, moves[i])) >= 0)
+                fail_msg("step %d: %s before %s", steps, gdl_move_text(m, moves[i - 1]), gdl_move_text(m, moves[i]));
+        for (size_t i = 1; i < gdl_state_size(s); i++)
+            if (strcmp(gdl_state_fact(m, s, i - 1), gdl_state_fact(m, s, i)) >= 0)
+                fail_msg("step %d: fact %s before %s", steps, gdl_state_fact(m, s, i - 1), gdl_state_fact(m, s, i));
+        /* the middle move: a different one each step */
+        GdlMove mv = moves[n / 2];
+        GdlState *t = NULL;
+        assert_int_equal(gdl_next_state(m, s, &mv, &t), GDL_OK);
+        gdl_state_free(s);
+        s = t;
+        steps++;
+    }
+    assert_int_equal(steps, 12);
+    assert_true(gdl_state_size(s) > 2);
+    gdl_state_free(s);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1189,6 +1236,7 @@ int main(void)
         cmocka_unit_test(base_and_input_propositions),
         cmocka_unit_test(conveniences_per_thread),
         cmocka_unit_test(states_cross_threads),
+        cmocka_unit_test(canonical_order_as_moves_appear),
     };
     int failed = 0;
     static const char *const engines[] = {"ref", "jit"};
