@@ -20,6 +20,7 @@ static const CliCommand *const commands[] = {
     &cli_verify,
     &cli_emit,
     &cli_compile,
+    &cli_propnet,
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

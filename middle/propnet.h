@@ -25,6 +25,20 @@
  * terminal component; the base propositions with their fact term s, their
  * next component and whether (init s) holds.
  *
+ * Fixed bases. A base proposition the optimiser proves can never change
+ * (PN_OPT_FIXED_BASE) stays in base[] (states still hold its fact when it
+ * is true) but its component becomes a PN_CONST of its init value, and its
+ * next is that component itself.
+ *
+ * Names. Every component that computes a sentence is named by the sentence
+ * as written in GDL: `(true (cell 1 1 x))` for a base, `(does x noop)` for
+ * an input, `(legal x noop)`, `(next (cell 1 1 x))`, `(goal x 100)`,
+ * `terminal`, `(conn a b)`. Optimising keeps names findable as long as the
+ * component lives: a gate of one input that collapses gives its name to
+ * its input when that has none, and is kept when both are named; a
+ * sentence that becomes constant and feeds nothing the engine reads is
+ * removed with its name.
+ *
  * Cycles. A ground program of a recursive relation over the state (hex's
  * connected cells, any transitive closure of something dynamic) gives
  * positive cycles between gates (never through a NOT: the program is
@@ -137,10 +151,32 @@ uint64_t pn_links(const Propnet *pn);
  * one component without a link to itself is acyclic. Returns nsccs. */
 uint32_t pn_sccs(const Propnet *pn, U32Vec *comps, U32Vec *scc_at);
 
-/* --dump=pn-raw and --dump=pn: one component a line, stable and documented. */
+/* --dump=pn-raw and --dump=pn: the text form, stable.
+ *   propnet: N components, L links, B bases, I inputs
+ * then one component a line, by number:
+ *   NUMBER KIND NAME [= VALUE] [<- INPUT...]
+ * KIND is const, base, input, and, or, not; NAME the sentence or `-`;
+ * VALUE (0 or 1) for a const; the inputs by number, in order. Then the
+ * marks, one a line:
+ *   base INDEX FACT: comp C [next N] [init]
+ *   input INDEX ROLE MOVE: comp C
+ *   legal ROLE MOVE: comp C [input INDEX]
+ *   goal ROLE VALUE: comp C
+ *   terminal: comp C */
 void pn_dump(FILE *f, const Propnet *pn);
 /* Graphviz DOT of the network, or with focus != PN_NONE of the cone of
  * components feeding focus up to depth levels upstream. */
 void pn_dot(FILE *f, const Propnet *pn, uint32_t focus, uint32_t depth);
+
+/* The component named by a sentence, or PN_NONE. */
+uint32_t pn_find(const Propnet *pn, Gt name);
+/* "const", "base", "input", "and", "or", "not". */
+const char *pn_kind_name(PnKind k);
+
+/* ---- internal: shared by propnet.c and pnopt.c ---------------------- */
+
+/* Rebuilds every component's in and out lists from (to << 32 | from)
+ * pairs; each list keeps the order of its pairs. */
+void pn_relink(Propnet *pn, const uint64_t *edges, uint32_t nedges);
 
 #endif

@@ -1,0 +1,263 @@
+/*
+ * propnet.c: gdlc propnet, the propositional network of a game: its
+ * statistics (text or JSON), its dumps and its Graphviz pictures.
+ */
+#include <string.h>
+
+#include "../include/gdl.h"
+#include "../frontend/kif.h"
+#include "../middle/propnet.h"
+#include "cli.h"
+
+typedef struct Sizes {
+    uint32_t comps;
+    uint64_t links;
+    uint32_t kinds[PN_NKINDS];
+} Sizes;
+
+static Sizes sizes(const Propnet *pn)
+{
+    Sizes s = {pn->comps.n, pn_links(pn), {0}};
+    for (uint32_t c = 0; c < pn->comps.n; c++)
+        s.kinds[pn->comps.v[c].kind]++;
+    return s;
+}
+
+static void counts(const Propnet *pn, uint32_t *legals, uint32_t *goals)
+{
+    *legals = *goals = 0;
+    for (uint32_t k = 0; k < pn->roles.n; k++) {
+        *legals += pn->roles.v[k].legal.n;
+        *goals += pn->roles.v[k].goals.n;
+    }
+}
+
+static void print_sizes(const char *what, const Sizes *s)
+{
+    printf("%-10s %u components (", what, s->comps);
+    for (int k = 0; k < PN_NKINDS; k++)
+        printf("%s%s %u", k ? ", " : "", pn_kind_name((PnKind)k), s->kinds[k]);
+    printf("), %llu links\n", (unsigned long long)s->links);
+}
+
+static void json_sizes(const char *key, const Sizes *s)
+{
+    printf("\"%s\":{\"components\":%u,\"links\":%llu,\"kinds\":{", key, s->comps, (unsigned long long)s->links);
+    for (int k = 0; k < PN_NKINDS; k++)
+        printf("%s\"%s\":%u", k ? "," : "", pn_kind_name((PnKind)k), s->kinds[k]);
+    printf("}}");
+}
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+/* The component of a sentence written in KIF, or PN_NONE after a message. */
+static uint32_t focus_of(const char *cmd, Front *f, Propnet *pn, const char *text)
+{
+    size_t len = strlen(text);
+    Source *src = source_new("--focus", base_xstrndup(text, len), len);
+    DiagList d;
+    diag_init(&d, src);
+    KifDoc doc = {0};
+    uint32_t c = PN_NONE;
+    Gt g = BASE_NONE;
+    if (kif_read(src, &f->syms, &d, &doc) && doc.tops.n == 1)
+        g = gt_from_kif(pn->store, &doc, &f->syms, doc.tops.v[0]);
+    if (g == BASE_NONE)
+        fprintf(stderr, "gdlc %s: --focus takes one ground sentence such as '(legal xplayer noop)' or 'terminal', not '%s'\n",
+                cmd, text);
+    else if ((c = pn_find(pn, g)) == PN_NONE)
+        fprintf(stderr, "gdlc %s: no component is named '%s'%s\n", cmd, gt_text(pn->store, g),
+                " (names are sentences as in the game: (true F), (does R M), (legal R M), (next F), terminal, ...)");
+    kif_doc_free(&doc);
+    diag_free(&d);
+    source_free(src);
+    return c;
+}
+
+static int propnet_run(CliArgs *a)
+{
+    const char *path = NULL, *dot = NULL, *focus = NULL, *v;
+    bool stats = false, json = false, dump_raw = false, dump = false, raw = false, bad = false;
+    uint64_t depth = 2;
+    while (a->i < a->argc) {
+        if (cli_opt_flag(a, "--stats"))
+            stats = true;
+        else if (cli_opt_flag(a, "--json"))
+            json = true;
+        else if (cli_opt_flag(a, "--dump-raw"))
+            dump_raw = true;
+        else if (cli_opt_flag(a, "--dump"))
+            dump = true;
+        else if (cli_opt_flag(a, "--raw"))
+            raw = true;
+        else if (cli_opt_value(a, "--dot", &v, &bad))
+            dot = v;
+        else if (cli_opt_value(a, "--focus", &v, &bad))
+            focus = v;
+        else if (cli_opt_value(a, "--depth", &v, &bad)) {
+            if (!cli_parse_u64(a->cmd, "--depth", v, &depth))
+                return CLI_USAGE;
+        } else if (bad)
+            return CLI_USAGE;
+        else if (a->argv[a->i][0] == '-' && a->argv[a->i][1])
+            return cli_usage_error(a->cmd, "unknown option '%s'", a->argv[a->i]);
+        else if (path)
+            return cli_usage_error(a->cmd, "give one game file");
+        else
+            path = a->argv[a->i++];
+    }
+    if (bad)
+        return CLI_USAGE;
+    if (!path)
+        return cli_usage_error(a->cmd, "give a game file");
+    if (focus && !dot)
+        return cli_usage_error(a->cmd, "--focus draws a cone: give --dot FILE too");
+    if (depth > UINT32_MAX - 1)
+        depth = UINT32_MAX - 1;
+    if (!stats && !json && !dump_raw && !dump && !dot)
+        stats = true;
+    if (dot && strcmp(dot, "-") != 0 && cli_output_check(a->cmd, dot, &path, 1) != CLI_OK)
+        return CLI_USAGE;
+
+    Front f;
+    int rc = cli_load_game(path, &f, false);
+    if (rc != CLI_OK) {
+        front_free(&f);
+        return rc;
+    }
+    GtStore store;
+    gt_init(&store, &f.syms);
+    Propnet pn, opt;
+    char *err = NULL;
+    double t0 = gdl_now();
+    bool ok = pn_build(&f.ir, &store, &pn, &err);
+    double t1 = gdl_now();
+    if (!ok) {
+        fprintf(stderr, "gdlc %s: %s: %s\n", a->cmd, path, err);
+        free(err);
+        gt_free(&store);
+        front_free(&f);
+        return CLI_FAULT;
+    }
+    Sizes before = sizes(&pn);
+    if (dump_raw)
+        pn_dump(stdout, &pn);
+    /* the optimised network: a second build, optimised */
+    if (!pn_build(&f.ir, &store, &opt, &err))
+        base_fatal("a second build failed"); /* never: the first succeeded */
+    double t2 = gdl_now();
+    pn_optimise(&opt, PN_OPT_ALL);
+    double t3 = gdl_now();
+    Sizes after = sizes(&opt);
+    if (dump)
+        pn_dump(stdout, &opt);
+    uint32_t legals, goals;
+    counts(&opt, &legals, &goals);
+    if (stats) {
+        printf("game:      %s\n", path);
+        print_sizes("raw:", &before);
+        print_sizes("optimised:", &after);
+        printf("marks:     %u bases, %u inputs, %u legals, %u goals, %u roles\n", opt.base.n, opt.inputs.n,
+               legals, goals, opt.roles.n);
+        for (uint32_t i = 0; i < opt.passes.n; i++)
+            printf("pass:      %-22s removed %u components, %u links\n", opt.passes.v[i].name,
+                   opt.passes.v[i].comps_removed, opt.passes.v[i].links_removed);
+        printf("time:      build %.3f s, optimise %.3f s\n", t1 - t0, t3 - t2);
+    }
+    if (json) {
+        printf("{\"game\":");
+        json_string(path);
+        putchar(',');
+        json_sizes("raw", &before);
+        putchar(',');
+        json_sizes("optimised", &after);
+        printf(",\"roles\":%u,\"bases\":%u,\"inputs\":%u,\"legals\":%u,\"goals\":%u,\"passes\":[", opt.roles.n,
+               opt.base.n, opt.inputs.n, legals, goals);
+        for (uint32_t i = 0; i < opt.passes.n; i++) {
+            printf("%s{\"name\":", i ? "," : "");
+            json_string(opt.passes.v[i].name);
+            printf(",\"components_removed\":%u,\"links_removed\":%u}", opt.passes.v[i].comps_removed,
+                   opt.passes.v[i].links_removed);
+        }
+        printf("],\"build_seconds\":%.6f,\"optimise_seconds\":%.6f}\n", t1 - t0, t3 - t2);
+    }
+    rc = CLI_OK;
+    if (dot) {
+        Propnet *which = raw ? &pn : &opt;
+        uint32_t c = focus ? focus_of(a->cmd, &f, which, focus) : PN_NONE;
+        if (focus && c == PN_NONE)
+            rc = CLI_FAULT;
+        else {
+            bool to_stdout = strcmp(dot, "-") == 0;
+            FILE *out = to_stdout ? stdout : cli_output_open(a->cmd, dot, &path, 1);
+            if (!out)
+                rc = CLI_USAGE;
+            else {
+                pn_dot(out, which, c, (uint32_t)depth);
+                rc = cli_output_close(a->cmd, out, to_stdout ? NULL : dot);
+            }
+        }
+    }
+    pn_free(&pn);
+    pn_free(&opt);
+    gt_free(&store);
+    front_free(&f);
+    return rc;
+}
+
+const CliCommand cli_propnet = {
+    "propnet",
+    "build a game's propositional network: sizes, optimisations, dumps, Graphviz",
+    "usage: gdlc propnet GAME.kif [--stats] [--json] [--dump-raw] [--dump]\n"
+    "                     [--dot FILE [--raw] [--focus SENTENCE] [--depth N]]\n"
+    "\n"
+    "Builds the propositional network of the game (constants, base propositions\n"
+    "(true F), inputs (does R M), AND, OR and NOT gates, transitions to (next F),\n"
+    "the legal, goal and terminal propositions marked), then optimises it:\n"
+    "constant propagation, removal of what reaches nothing the state machine\n"
+    "reads, collapsing of gates of one input, structural hashing of identical\n"
+    "gates, and base propositions that can never change made constant, to a\n"
+    "fixpoint. Every component that computes a sentence is named by it as\n"
+    "written in GDL: (true (cell 1 1 x)), (does xplayer noop), (legal xplayer\n"
+    "noop), (next (cell 1 1 x)), (goal xplayer 100), terminal.\n"
+    "\n"
+    "  --stats          (the default) components by kind and links, raw and\n"
+    "                   optimised; bases, inputs, legals, goals; what each\n"
+    "                   optimisation removed; build and optimisation seconds\n"
+    "  --json           the same as one JSON object on one line, keys:\n"
+    "                     game (the path), raw and optimised (each {components,\n"
+    "                     links, kinds: {const, base, input, and, or, not}}),\n"
+    "                     roles, bases, inputs, legals, goals (optimised counts),\n"
+    "                     passes ([{name, components_removed, links_removed}], in\n"
+    "                     the order they first ran), build_seconds,\n"
+    "                     optimise_seconds\n"
+    "  --dump-raw       the network as built, one component a line (the text\n"
+    "                   form documented in middle/propnet.h)\n"
+    "  --dump           the optimised network, the same form\n"
+    "  --dot FILE       Graphviz DOT of the optimised network ('-': standard\n"
+    "                   output), one colour and shape per kind: constants grey,\n"
+    "                   bases blue, inputs green, AND orange, OR yellow, NOT red;\n"
+    "                   dashed arrows are transitions (next to base). Meant for\n"
+    "                   small games; render with: dot -Tsvg FILE -o net.svg\n"
+    "  --raw            draw the network as built instead\n"
+    "  --focus SENTENCE draw only the cone of components feeding the one named\n"
+    "                   SENTENCE (e.g. '(legal xplayer noop)'), up to --depth\n"
+    "                   levels upstream (default 2)\n"
+    "\n"
+    "exit status: 0 success, 1 the game is rejected, cannot be built or has no\n"
+    "component of the --focus name, 2 usage error or unreadable file\n",
+    propnet_run,
+};

@@ -1,0 +1,575 @@
+/* test_propnet.c: the propositional network. Each optimisation removes what
+ * it should (and nothing is removed with it switched off); the strongly
+ * connected components are in order; the DOT output is well formed and a
+ * focused cone stays within its depth; and the network, evaluated naively
+ * (a least fixpoint per strongly connected component), answers legal, goal,
+ * terminal and next exactly as ref does along random playouts, both as
+ * built and optimised. */
+#include "helpers.h"
+
+#include "../../include/gdl.h"
+#include "../../middle/propnet.h"
+
+#ifdef GDLC_HAVE_GROUND
+#include "../../middle/ground.h"
+#endif
+
+#define SRC GDLC_SOURCE_DIR "/tests/propnet/"
+
+typedef struct Net {
+    Front f;
+    GtStore store;
+    Ir ground;   /* the ground program, when the game has variables */
+    bool grounded;
+    Propnet pn;
+} Net;
+
+/* Loads a game and builds its network (grounding it first when needed),
+ * optimised with opts (0: as built). */
+static void net_load(Net *n, const char *path, unsigned opts)
+{
+    char *err = NULL;
+    bool ok = front_run_file(&n->f, path, &err);
+    if (!ok)
+        fail_msg("%s: %s", path, err ? err : "rejected");
+    gt_init(&n->store, &n->f.syms);
+    const Ir *ir = &n->f.ir;
+    n->grounded = false;
+    bool vars = false;
+    for (uint32_t r = 0; r < ir->rules.n; r++)
+        vars |= ir->rules.v[r].nvars > 0;
+    if (vars) {
+#ifdef GDLC_HAVE_GROUND
+        GroundLimits lim = {0};
+        GroundStats st;
+        if (ground_run(ir, &lim, &n->ground, &st, &err) != GROUND_OK)
+            fail_msg("%s: %s", path, err);
+        n->grounded = true;
+        ir = &n->ground;
+#else
+        fail_msg("%s: has variables and there is no grounder", path);
+#endif
+    }
+    if (!pn_build(ir, &n->store, &n->pn, &err))
+        fail_msg("%s: %s", path, err);
+    if (opts)
+        pn_optimise(&n->pn, opts);
+}
+
+static void net_free(Net *n)
+{
+    pn_free(&n->pn);
+    if (n->grounded)
+        ir_free(&n->ground);
+    gt_free(&n->store);
+    front_free(&n->f);
+}
+
+static uint32_t named(Net *n, const char *text)
+{
+    /* read the sentence with the game's own symbols */
+    size_t len = strlen(text);
+    Source *src = source_new("name", base_xstrndup(text, len), len);
+    DiagList d;
+    diag_init(&d, src);
+    KifDoc doc = {0};
+    assert_true(kif_read(src, &n->f.syms, &d, &doc));
+    Gt g2 = gt_from_kif(&n->store, &doc, &n->f.syms, doc.tops.v[0]);
+    assert_int_not_equal(g2, BASE_NONE);
+    kif_doc_free(&doc);
+    diag_free(&d);
+    source_free(src);
+    return pn_find(&n->pn, g2);
+}
+
+static uint32_t count_kind(const Propnet *pn, PnKind k)
+{
+    uint32_t m = 0;
+    for (uint32_t c = 0; c < pn->comps.n; c++)
+        m += pn->comps.v[c].kind == k;
+    return m;
+}
+
+/* in and out are inverse lists, and every mark is a component. */
+static void check_consistent(const Propnet *pn)
+{
+    uint64_t nin = 0, nout = 0;
+    for (uint32_t c = 0; c < pn->comps.n; c++) {
+        const PnComp *x = &pn->comps.v[c];
+        nin += x->nin;
+        nout += x->nout;
+        for (uint32_t i = 0; i < x->nin; i++) {
+            uint32_t d = pn->in.v[x->in_at + i];
+            assert_true(d < pn->comps.n);
+            const PnComp *y = &pn->comps.v[d];
+            bool found = false;
+            for (uint32_t j = 0; j < y->nout; j++)
+                found |= pn->out.v[y->out_at + j] == c;
+            assert_true(found);
+        }
+        if (x->kind == PN_NOT)
+            assert_int_equal(x->nin, 1);
+        if (x->kind == PN_BASE || x->kind == PN_INPUT || x->kind == PN_CONST)
+            assert_int_equal(x->nin, 0);
+    }
+    assert_true(nin == nout);
+    for (uint32_t i = 0; i < pn->base.n; i++) {
+        assert_true(pn->base.v[i].comp < pn->comps.n);
+        assert_true(pn->base.v[i].next == PN_NONE || pn->base.v[i].next < pn->comps.n);
+    }
+    for (uint32_t i = 0; i < pn->inputs.n; i++)
+        assert_true(pn->comps.v[pn->inputs.v[i].comp].kind == PN_INPUT);
+    assert_true(pn->terminal < pn->comps.n);
+}
+
+/* ---- each optimisation -------------------------------------------------- */
+
+static void constants_fold(void **state)
+{
+    (void)state;
+    Net a, b;
+    net_load(&a, SRC "static.kif", 0);
+    net_load(&b, SRC "static.kif", PN_OPT_CONST);
+    check_consistent(&b.pn);
+    /* the static sentences read by dynamic rules are constants as built,
+     * folded away after */
+    assert_int_not_equal(named(&a, "(less 1 2)"), PN_NONE);
+    assert_int_equal(count_kind(&a.pn, PN_CONST), 3);
+    assert_int_equal(named(&b, "(less 1 2)"), PN_NONE);
+    assert_int_equal(named(&b, "(less 3 1)"), PN_NONE);
+    assert_true(pn_links(&b.pn) < pn_links(&a.pn));
+    assert_true(b.pn.passes.n == 1 && b.pn.passes.v[0].comps_removed > 0);
+    /* init does not make a base constant */
+    assert_int_equal(b.pn.comps.v[named(&b, "(true lamp)")].kind, PN_BASE);
+    net_free(&a);
+    net_free(&b);
+}
+
+static void unused_removed(void **state)
+{
+    (void)state;
+    Net a, b, c;
+    net_load(&a, SRC "static.kif", PN_OPT_ALL);
+    net_load(&b, SRC "static.kif", PN_OPT_ALL & ~PN_OPT_UNUSED);
+    net_load(&c, SRC "static.kif", PN_OPT_UNUSED);
+    check_consistent(&a.pn);
+    check_consistent(&c.pn);
+    assert_int_equal(named(&a, "idle"), PN_NONE);
+    assert_int_not_equal(named(&b, "idle"), PN_NONE);
+    assert_int_equal(named(&c, "idle"), PN_NONE);
+    assert_true(a.pn.comps.n < b.pn.comps.n);
+    /* bases and inputs stay whatever reads them */
+    assert_int_equal(a.pn.base.n, 5);
+    assert_int_equal(a.pn.inputs.n, 2);
+    net_free(&a);
+    net_free(&b);
+    net_free(&c);
+}
+
+static void single_inputs_collapse(void **state)
+{
+    (void)state;
+    Net a, b;
+    net_load(&a, SRC "two_cells.kif", PN_OPT_SINGLE);
+    net_load(&b, SRC "two_cells.kif", PN_OPT_ALL & ~PN_OPT_SINGLE);
+    check_consistent(&a.pn);
+    uint32_t singles = 0;
+    for (uint32_t c = 0; c < a.pn.comps.n; c++) {
+        const PnComp *x = &a.pn.comps.v[c];
+        if ((x->kind == PN_AND || x->kind == PN_OR) && x->nin == 1) {
+            /* only a named gate of a named input stays */
+            assert_int_not_equal(x->name, BASE_NONE);
+            assert_int_not_equal(a.pn.comps.v[a.pn.in.v[x->in_at]].name, BASE_NONE);
+        }
+    }
+    for (uint32_t c = 0; c < b.pn.comps.n; c++) {
+        const PnComp *x = &b.pn.comps.v[c];
+        singles += (x->kind == PN_AND || x->kind == PN_OR) && x->nin == 1;
+    }
+    assert_true(singles > 0);
+    assert_true(a.pn.comps.n < b.pn.comps.n);
+    /* every sentence is still findable */
+    assert_int_not_equal(named(&a, "(marked x)"), PN_NONE);
+    assert_int_not_equal(named(&a, "(legal x noop)"), PN_NONE);
+    net_free(&a);
+    net_free(&b);
+}
+
+static void twins_hash(void **state)
+{
+    (void)state;
+    Net a, b;
+    net_load(&a, SRC "static.kif", PN_OPT_ALL);
+    net_load(&b, SRC "static.kif", PN_OPT_ALL & ~PN_OPT_HASH);
+    check_consistent(&a.pn);
+    assert_int_equal(a.pn.comps.n + 1, b.pn.comps.n);
+    /* twin1's body and twin2's are one gate */
+    uint32_t t1 = named(&a, "twin1"), t2 = named(&a, "twin2");
+    const PnComp *x = &a.pn.comps.v[t1];
+    bool reads = false;
+    for (uint32_t i = 0; i < x->nin; i++)
+        reads |= a.pn.in.v[x->in_at + i] == t2;
+    assert_true(reads);
+    net_free(&a);
+    net_free(&b);
+}
+
+static void fixed_bases(void **state)
+{
+    (void)state;
+    Net a, b;
+    net_load(&a, SRC "static.kif", PN_OPT_ALL);
+    net_load(&b, SRC "static.kif", PN_OPT_ALL & ~PN_OPT_FIXED_BASE);
+    check_consistent(&a.pn);
+    uint32_t lamp = named(&a, "(true lamp)"), ghost = named(&a, "(true ghost)");
+    assert_int_equal(a.pn.comps.v[lamp].kind, PN_CONST);
+    assert_int_equal(a.pn.comps.v[lamp].const_value, 1);
+    assert_int_equal(a.pn.comps.v[ghost].kind, PN_CONST);
+    assert_int_equal(a.pn.comps.v[ghost].const_value, 0);
+    assert_int_equal(b.pn.comps.v[named(&b, "(true lamp)")].kind, PN_BASE);
+    /* (step 1) changes once: not fixed */
+    assert_int_equal(a.pn.comps.v[named(&a, "(true (step 1))")].kind, PN_BASE);
+    /* with lamp always true, go is always legal */
+    uint32_t go = named(&a, "(legal r go)");
+    assert_int_equal(a.pn.comps.v[go].kind, PN_CONST);
+    assert_true(a.pn.comps.n < b.pn.comps.n);
+    net_free(&a);
+    net_free(&b);
+}
+
+/* ---- components and DOT ---------------------------------------------- */
+
+static void sccs_in_order(void **state)
+{
+    (void)state;
+    const char *games[] = {SRC "cycle.kif", SRC "two_cells.kif"};
+    for (int g = 0; g < 2; g++)
+        for (int o = 0; o < 2; o++) {
+            Net a;
+            net_load(&a, games[g], o ? PN_OPT_ALL : 0);
+            U32Vec comps = {0}, at = {0};
+            uint32_t n = pn_sccs(&a.pn, &comps, &at);
+            assert_int_equal(comps.n, a.pn.comps.n);
+            uint32_t *group = base_xmalloc(a.pn.comps.n * sizeof *group);
+            uint32_t biggest = 0;
+            for (uint32_t s = 0; s < n; s++) {
+                if (at.v[s + 1] - at.v[s] > biggest)
+                    biggest = at.v[s + 1] - at.v[s];
+                for (uint32_t i = at.v[s]; i < at.v[s + 1]; i++)
+                    group[comps.v[i]] = s;
+            }
+            for (uint32_t c = 0; c < a.pn.comps.n; c++) {
+                const PnComp *x = &a.pn.comps.v[c];
+                for (uint32_t i = 0; i < x->nin; i++)
+                    assert_true(group[a.pn.in.v[x->in_at + i]] <= group[c]);
+            }
+            /* cycle.kif's conn closes a cycle, as built and optimised */
+            if (g == 0)
+                assert_true(biggest > 1);
+            free(group);
+            vec_free(comps);
+            vec_free(at);
+            net_free(&a);
+        }
+}
+
+static char *dot_of(const Propnet *pn, uint32_t focus, uint32_t depth)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    pn_dot(f, pn, focus, depth);
+    fclose(f);
+    return buf;
+}
+
+static uint32_t dot_nodes(const char *s)
+{
+    int depth = 0;
+    uint32_t nodes = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p == '"') { /* labels may hold anything */
+            for (p++; *p && *p != '"'; p++)
+                if (*p == '\\' && p[1])
+                    p++;
+            continue;
+        }
+        depth += *p == '{' ? 1 : *p == '}' ? -1 : 0;
+        assert_true(depth >= 0);
+    }
+    assert_int_equal(depth, 0);
+    /* a node is a line "  nC [...]", an edge "  nA -> nB" */
+    for (const char *p = strstr(s, "\n  n"); p; p = strstr(p + 1, "\n  n")) {
+        if (p[4] < '0' || p[4] > '9')
+            continue;
+        const char *eol = strchr(p + 1, '\n');
+        const char *arrow = strstr(p + 1, "->");
+        if (!arrow || (eol && arrow > eol))
+            nodes++;
+    }
+    return nodes;
+}
+
+static void dot_structure(void **state)
+{
+    (void)state;
+    Net a;
+    net_load(&a, SRC "two_cells.kif", 0);
+    char *s = dot_of(&a.pn, PN_NONE, 0);
+    assert_true(strncmp(s, "digraph propnet {", 17) == 0);
+    assert_int_equal(dot_nodes(s), a.pn.comps.n);
+    free(s);
+    uint32_t t = named(&a, "terminal");
+    uint32_t prev = 0;
+    for (uint32_t depth = 0; depth < 6; depth++) {
+        s = dot_of(&a.pn, t, depth);
+        uint32_t n = dot_nodes(s);
+        assert_true(n >= prev);
+        /* the cone of depth d has at most what d levels of inputs hold */
+        if (depth == 0)
+            assert_int_equal(n, 1);
+        if (depth == 1)
+            assert_int_equal(n, 1 + a.pn.comps.v[t].nin);
+        prev = n;
+        free(s);
+    }
+    assert_true(prev < a.pn.comps.n);
+    net_free(&a);
+}
+
+/* ---- against ref -------------------------------------------------------- */
+
+/* Values of every component for the bases and inputs already set in val. */
+static void evaluate(const Propnet *pn, const U32Vec *order, const U32Vec *at, uint32_t nsccs, uint8_t *val)
+{
+    for (uint32_t s = 0; s < nsccs; s++) {
+        for (uint32_t i = at->v[s]; i < at->v[s + 1]; i++) {
+            uint32_t c = order->v[i];
+            uint8_t k = pn->comps.v[c].kind;
+            if (k != PN_BASE && k != PN_INPUT)
+                val[c] = 0; /* least fixpoint: from false */
+        }
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (uint32_t i = at->v[s]; i < at->v[s + 1]; i++) {
+                uint32_t c = order->v[i];
+                const PnComp *x = &pn->comps.v[c];
+                const uint32_t *in = u32_at(&pn->in, x->in_at);
+                uint8_t v = val[c];
+                switch (x->kind) {
+                case PN_CONST:
+                    v = x->const_value;
+                    break;
+                case PN_AND:
+                    v = 1;
+                    for (uint32_t j = 0; j < x->nin; j++)
+                        v &= val[in[j]];
+                    break;
+                case PN_OR:
+                    v = 0;
+                    for (uint32_t j = 0; j < x->nin; j++)
+                        v |= val[in[j]];
+                    break;
+                case PN_NOT:
+                    v = !val[in[0]];
+                    break;
+                }
+                if (v != val[c]) {
+                    val[c] = v;
+                    changed = true;
+                }
+            }
+        }
+    }
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static char *joined(char **v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_str);
+    StrBuf b = {0};
+    strbuf_add(&b, "");
+    for (size_t i = 0; i < n; i++) {
+        strbuf_add(&b, v[i]);
+        strbuf_add(&b, "; ");
+    }
+    return b.s;
+}
+
+/* Random playouts of a game on ref and on its network, as built and
+ * optimised; every answer compared. */
+static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
+{
+    for (int o = 0; o < 2; o++) {
+        Net n;
+        net_load(&n, path, o ? PN_OPT_ALL : 0);
+        Propnet *pn = &n.pn;
+        check_consistent(pn);
+        GdlGame *game = NULL;
+        GdlMachine *m = NULL;
+        assert_int_equal(gdl_game_load_file(path, &game, NULL), GDL_OK);
+        assert_int_equal(gdl_machine_new(game, "ref", &m, NULL), GDL_OK);
+        unsigned nroles = gdl_game_role_count(game);
+        assert_int_equal(nroles, pn->roles.n);
+        U32Vec order = {0}, at = {0};
+        uint32_t nsccs = pn_sccs(pn, &order, &at);
+        uint8_t *val = base_xcalloc(pn->comps.n + 1, 1);
+        char **texts = base_xmalloc((pn->base.n + pn->inputs.n + 64) * sizeof *texts);
+        char **mine = base_xmalloc((pn->base.n + pn->inputs.n + 64) * sizeof *mine);
+        GdlRng rng;
+        gdl_rng_seed(&rng, 12345);
+        for (uint32_t p = 0; p < playouts; p++) {
+            GdlState *s = NULL;
+            assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+            for (uint32_t step = 0; step <= max_steps; step++) {
+                /* the state on the network */
+                memset(val, 0, pn->comps.n);
+                size_t nf = gdl_state_size(s);
+                for (size_t i = 0; i < nf; i++) {
+                    const char *fact = gdl_state_fact(m, s, i);
+                    uint32_t b = 0;
+                    while (b < pn->base.n && strcmp(gt_text(pn->store, pn->base.v[b].fact), fact) != 0)
+                        b++;
+                    if (b == pn->base.n)
+                        fail_msg("%s: the fact %s of ref's state is no base", path, fact);
+                    val[pn->base.v[b].comp] = 1;
+                }
+                /* a fixed base is what it always is: the state agrees */
+                for (uint32_t b = 0; b < pn->base.n; b++) {
+                    const PnComp *x = &pn->comps.v[pn->base.v[b].comp];
+                    if (x->kind == PN_CONST && x->const_value != val[pn->base.v[b].comp])
+                        fail_msg("%s: fixed base %s differs from ref's state", path,
+                                 gt_text(pn->store, pn->base.v[b].fact));
+                }
+                evaluate(pn, &order, &at, nsccs, val);
+                bool term;
+                assert_int_equal(gdl_is_terminal(m, s, &term), GDL_OK);
+                if (term != (bool)val[pn->terminal])
+                    fail_msg("%s (%s): terminal differs at step %u", path, o ? "optimised" : "raw", step);
+                int goals[64];
+                GdlStatus gs = gdl_goals(m, s, goals);
+                for (unsigned k = 0; k < nroles && gs == GDL_OK; k++) {
+                    int v = GDL_NO_GOAL, nv = 0;
+                    for (uint32_t i = 0; i < pn->roles.v[k].goals.n; i++)
+                        if (val[pn->roles.v[k].goals.v[i].comp]) {
+                            v = (int)pn->roles.v[k].goals.v[i].value;
+                            nv++;
+                        }
+                    if (nv > 1 || v != goals[k])
+                        fail_msg("%s (%s): goal of role %u differs at step %u: %d, ref %d", path,
+                                 o ? "optimised" : "raw", k, step, v, goals[k]);
+                }
+                if (term)
+                    break;
+                for (unsigned k = 0; k < nroles; k++) {
+                    const GdlMove *moves;
+                    size_t nm;
+                    assert_int_equal(gdl_legal_moves(m, s, k, &moves, &nm), GDL_OK);
+                    for (size_t i = 0; i < nm; i++)
+                        texts[i] = (char *)gdl_move_text(m, moves[i]);
+                    char *want = joined(texts, nm);
+                    size_t nl = 0;
+                    for (uint32_t i = 0; i < pn->roles.v[k].legal.n; i++)
+                        if (val[pn->roles.v[k].legal.v[i].comp])
+                            mine[nl++] = (char *)gt_text(pn->store, pn->roles.v[k].legal.v[i].move);
+                    char *got = joined(mine, nl);
+                    if (strcmp(want, got) != 0)
+                        fail_msg("%s (%s): legal moves of role %u differ at step %u:\n  ref %s\n  net %s", path,
+                                 o ? "optimised" : "raw", k, step, want, got);
+                    free(want);
+                    free(got);
+                }
+                if (step == max_steps)
+                    break;
+                GdlMove joint[64];
+                assert_int_equal(gdl_random_joint_move(m, s, &rng, joint), GDL_OK);
+                for (unsigned k = 0; k < nroles; k++) {
+                    const char *mt = gdl_move_text(m, joint[k]);
+                    uint32_t i = 0;
+                    while (i < pn->inputs.n &&
+                           (pn->inputs.v[i].role != k || strcmp(gt_text(pn->store, pn->inputs.v[i].move), mt) != 0))
+                        i++;
+                    if (i == pn->inputs.n)
+                        fail_msg("%s: the move %s has no input", path, mt);
+                    val[pn->inputs.v[i].comp] = 1;
+                }
+                evaluate(pn, &order, &at, nsccs, val);
+                GdlState *t = NULL;
+                assert_int_equal(gdl_next_state(m, s, joint, &t), GDL_OK);
+                size_t nt = gdl_state_size(t), nn = 0;
+                for (size_t i = 0; i < nt; i++)
+                    texts[i] = (char *)gdl_state_fact(m, t, i);
+                for (uint32_t b = 0; b < pn->base.n; b++)
+                    if (pn->base.v[b].next != PN_NONE && val[pn->base.v[b].next])
+                        mine[nn++] = (char *)gt_text(pn->store, pn->base.v[b].fact);
+                char *want = joined(texts, nt), *got = joined(mine, nn);
+                if (strcmp(want, got) != 0)
+                    fail_msg("%s (%s): next state differs at step %u:\n  ref %s\n  net %s", path,
+                             o ? "optimised" : "raw", step, want, got);
+                free(want);
+                free(got);
+                gdl_state_free(s);
+                s = t;
+            }
+            gdl_state_free(s);
+        }
+        free(texts);
+        free(mine);
+        free(val);
+        vec_free(order);
+        vec_free(at);
+        gdl_machine_free(m);
+        gdl_game_free(game);
+        net_free(&n);
+    }
+}
+
+static void small_games_against_ref(void **state)
+{
+    (void)state;
+    against_ref(SRC "two_cells.kif", 20, 10);
+    against_ref(SRC "cycle.kif", 40, 10);
+    against_ref(SRC "static.kif", 10, 5);
+}
+
+static void corpus_against_ref(void **state)
+{
+    (void)state;
+    static const char *games[] = {
+        "ggp-repository/ticTacToeNoVars.kif",
+#ifdef GDLC_HAVE_GROUND
+        "ggp-repository/ticTacToe.kif",
+        "ggp-repository/connectFour.kif",
+        "ggp-repository/breakthroughSmall.kif",
+        "ggp-repository/hex.kif",
+#endif
+    };
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/games/%s", GDLC_SHARED_DIR, games[i]);
+        FILE *f = fopen(path, "r");
+        if (!f) {
+            print_message("skipping %s: not found\n", path);
+            continue;
+        }
+        fclose(f);
+        against_ref(path, 4, 200);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(constants_fold),
+        cmocka_unit_test(unused_removed),
+        cmocka_unit_test(single_inputs_collapse),
+        cmocka_unit_test(twins_hash),
+        cmocka_unit_test(fixed_bases),
+        cmocka_unit_test(sccs_in_order),
+        cmocka_unit_test(dot_structure),
+        cmocka_unit_test(small_games_against_ref),
+        cmocka_unit_test(corpus_against_ref),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
