@@ -13,6 +13,7 @@
 #include "cli.h"
 
 #include "../include/gdl.h"
+#include "../middle/ground.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -238,15 +239,33 @@ int cli_load_game(const char *path, Front *f, bool show_warnings)
 static int check_run(CliArgs *a)
 {
     const char *dump = NULL;
+    const char *budget = NULL, *budget_opt = NULL;
     bool warnings = true, quiet = false, bad = false, timing = false;
+    GroundLimits lim = {0};
     U32Vec files = {0};
     while (a->i < a->argc) {
         const char *arg = a->argv[a->i];
         if (cli_opt_value(a, "--dump", &dump, &bad)) {
             if (bad)
                 return CLI_USAGE;
-            if (strcmp(dump, "ast") != 0 && strcmp(dump, "ir") != 0)
-                return cli_usage_error(a->cmd, "--dump takes 'ast' or 'ir', not '%s'", dump);
+            if (strcmp(dump, "ast") != 0 && strcmp(dump, "ir") != 0 && strcmp(dump, "ground") != 0)
+                return cli_usage_error(a->cmd, "--dump takes 'ast', 'ir' or 'ground', not '%s'", dump);
+        } else if ((budget_opt = "max-atoms", cli_opt_value(a, "--max-atoms", &budget, &bad)) ||
+                   (budget_opt = "max-rules", cli_opt_value(a, "--max-rules", &budget, &bad)) ||
+                   (budget_opt = "max-links", cli_opt_value(a, "--max-links", &budget, &bad))) {
+            if (bad)
+                return CLI_USAGE;
+            char *spec = base_sprintf("%s=%s", budget_opt, budget), *err = NULL;
+            bool ok = !strchr(budget, ',') && ground_limits_parse(spec, &lim, &err);
+            if (!ok && !err)
+                err = base_sprintf("%s takes a positive whole number, not '%s'", budget_opt, budget);
+            free(spec);
+            if (!ok) {
+                int rc = cli_usage_error(a->cmd, "--%s", err);
+                free(err);
+                vec_free(files);
+                return rc;
+            }
         } else if (cli_opt_flag(a, "-w") || cli_opt_flag(a, "--no-warnings")) {
             warnings = false;
         } else if (cli_opt_flag(a, "-q") || cli_opt_flag(a, "--quiet")) {
@@ -280,6 +299,26 @@ static int check_run(CliArgs *a)
             ast_dump(stdout, &f.ast, f.src);
         if (dump && strcmp(dump, "ir") == 0 && f.stage >= FRONT_IR)
             ir_dump(stdout, &f.ir);
+        if (dump && strcmp(dump, "ground") == 0 && st == CLI_OK) {
+            Ir g;
+            GroundStats gs;
+            char *err = NULL;
+            double g0 = gdl_now();
+            if (ground_run(&f.ir, &lim, &g, &gs, &err) != GROUND_OK) {
+                fprintf(stderr, "%s: %s\n", path, err);
+                free(err);
+                front_free(&f);
+                status = CLI_FAULT;
+                continue;
+            }
+            double g1 = gdl_now();
+            ground_dump(stdout, &g);
+            if (timing)
+                printf("%s: grounded in %.3f ms: %llu atoms, %llu rules (%llu static facts), %llu links\n", path,
+                       (g1 - g0) * 1e3, (unsigned long long)gs.atoms, (unsigned long long)gs.rules,
+                       (unsigned long long)gs.static_facts, (unsigned long long)gs.links);
+            ir_free(&g);
+        }
         if (st == CLI_OK) {
             uint32_t nrec = 0;
             for (uint32_t s = 0; s < f.ir.sccs.n; s++)
@@ -315,9 +354,20 @@ const CliCommand cli_check = {
     "  --dump=ast        print the abstract syntax tree of each accepted stage\n"
     "  --dump=ir         print the intermediate representation: relations,\n"
     "                    rules after `or` expansion, components and strata\n"
+    "  --dump=ground     print the ground program of each accepted game: a line\n"
+    "                    'roles: ...', then one rule a line, by head relation\n"
+    "                    and then by text; facts of the static relations\n"
+    "                    (init, role, tables) and one rule per instance over the\n"
+    "                    reachable domain. A game past a budget: a message\n"
+    "                    naming the relation that grew, and exit status 1\n"
+    "  --max-atoms N, --max-rules N, --max-links N\n"
+    "                    the grounding budgets (defaults 4000000, 4000000 and\n"
+    "                    16000000): atoms of the domain, ground rules (facts\n"
+    "                    not counted), body literals of the ground rules\n"
     "  -w, --no-warnings do not print warnings\n"
     "  -q, --quiet       no summary line for accepted games\n"
-    "  --time            print how long the front end took for each game\n"
+    "  --time            print how long the front end took for each game (and\n"
+    "                    the grounder, with the sizes, under --dump=ground)\n"
     "\n"
     "exit status: 0 all games accepted, 1 a game rejected, 2 usage error or\n"
     "unreadable file.\n",

@@ -331,6 +331,8 @@ static void lower_rule(Lowerer *lw, uint32_t ast_rule)
 
 /* ---- the graphs ----------------------------------------------------- */
 
+static const char *rel_name(const Ir *ir, uint32_t rel);
+
 typedef struct Edge {
     uint32_t to;  /* body relation, or rule */
     uint32_t lit; /* the literal, in ir->lits */
@@ -376,6 +378,63 @@ static bool may_unify(const Ir *ir, uint32_t a, uint32_t b)
     return true;
 }
 
+/* A hash of a term's structure: two terms written alike hash alike. */
+static uint64_t term_hash(const Ir *ir, uint32_t t)
+{
+    const IrTerm *x = &ir->terms.v[t];
+    uint64_t h = base_mix64(((uint64_t)x->kind << 32 | x->val) + 0x9e37);
+    for (uint32_t i = 0; x->kind == IR_FN && i < x->nargs; i++)
+        h = base_mix64(h ^ (term_hash(ir, ir->targs.v[x->args + i]) + i));
+    return h;
+}
+
+static uint64_t args_hash(const Ir *ir, uint32_t args, uint32_t n)
+{
+    uint64_t h = 0x51;
+    for (uint32_t a = 0; a < n; a++)
+        h = base_mix64(h ^ (term_hash(ir, ir->largs.v[args + a]) + a));
+    return h;
+}
+
+/* Rules of one relation by the hash of their ground heads, for a relation
+ * with many rules all ground (a ground program, a long table of facts): a
+ * ground literal then meets only the rules whose head it may equal, in
+ * rule_index order, instead of every rule of the relation. */
+typedef struct HeadIndex {
+    uint32_t *slots;  /* per hash slot: first position in the relation's rules + 1 */
+    uint32_t nslots;  /* a power of two, 0 when not indexed */
+    uint32_t *next;   /* per position: the next position with the same slot + 1 */
+} HeadIndex;
+
+enum { HEAD_INDEX_MIN = 16 /* fewer rules are simply scanned */ };
+
+static void head_index_build(const Ir *ir, uint32_t rel, HeadIndex *hx)
+{
+    const IrRel *R = &ir->rels.v[rel];
+    memset(hx, 0, sizeof *hx);
+    if (R->nrules < HEAD_INDEX_MIN)
+        return;
+    for (uint32_t k = 0; k < R->nrules; k++) {
+        const IrRule *o = &ir->rules.v[ir->rule_index.v[R->rules + k]];
+        for (uint32_t a = 0; a < R->arity; a++)
+            if (!ir_term_ground(ir, ir->largs.v[o->args + a]))
+                return;
+    }
+    uint32_t n = 16;
+    while (n < R->nrules * 2)
+        n *= 2;
+    hx->nslots = n;
+    hx->slots = base_xcalloc(n, sizeof *hx->slots);
+    hx->next = base_xcalloc(R->nrules + 1, sizeof *hx->next);
+    /* inserted last first, so that each chain runs in rule_index order */
+    for (uint32_t k = R->nrules; k-- > 0;) {
+        const IrRule *o = &ir->rules.v[ir->rule_index.v[R->rules + k]];
+        uint32_t i = (uint32_t)args_hash(ir, o->args, R->arity) & (n - 1);
+        hx->next[k] = hx->slots[i];
+        hx->slots[i] = k + 1;
+    }
+}
+
 /* Relation graph (rules_level false): head relation -> body relation.
  * Rule graph (true): rule -> each rule whose head may unify with one of its
  * body literals. Built in two passes: count, then fill. */
@@ -385,6 +444,12 @@ static void graph_build(const Ir *ir, Graph *g, bool rules_level)
     g->start = base_xcalloc(g->n + 2, sizeof *g->start);
     g->edges = NULL;
     uint32_t *fill = NULL;
+    HeadIndex *hx = NULL;
+    if (rules_level) {
+        hx = base_xcalloc(ir->rels.n + 1, sizeof *hx);
+        for (uint32_t r = 0; r < ir->rels.n; r++)
+            head_index_build(ir, r, &hx[r]);
+    }
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < ir->rules.n; i++) {
             const IrRule *r = &ir->rules.v[i];
@@ -398,6 +463,110 @@ static void graph_build(const Ir *ir, Graph *g, bool rules_level)
                     continue;
                 }
                 const IrRel *rel = &ir->rels.v[l->rel];
+                const HeadIndex *x = &hx[l->rel];
+                bool ground = x->nslots > 0;
+                for (uint32_t a = 0; a < l->nargs && ground; a++)
+                    ground = ir_term_ground(ir, ir->largs.v[l->args + a]);
+                uint32_t k = 0, end = rel->nrules;
+                if (ground) {
+                    k = x->slots[(uint32_t)args_hash(ir, l->args, l->nargs) & (x->nslots - 1)];
+                    k = k ? k - 1 : end;
+                }
+                while (k < end) {
+                    uint32_t other = ir->rule_index.v[rel->rules + k];
+                    const IrRule *o = &ir->rules.v[other];
+                    bool unify = true;
+                    for (uint32_t a = 0; a < l->nargs && unify; a++)
+                        unify = may_unify(ir, ir->largs.v[l->args + a], ir->largs.v[o->args + a]);
+                    if (unify) {
+                        e.to = other;
+                        graph_put(g, fill, i, e);
+                    }
+                    k = !ground ? k + 1 : x->next[k] ? x->next[k] - 1 : end;
+                }
+            }
+        }
+        if (pass == 0) {
+            for (uint32_t v = 0; v < g->n; v++)
+                g->start[v + 1] += g->start[v];
+            g->edges = base_xmalloc((g->start[g->n] + 1) * sizeof *g->edges);
+            fill = base_xmalloc((g->n + 1) * sizeof *fill);
+            memcpy(fill, g->start, (g->n + 1) * sizeof *fill);
+        }
+    }
+    free(fill);
+    for (uint32_t r = 0; hx && r < ir->rels.n; r++) {
+        free(hx[r].slots);
+        free(hx[r].next);
+    }
+    free(hx);
+}
+
+/* The first rule position of the chain from k whose ground head is
+ * written as the literal's arguments, or BASE_NONE. */
+static uint32_t head_find(const Ir *ir, const IrRel *rel, const HeadIndex *x, uint32_t k, uint32_t args)
+{
+    for (; k != BASE_NONE; k = x->next[k] ? x->next[k] - 1 : BASE_NONE) {
+        const IrRule *o = &ir->rules.v[ir->rule_index.v[rel->rules + k]];
+        bool same = true;
+        for (uint32_t a = 0; a < rel->arity && same; a++)
+            same = ir_term_same(ir, ir->largs.v[args + a], ir->largs.v[o->args + a]);
+        if (same)
+            return k;
+    }
+    return BASE_NONE;
+}
+
+/* The rule graph of a program with many ground heads (a ground one),
+ * factored: the rules of one relation with the same ground head form a
+ * group, a node after the rules; a ground literal has one edge to the group
+ * of its atom, the group one edge to each of its rules. Paths between rules,
+ * and so components and strata, are those of graph_build's rule graph, but
+ * the edges number literals plus rules instead of literals times rules. */
+static void graph_build_factored(const Ir *ir, Graph *g)
+{
+    HeadIndex *hx = base_xcalloc(ir->rels.n + 1, sizeof *hx);
+    uint32_t **group = base_xcalloc(ir->rels.n + 1, sizeof *group); /* per position: its group node */
+    uint32_t n = ir->rules.n;
+    for (uint32_t r = 0; r < ir->rels.n; r++) {
+        const IrRel *rel = &ir->rels.v[r];
+        head_index_build(ir, r, &hx[r]);
+        if (!hx[r].nslots)
+            continue;
+        group[r] = base_xmalloc((rel->nrules + 1) * sizeof *group[r]);
+        for (uint32_t k = 0; k < rel->nrules; k++) {
+            const IrRule *o = &ir->rules.v[ir->rule_index.v[rel->rules + k]];
+            uint32_t h = hx[r].slots[(uint32_t)args_hash(ir, o->args, rel->arity) & (hx[r].nslots - 1)] - 1;
+            uint32_t j = head_find(ir, rel, &hx[r], h, o->args);
+            group[r][k] = j == k ? n++ : group[r][j];
+        }
+    }
+    g->n = n;
+    g->start = base_xcalloc(g->n + 2, sizeof *g->start);
+    g->edges = NULL;
+    uint32_t *fill = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < ir->rules.n; i++) {
+            const IrRule *r = &ir->rules.v[i];
+            for (uint32_t j = 0; j < r->nlits; j++) {
+                const IrLit *l = &ir->lits.v[r->lits + j];
+                if (l->rel == BASE_NONE)
+                    continue;
+                Edge e = {l->rel, r->lits + j, l->kind == IR_LIT_NEG};
+                const IrRel *rel = &ir->rels.v[l->rel];
+                const HeadIndex *x = &hx[l->rel];
+                bool ground = x->nslots > 0;
+                for (uint32_t a = 0; a < l->nargs && ground; a++)
+                    ground = ir_term_ground(ir, ir->largs.v[l->args + a]);
+                if (ground) {
+                    uint32_t h = x->slots[(uint32_t)args_hash(ir, l->args, l->nargs) & (x->nslots - 1)];
+                    uint32_t k = head_find(ir, rel, x, h ? h - 1 : BASE_NONE, l->args);
+                    if (k != BASE_NONE) {
+                        e.to = group[l->rel][k];
+                        graph_put(g, fill, i, e);
+                    }
+                    continue;
+                }
                 for (uint32_t k = 0; k < rel->nrules; k++) {
                     uint32_t other = ir->rule_index.v[rel->rules + k];
                     const IrRule *o = &ir->rules.v[other];
@@ -411,6 +580,12 @@ static void graph_build(const Ir *ir, Graph *g, bool rules_level)
                 }
             }
         }
+        /* each group to its rules */
+        for (uint32_t r = 0; r < ir->rels.n; r++)
+            for (uint32_t k = 0; group[r] && k < ir->rels.v[r].nrules; k++) {
+                Edge e = {ir->rule_index.v[ir->rels.v[r].rules + k], BASE_NONE, false};
+                graph_put(g, fill, group[r][k], e);
+            }
         if (pass == 0) {
             for (uint32_t v = 0; v < g->n; v++)
                 g->start[v + 1] += g->start[v];
@@ -420,6 +595,13 @@ static void graph_build(const Ir *ir, Graph *g, bool rules_level)
         }
     }
     free(fill);
+    for (uint32_t r = 0; r < ir->rels.n; r++) {
+        free(hx[r].slots);
+        free(hx[r].next);
+        free(group[r]);
+    }
+    free(hx);
+    free(group);
 }
 
 /* Iterative Tarjan: comp[v] gets the component of each node, numbered so
@@ -513,7 +695,10 @@ static void find_sccs(Ir *ir, const Graph *g)
     free(first);
 }
 
-static const char *rel_name(const Ir *ir, uint32_t rel) { return symtab_str(ir->syms, ir->rels.v[rel].sym); }
+static const char *rel_name(const Ir *ir, uint32_t rel)
+{
+    return symtab_str(ir->syms, ir->rels.v[rel].sym);
+}
 
 /* The relations along a shortest path of rules from `from` to `to` within
  * one rule component, appended to *buf as " -> name". */
@@ -550,11 +735,16 @@ static void cycle_path(const Ir *ir, const Graph *g, const uint32_t *comp, uint3
 }
 
 /* Stratification over the rule graph: a negated literal may not sit in a
- * cycle. A relation's stratum is the highest stratum of its rules. */
-static void compute_strata(Ir *ir, DiagList *diags)
+ * cycle (reported in diags, unless NULL: a factored graph has group nodes,
+ * which a reported path cannot name). A relation's stratum is the highest
+ * stratum of its rules. */
+static void compute_strata(Ir *ir, DiagList *diags, bool factored)
 {
     Graph g;
-    graph_build(ir, &g, true);
+    if (factored)
+        graph_build_factored(ir, &g);
+    else
+        graph_build(ir, &g, true);
     uint32_t n = g.n;
     uint32_t *comp = base_xmalloc((n + 1) * sizeof *comp);
     uint32_t *members = base_xmalloc((n + 1) * sizeof *members);
@@ -572,7 +762,7 @@ static void compute_strata(Ir *ir, DiagList *diags)
                     uint32_t need = stratum[comp[ed->to]] + (ed->neg ? 1 : 0);
                     if (need > st)
                         st = need;
-                } else if (ed->neg && reported < 8) {
+                } else if (ed->neg && diags && reported < 8) {
                     reported++;
                     char *path = base_sprintf("%s -> not %s", rel_name(ir, ir->rules.v[v].head),
                                               rel_name(ir, ir->rules.v[ed->to].head));
@@ -585,7 +775,7 @@ static void compute_strata(Ir *ir, DiagList *diags)
         }
         stratum[c] = st;
     }
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < ir->rules.n; i++) {
         IrRel *rel = &ir->rels.v[ir->rules.v[i].head];
         ir->rules.v[i].stratum = stratum[comp[i]];
         if (stratum[comp[i]] > rel->stratum)
@@ -758,6 +948,45 @@ static void check_usage(const Ir *ir, DiagList *diags)
     }
 }
 
+/* Rules grouped by head relation, in rule order. */
+static void index_rules(Ir *ir)
+{
+    for (uint32_t i = 0; i < ir->rules.n; i++)
+        ir->rels.v[ir->rules.v[i].head].nrules++;
+    uint32_t at = 0;
+    for (uint32_t r = 0; r < ir->rels.n; r++) {
+        ir->rels.v[r].rules = at;
+        at += ir->rels.v[r].nrules;
+        ir->rels.v[r].nrules = 0;
+    }
+    vec_reserve(ir->rule_index, at + 1);
+    ir->rule_index.n = at;
+    for (uint32_t i = 0; i < ir->rules.n; i++) {
+        IrRel *rel = &ir->rels.v[ir->rules.v[i].head];
+        ir->rule_index.v[rel->rules + rel->nrules++] = i;
+    }
+}
+
+void ir_analyse(Ir *ir)
+{
+    for (uint32_t r = 0; r < ir->rels.n; r++) {
+        IrRel *rel = &ir->rels.v[r];
+        rel->rules = rel->nrules = rel->scc = rel->stratum = 0;
+        rel->dep_true = rel->dep_does = false;
+    }
+    ir->rule_index.n = 0;
+    ir->sccs.n = 0;
+    ir->scc_rels.n = 0;
+    ir->nstrata = 0;
+    index_rules(ir);
+    Graph g;
+    graph_build(ir, &g, false);
+    find_sccs(ir, &g);
+    compute_strata(ir, NULL, true);
+    compute_dependence(ir, &g);
+    graph_free(&g);
+}
+
 bool ir_lower(const Ast *ast, DiagList *diags, Ir *ir)
 {
     memset(ir, 0, sizeof *ir);
@@ -785,21 +1014,7 @@ bool ir_lower(const Ast *ast, DiagList *diags, Ir *ir)
     vec_free(lw.vars);
     vec_free(lw.reported);
 
-    /* Rules grouped by head relation, in source order. */
-    for (uint32_t i = 0; i < ir->rules.n; i++)
-        ir->rels.v[ir->rules.v[i].head].nrules++;
-    uint32_t at = 0;
-    for (uint32_t r = 0; r < ir->rels.n; r++) {
-        ir->rels.v[r].rules = at;
-        at += ir->rels.v[r].nrules;
-        ir->rels.v[r].nrules = 0;
-    }
-    vec_reserve(ir->rule_index, at + 1);
-    ir->rule_index.n = at;
-    for (uint32_t i = 0; i < ir->rules.n; i++) {
-        IrRel *rel = &ir->rels.v[ir->rules.v[i].head];
-        ir->rule_index.v[rel->rules + rel->nrules++] = i;
-    }
+    index_rules(ir);
     /* Roles, in declaration order. */
     uint32_t role = ir->kwrel[IR_REL_ROLE];
     for (uint32_t i = 0; i < ir->rels.v[role].nrules; i++) {
@@ -821,7 +1036,7 @@ bool ir_lower(const Ast *ast, DiagList *diags, Ir *ir)
     Graph g;
     graph_build(ir, &g, false);
     find_sccs(ir, &g);
-    compute_strata(ir, diags);
+    compute_strata(ir, diags, false);
     compute_dependence(ir, &g);
     check_dependence(ir, &g, diags);
     check_recursion_restriction(ir, diags);

@@ -140,6 +140,12 @@ typedef struct Ir {
  * errors (reported in diags). */
 bool ir_lower(const Ast *ast, DiagList *diags, Ir *ir);
 void ir_free(Ir *ir);
+/* Derives from the rules and relations of a program everything ir_lower
+ * derives from them: rule_index, the relations' rules, sccs, stratum and
+ * dependence on true and does, the rules' strata, nstrata. For a program
+ * made otherwise than by lowering (the grounder's), which must be
+ * stratified: nothing is reported. */
+void ir_analyse(Ir *ir);
 
 /* Relation id by name, or BASE_NONE. */
 uint32_t ir_rel_find(const Ir *ir, const char *name);

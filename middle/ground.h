@@ -27,9 +27,15 @@
 
 #include "../frontend/ir.h"
 
+/* The default budgets: every headline game and nearly all of the corpus
+ * ground within them, and the worst case stays near 1.5 GB (ground.c). */
+#define GROUND_DEFAULT_MAX_ATOMS 4000000u
+#define GROUND_DEFAULT_MAX_RULES 4000000u
+#define GROUND_DEFAULT_MAX_LINKS 16000000u
+
 typedef struct GroundLimits {
     uint64_t max_atoms; /* ground atoms in the domain (0: GROUND_DEFAULT_MAX_ATOMS) */
-    uint64_t max_rules; /* ground rules made (0: GROUND_DEFAULT_MAX_RULES) */
+    uint64_t max_rules; /* ground rules made, facts of static relations not counted (0: GROUND_DEFAULT_MAX_RULES) */
     uint64_t max_links; /* body literals of ground rules, summed (0: GROUND_DEFAULT_MAX_LINKS) */
 } GroundLimits;
 
@@ -51,7 +57,17 @@ typedef enum GroundResult {
  * 1000000 atoms (max-atoms=1000000)". Memory running out jumps (base.h). */
 GroundResult ground_run(const Ir *in, const GroundLimits *lim, Ir *out, GroundStats *stats, char **err);
 
-/* --dump=ground: the ground program, one rule a line, in a stable order. */
+/* --dump=ground: the ground program, one rule a line, in a stable order.
+ * First "roles: R1 R2 ...", then the rules of each relation (relations in
+ * id order, which is the order of first appearance in the game after the
+ * keyword relations), sorted by their text, printed as ir_print_rule does:
+ * "(next (cell 1 1 x)) :- (does xplayer (mark 1 1)), (true (cell 1 1 b))"
+ * and a fact as its atom alone. The same game gives the same bytes. */
 void ground_dump(FILE *f, const Ir *ground);
+
+/* Reads budgets such as "max-atoms=N,max-rules=N,max-links=N" (any
+ * subset, any order, N > 0) into *lim, leaving the others as they are.
+ * False with *err (malloc-ed) on anything else. */
+bool ground_limits_parse(const char *spec, GroundLimits *lim, char **err);
 
 #endif

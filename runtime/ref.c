@@ -38,6 +38,13 @@
  * the perfect model of the stratified program, GDL's semantics, computed
  * only where a query looks.
  *
+ * Ground. "ref:ground" grounds the game's program when the machine is
+ * made (ground.h, default budgets: past one, making it fails with
+ * GDL_LIMIT and the grounder's message) and evaluates the ground program
+ * instead, by the same means: its relations, roles and keyword relations
+ * are the game's, so nothing else changes. The two must agree on every
+ * state, which is what `gdlc verify --engine ref:ground` checks.
+ *
  * Lifetimes. Tables of relations that depend on neither `true` nor `does`
  * are kept for the machine's life; those that depend on `true` until the
  * state changes; those that depend on `does` until the state or the move
@@ -59,6 +66,7 @@
  */
 #include <string.h>
 
+#include "../middle/ground.h"
 #include "engine_host.h"
 #include "runtime.h"
 
@@ -259,7 +267,9 @@ typedef struct Level {
 } Level;
 
 typedef struct Ref {
-    const Ir *ir;
+    const Ir *ir;        /* the program evaluated: the game's, or ground */
+    Ir ground;           /* "ref:ground": the game's program grounded (ground.h) */
+    bool grounded;
     GtStore *store;
     RtControl *ctl;
     bool *mat;           /* per relation: a set of facts (true, does, facts alone) */
@@ -818,10 +828,24 @@ static void ref_destroy(void *e);
 
 static void *ref_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
-    (void)arg;
-    (void)err;
     const Ir *ir = &game->front.ir;
+    if (arg && strcmp(arg, "ground") != 0) {
+        *err = base_sprintf("the engine ref takes no argument but 'ground' (ref:ground), not '%s'", arg);
+        ctl->create_status = GDL_BAD_ARGUMENT;
+        return NULL;
+    }
     Ref *r = base_xcalloc(1, sizeof *r);
+    if (arg) {
+        /* everything below reads the ground program: relations, roles and
+         * keyword relations are the game's, with the same ids */
+        if (ground_run(ir, NULL, &r->ground, NULL, err) != GROUND_OK) {
+            ctl->create_status = GDL_LIMIT;
+            free(r);
+            return NULL;
+        }
+        r->grounded = true;
+        ir = &r->ground;
+    }
     r->ir = ir;
     r->store = store;
     r->ctl = ctl;
@@ -886,11 +910,13 @@ static void ref_destroy(void *e)
     vec_free(r->model_state);
     vec_free(r->model_joint);
     rt_stack_free(&r->segs);
+    if (r->grounded)
+        ir_free(&r->ground);
     free(r);
 }
 
 const EngineOps rt_engine_ref = {
-    "ref", ref_create, ref_destroy, ref_initial, ref_legal, ref_next, ref_terminal, ref_goals, ENGINE_ARG_NONE, NULL,
+    "ref", ref_create, ref_destroy, ref_initial, ref_legal, ref_next, ref_terminal, ref_goals, ENGINE_ARG_OPTIONAL, NULL,
 };
 
 /* ---- precomputing relations for the compiler ------------------------------ */
