@@ -324,7 +324,8 @@ static uint64_t machine_serial(const GdlMachine *m)
     return x ? x : 1;
 }
 
-static const EngineOps *const engines[] = {&rt_engine_ref, &rt_engine_jit, &rt_engine_aot, &rt_engine_so};
+static const EngineOps *const engines[] = {&rt_engine_ref, &rt_engine_jit, &rt_engine_aot, &rt_engine_so,
+                                           &rt_engine_pn};
 
 static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine *volatile *mp, char **err);
 static void rank_known(GdlMachine *m);
@@ -375,7 +376,7 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
             ops = engines[i];
     if (!ops) {
         if (err)
-            *err = base_sprintf("no engine named '%s' (engines: ref, jit, aot, so:PATH)", engine);
+            *err = base_sprintf("no engine named '%s' (engines: ref, jit, aot, so:PATH, pn)", engine);
         return GDL_NO_ENGINE;
     }
     GdlMachine *m = *mp = base_xcalloc(1, sizeof *m);
@@ -735,7 +736,11 @@ static void state_set(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n)
         }
     }
     gt_tuple_copy(s->facts, facts, n);
-    sort_u32(m, s->facts, n);
+    uint32_t sorted = 1;
+    while (sorted < n && facts[sorted - 1] < facts[sorted])
+        sorted++;
+    if (sorted < n) /* engines that answer in id order skip the sort */
+        sort_u32(m, s->facts, n);
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++)
         if (k == 0 || s->facts[k - 1] != s->facts[i])

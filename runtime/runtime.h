@@ -89,7 +89,7 @@ extern const EngineOps rt_engine_ref;
  * compiler uses it to turn such relations into facts. */
 GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uint32_t max, double deadline,
                           U32Vec *out);
-extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so;
+extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so, rt_engine_pn;
 
 /* The domain analysis of domain.c: appends to out the terms a state may
  * hold (role BASE_NONE) or the moves role may make, a sound
