@@ -262,6 +262,10 @@ static void set_state(Pn *p, const Gt *facts, uint32_t n)
 {
     const Gt *old = p->last.v;
     uint32_t i = 0, j = 0, nold = p->last.n;
+    if (n == nold && (n == 0 || memcmp(facts, old, n * sizeof *facts) == 0)) {
+        drain(p); /* the same state again (legal of each role, then next): only the inputs, if any */
+        return;
+    }
     while (i < n || j < nold) {
         if (j == nold || (i < n && facts[i] < old[j])) {
             uint32_t b = base_index(p, facts[i++]);
@@ -274,12 +278,10 @@ static void set_state(Pn *p, const Gt *facts, uint32_t n)
         } else
             i++, j++;
     }
-    if (n != nold || (n && !gt_tuple_eq(facts, old, n))) {
-        p->last.n = 0;
-        vec_reserve(p->last, n + 1);
-        gt_tuple_copy(p->last.v, facts, n);
-        p->last.n = n;
-    }
+    p->last.n = 0;
+    vec_reserve(p->last, n + 1);
+    gt_tuple_copy(p->last.v, facts, n);
+    p->last.n = n;
     drain(p);
 }
 
