@@ -4,19 +4,20 @@
  * Making it: the game's program is grounded (middle/ground.c, within the
  * budgets of `pn:max-atoms=N,max-rules=N,max-links=N`, defaults otherwise),
  * its network built and optimised (middle/propnet.c, pnopt.c), then
- * flattened into arrays: per component its kind, number of inputs and its
- * outputs (CSR, uint32), and its current value. A game whose grounding
- * passes a budget is refused with the grounder's message, which names the
- * relation that grew; engine jit plays such games.
+ * flattened into arrays: per component one PnGate (the count of its true
+ * inputs, the count that makes it true, whether it inverts, its value and
+ * flags), and the outputs of all as one array (CSR, uint32). A game whose
+ * grounding passes a budget is refused with the grounder's message, which
+ * names the relation that grew; engine jit plays such games.
  *
  * Evaluating: the network always holds the values of one state and one
  * joint move (at first: no fact, no move). A query sets the bases of its
  * state and, for `next`, the inputs of its joint move, touching only those
  * that differ from the last ones, and propagates the changes forward, as
- * Sancho and ggplib do: an AND or OR gate keeps the count of its inputs
- * that are true (AND: true when all are, OR: when one is, NOT: when its
- * input is not), so a change costs a visit per output, whatever the gate's
- * fan-in. A change is queued with the value it tells (component, value),
+ * Sancho and ggplib do: a gate keeps the count of its inputs that are true
+ * and is true when the count reaches its threshold (AND: all inputs, OR:
+ * one), a NOT when it does not reach it (one), so a change costs a visit
+ * per output, whatever the gate's fan-in. A change is queued with the value it tells (component, value),
  * so that a component that flips twice before its outputs hear of it tells
  * them +1 then -1, and counts always equal the values told.
  *
@@ -287,9 +288,18 @@ static void set_state(Pn *p, const Gt *facts, uint32_t n)
 
 /* ---- the engine operations ---------------------------------------------- */
 
+/* Every query is short (it propagates what changed), so the flag and the
+ * coarse clock are read once per query, as the compiled engines do. */
+#define PN_POLL(p)                                                             \
+    do {                                                                       \
+        if (rt_stop_coarse((p)->ctl))                                          \
+            return rt_fail((p)->ctl, GDL_CANCELLED, "cancelled");              \
+    } while (0)
+
 static GdlStatus pn_initial(void *e, U32Vec *facts)
 {
     Pn *p = e;
+    PN_POLL(p);
     for (uint32_t i = 0; i < p->init.n; i++)
         vec_push(*facts, p->init.v[i]);
     return GDL_OK;
@@ -298,6 +308,7 @@ static GdlStatus pn_initial(void *e, U32Vec *facts)
 static GdlStatus pn_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves)
 {
     Pn *p = e;
+    PN_POLL(p);
     set_state(p, state, n);
     const PnRoleTab *r = &p->roles[role];
     vec_reserve(*moves, moves->n + r->non + 1);
@@ -309,6 +320,7 @@ static GdlStatus pn_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U
 static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
 {
     Pn *p = e;
+    PN_POLL(p);
     for (uint32_t k = 0; k < p->nroles; k++) {
         PnRoleTab *r = &p->roles[k];
         uint32_t c = joint[k] < r->ninput_of ? r->input_of[joint[k]] : BASE_NONE;
@@ -333,6 +345,7 @@ static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, 
 static GdlStatus pn_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
 {
     Pn *p = e;
+    PN_POLL(p);
     set_state(p, state, n);
     *terminal = p->g[p->terminal].val;
     return GDL_OK;
@@ -341,6 +354,7 @@ static GdlStatus pn_terminal(void *e, const Gt *state, uint32_t n, bool *termina
 static GdlStatus pn_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
 {
     Pn *p = e;
+    PN_POLL(p);
     set_state(p, state, n);
     for (uint32_t k = 0; k < p->nroles; k++) {
         const PnRoleTab *r = &p->roles[k];
