@@ -32,9 +32,9 @@ for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "
         # a faulty game (merrills has two goal values from its first state):
         # the engines agree on the fault, which is all there is to check
         faulty=$((faulty + 1))
-    elif [ $rc -eq 1 ] && grep -q "grounding stopped: relation '[^']*' .*; engine jit plays it" "$out"; then
+    elif [ $rc -eq 1 ] && grep -q "grounding stopped: .*relation '[^']*'.*; engine jit plays it" "$out"; then
         budget=$((budget + 1))
-        echo "over budget: $path: $(grep -o "grounding stopped: relation '[^']*'" "$out" | head -n 1)"
+        echo "over budget: $path: $(grep -o "grounding stopped: [^;]*" "$out" | head -n 1)"
     elif [ $rc -eq 0 ]; then
         pass=$((pass + 1))
         n=$(sed -n 's/.* \([0-9][0-9]*\) states checked.*/\1/p' "$out" | tail -n 1)
