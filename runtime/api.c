@@ -430,6 +430,7 @@ void gdl_machine_free(GdlMachine *m)
     vec_free(m->rank);
     vec_free(m->ranked);
     vec_free(m->rank_tmp);
+    vec_free(m->rank_bits);
     vec_free(m->sorted);
     vec_free(m->joint);
     for (uint32_t k = 0; m->legal_of && k < m->roles.n; k++)
@@ -673,17 +674,43 @@ static void sort_u32_with(uint32_t *v, uint32_t *tmp, uint32_t n)
     memcpy(v, tmp, n * sizeof *v);
 }
 
-/* Sorts n numbers with the machine's scratch (no allocation once it has
- * grown). */
-static void sort_u32(GdlMachine *m, uint32_t *v, uint32_t n)
+/* Sorts n numbers, repeats removed, with the machine's scratch (no
+ * allocation once it has grown); returns how many remain. Numbers within a
+ * span of a few times 64n (ranks, the facts of most states) are sorted by
+ * a bitset over their span, in time linear in n and the span. */
+static uint32_t sort_unique(GdlMachine *m, uint32_t *v, uint32_t n)
 {
+    if (n < 2)
+        return n;
+    uint32_t lo = v[0], hi = v[0];
+    for (uint32_t i = 1; i < n; i++) {
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+    }
+    uint32_t words = ((hi - lo) >> 6) + 1, k = 0;
+    if (words <= 2 * (uint64_t)n + 8) {
+        vec_reserve(m->rank_bits, words);
+        uint64_t *bits = m->rank_bits.v;
+        memset(bits, 0, words * sizeof *bits);
+        for (uint32_t i = 0; i < n; i++)
+            bits[(v[i] - lo) >> 6] |= (uint64_t)1 << ((v[i] - lo) & 63);
+        for (uint32_t w = 0; w < words; w++)
+            for (uint64_t x = bits[w]; x; x &= x - 1)
+                v[k++] = lo + (w << 6) + (uint32_t)__builtin_ctzll(x);
+        return k;
+    }
     if (n > 24)
         vec_reserve(m->rank_tmp, n);
     sort_u32_with(v, m->rank_tmp.v, n);
+    for (uint32_t i = 0; i < n; i++)
+        if (k == 0 || v[k - 1] != v[i])
+            v[k++] = v[i];
+    return k;
 }
 
-/* Sorts n terms of m canonically (gt_sort's order), by rank. */
-static void rank_sort(GdlMachine *m, Gt *v, uint32_t n)
+/* Sorts n terms of m canonically (gt_sort's order), by rank, repeats
+ * removed; returns how many remain. */
+static uint32_t rank_sort(GdlMachine *m, Gt *v, uint32_t n)
 {
     if (m->rank.n < m->store.fn.n)
         map_grow(&m->rank, m->store.fn.n);
@@ -697,9 +724,10 @@ static void rank_sort(GdlMachine *m, Gt *v, uint32_t n)
         for (i = 0; i < n; i++)
             v[i] = m->rank.v[v[i]];
     }
-    sort_u32(m, v, n);
+    n = sort_unique(m, v, n);
     for (i = 0; i < n; i++)
         v[i] = m->ranked.v[v[i] - 1];
+    return n;
 }
 
 /* The engine's every move and fact, when it knows them, ranked at once. */
@@ -736,15 +764,12 @@ static void state_set(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n)
         }
     }
     gt_tuple_copy(s->facts, facts, n);
-    uint32_t sorted = 1;
-    while (sorted < n && facts[sorted - 1] < facts[sorted])
-        sorted++;
-    if (sorted < n) /* engines that answer in id order skip the sort */
-        sort_u32(m, s->facts, n);
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (k == 0 || s->facts[k - 1] != s->facts[i])
-            s->facts[k++] = s->facts[i];
+    uint32_t k = 1;
+    while (k < n && facts[k - 1] < facts[k])
+        k++;
+    if (k < n) /* engines that answer in id order skip the sort */
+        k = sort_unique(m, s->facts, n);
+    k = n ? k : 0;
     s->n = k;
     /* the canonical ids beside them, and the hash (a sum of mixed content
      * hashes: independent of ids and of order) */
@@ -854,7 +879,7 @@ static void state_sort(GdlMachine *m, const GdlState *s)
         m->sorted.n = 0;
         for (uint32_t k = 0; k < s->n; k++)
             vec_push(m->sorted, facts[k]);
-        rank_sort(m, m->sorted.v, m->sorted.n);
+        m->sorted.n = rank_sort(m, m->sorted.v, m->sorted.n);
         m->sorted_stamp = s->stamp;
     }
 }
@@ -1004,7 +1029,7 @@ static GdlStatus legal_moves(GdlMachine *m, const GdlState *s, uint32_t k, bool 
             return st;
         }
     }
-    rank_sort(m, m->scratch.v, m->scratch.n);
+    m->scratch.n = rank_sort(m, m->scratch.v, m->scratch.n);
     if (remember)
         legal_remember(m, s, k);
     return GDL_OK;

@@ -128,6 +128,7 @@ struct GdlMachine {
     U32Vec rank;       /* own term id -> its place in canonical order + 1 (0: not ranked yet) */
     U32Vec ranked;     /* the ranked terms, in canonical order (rank - 1 indexes it) */
     U32Vec rank_tmp;   /* rank_sort's scratch */
+    VEC(uint64_t) rank_bits; /* sort_unique's bitset */
     uint64_t foreign_stamp; /* that state's stamp (0: none) */
 };
 
