@@ -28,6 +28,13 @@
  *    component must be ground, an argument of the head, or an argument of a
  *    positive body literal outside the component;
  *  - relations used but never defined, or defined but never used (warnings).
+ *
+ * ir_analyse computes the same graphs, components and strata for a program
+ * made otherwise (the grounder's, middle/ground.c), reporting nothing. A
+ * ground program has relations of a million rules whose heads are atoms: a
+ * literal there meets the rules of its own atom only (an index of heads by
+ * hash), and the rule graph is factored through one node per atom, so that
+ * its edges number literals plus rules, not literals times rules.
  */
 #include "ir.h"
 

@@ -33,12 +33,15 @@
  * is thus joined exactly once, in the round after its newest atom appeared.
  * A round that adds nothing ends the phase (or stratum).
  *
- * Joins. For each (rule, delta literal) the literals are ordered greedily:
- * the delta literal first, then any test whose variables are bound
- * (negation, distinct, equality), else the positive literal with the most
- * bound arguments (a literal entirely bound is a lookup), the smaller
- * relation on ties. A bound argument whose term does not exist in the store
- * matches nothing.
+ * Joins. The order of a rule's literals is chosen as the join goes: a test
+ * (negation, distinct, equality) as soon as its variables are bound; else
+ * the positive literal of least cost, its atoms to try under the bindings
+ * so far times what it would leave the others to try (from the indexes'
+ * average atoms per key). A positive literal reads its atoms through the
+ * most selective index of its bound places: an argument, a place inside
+ * the function term there (two levels down), or several arguments at once;
+ * every argument bound is a lookup. A bound argument whose term does not
+ * exist in the store matches nothing.
  *
  * Output. The ground program (an Ir, see ground.h) has the input's
  * relations, roles and symbols; every static atom as a fact; every instance
@@ -50,12 +53,16 @@
  *
  * Budgets. Atoms, rules and links are counted as they are made; the first
  * past its budget stops grounding with a message naming the relation that
- * grew. A term deeper than GT_MAX_DEPTH stops it too (a relation whose
- * terms grow without bound: a counter (succ ?x) made from next). Memory per
- * unit: an atom some 60 bytes (tuple, hash slot, index entries, its share of
- * new terms), a link some 40 (the instance's text, the output literal and
- * its arguments), a rule some 60; the defaults keep the worst case near
- * 1.5 GB.
+ * grew. The atoms the joins try are counted too, against 16 times the
+ * budget of links, so that a join of large tables which makes little stops
+ * as well (naming the relation whose rules it joins). A term deeper than
+ * GT_MAX_DEPTH stops it too (a relation whose terms grow without bound: a
+ * counter (s ?x) made from next). Memory per unit, roughly: an atom 100
+ * bytes (tuple, hash slot, its entries in up to 12 indexes, its share of
+ * new terms), a link 60 (the instance's text, the output literal and its
+ * arguments, its edge in ir_analyse's graph), a rule 60; at the default
+ * budgets the worst case is under some 2 GB (measured: brawl, 2.6 million
+ * rules and 5.4 million links, peaks at 0.6 GB with its dump).
  */
 #include "ground.h"
 
@@ -66,9 +73,12 @@
 
 /* ---- atom sets ------------------------------------------------------- */
 
-/* An index on one argument position. */
+/* An index on one path into the atoms: an argument position, or a
+ * position inside the function term there (two levels down at most), so
+ * that (true (cell ?x 3 ?p)) with 3 known reads only atoms with 3 there. */
 typedef struct PosIndex {
-    bool built;
+    uint32_t path;     /* (a + 1) | (i + 1) << 8 | (j + 1) << 16: argument a, its argument i, its argument j;
+                        * or PATH_SET | the bits of several arguments (a composite key) */
     Gt *keys;          /* open addressing; BASE_NONE empty */
     uint32_t *heads;   /* newest atom with the key */
     uint32_t *counts;  /* atoms with the key */
@@ -82,7 +92,7 @@ typedef struct AtomSet {
     U32Vec tuples;     /* n * arity term ids */
     uint32_t *slots;   /* hash set: atom + 1, 0 empty */
     uint32_t nslots;
-    PosIndex *idx;     /* per position */
+    VEC(PosIndex) idx; /* the paths indexed, made on first use */
     uint32_t old_end;  /* this round: atoms [0, old_end) are old, */
     uint32_t cur_end;  /* [old_end, cur_end) the delta; later ones wait */
     uint64_t rules;    /* ground rules made for it */
@@ -132,9 +142,35 @@ static void idx_put(PosIndex *ix, Gt key, uint32_t atom)
         ix->next.n = atom + 1;
 }
 
-static void idx_build(AtomSet *s, uint32_t pos)
+enum { PATH_SET = 1u << 31 /* a path of several arguments: the low bits say which */ };
+
+/* The key of an atom at path: the term there, or for a set of arguments a
+ * hash of their terms (two keys may collide: whoever reads a chain matches
+ * its atoms anyway); BASE_NONE when the atom has no such place (a constant
+ * where the path goes down). */
+static Gt path_key(const GtStore *st, const Gt *atom, uint32_t path)
 {
-    PosIndex *ix = &s->idx[pos];
+    if (path & PATH_SET) {
+        uint64_t h = 0x7f4a;
+        for (uint32_t a = 0; a < 31; a++)
+            if (path >> a & 1)
+                h = base_mix64(h ^ (atom[a] + 0x9e3779b97f4a7c15ULL * (a + 1)));
+        return (Gt)h == BASE_NONE ? 0 : (Gt)h;
+    }
+    Gt t = atom[(path & 0xff) - 1];
+    for (uint32_t shift = 8; shift <= 16; shift += 8) {
+        uint32_t i = path >> shift & 0xff;
+        if (!i)
+            break;
+        if (gt_arity(st, t) < i)
+            return BASE_NONE;
+        t = gt_arg(st, t, i - 1);
+    }
+    return t;
+}
+
+static void idx_build(const GtStore *st, AtomSet *s, PosIndex *ix)
+{
     uint32_t want = 64;
     while (want < s->n * 2 + 2)
         want *= 2;
@@ -149,17 +185,42 @@ static void idx_build(AtomSet *s, uint32_t pos)
     ix->nslots = want;
     ix->nkeys = 0;
     ix->next.n = 0;
-    ix->built = true;
-    for (uint32_t a = 0; a < s->n; a++)
-        idx_put(ix, atom_at(s, a)[pos], a);
+    for (uint32_t a = 0; a < s->n; a++) {
+        Gt key = path_key(st, atom_at(s, a), ix->path);
+        if (key != BASE_NONE)
+            idx_put(ix, key, a);
+    }
 }
 
-/* The newest atom with key at pos (BASE_NONE: none) and how many there are. */
-static uint32_t idx_first(AtomSet *s, uint32_t pos, Gt key, uint32_t *count)
+enum {
+    /* the joins may try this many atoms per link of the budget: a join
+     * that tries atoms by the billion while making few rules (a product
+     * of large tables) stops too, in tens of seconds rather than hours */
+    GROUND_STEPS_PER_LINK = 16,
+};
+
+enum { GROUND_MAX_INDEXES = 12 /* indexes of one relation: each costs some 16 bytes an atom */ };
+
+/* The index on path, made when new; NULL when the relation has as many as
+ * it may (a relation read with ever other arguments bound, such as a
+ * table of 2^20 bit strings, would otherwise take an index per pattern). */
+static PosIndex *idx_get(const GtStore *st, AtomSet *s, uint32_t path)
 {
-    if (!s->idx[pos].built)
-        idx_build(s, pos);
-    PosIndex *ix = &s->idx[pos];
+    for (uint32_t k = 0; k < s->idx.n; k++)
+        if (s->idx.v[k].path == path)
+            return &s->idx.v[k];
+    if (s->idx.n >= GROUND_MAX_INDEXES)
+        return NULL;
+    PosIndex ix = {.path = path};
+    vec_push(s->idx, ix);
+    idx_build(st, s, &s->idx.v[s->idx.n - 1]);
+    return &s->idx.v[s->idx.n - 1];
+}
+
+/* The newest atom with key at the index's path (BASE_NONE: none) and how
+ * many there are. */
+static uint32_t idx_first(const PosIndex *ix, Gt key, uint32_t *count)
+{
     uint32_t mask = ix->nslots - 1;
     for (uint32_t i = (uint32_t)base_mix64(key) & mask;; i = (i + 1) & mask) {
         if (ix->keys[i] == BASE_NONE) {
@@ -174,7 +235,7 @@ static uint32_t idx_first(AtomSet *s, uint32_t pos, Gt key, uint32_t *count)
 }
 
 /* Adds an atom; false when it was there. */
-static bool set_add(AtomSet *s, const Gt *t)
+static bool set_add(const GtStore *st, AtomSet *s, const Gt *t)
 {
     if (set_find(s, t) != BASE_NONE)
         return false;
@@ -199,13 +260,14 @@ static bool set_add(AtomSet *s, const Gt *t)
     while (s->slots[i])
         i = (i + 1) & mask;
     s->slots[i] = a + 1;
-    for (uint32_t p = 0; p < s->arity; p++)
-        if (s->idx[p].built) {
-            if ((uint64_t)(s->idx[p].nkeys + 1) * 2 > s->idx[p].nslots)
-                idx_build(s, p);
-            else
-                idx_put(&s->idx[p], t[p], a);
-        }
+    for (uint32_t p = 0; p < s->idx.n; p++) {
+        PosIndex *ix = &s->idx.v[p];
+        Gt key = path_key(st, t, ix->path);
+        if ((uint64_t)(ix->nkeys + 1) * 2 > ix->nslots)
+            idx_build(st, s, ix);
+        else if (key != BASE_NONE)
+            idx_put(ix, key, a);
+    }
     return true;
 }
 
@@ -213,13 +275,13 @@ static void set_free(AtomSet *s)
 {
     vec_free(s->tuples);
     free(s->slots);
-    for (uint32_t p = 0; s->idx && p < s->arity; p++) {
-        free(s->idx[p].keys);
-        free(s->idx[p].heads);
-        free(s->idx[p].counts);
-        vec_free(s->idx[p].next);
+    for (uint32_t p = 0; p < s->idx.n; p++) {
+        free(s->idx.v[p].keys);
+        free(s->idx.v[p].heads);
+        free(s->idx.v[p].counts);
+        vec_free(s->idx.v[p].next);
     }
-    free(s->idx);
+    vec_free(s->idx);
 }
 
 /* ---- the grounder's state ------------------------------------------- */
@@ -238,6 +300,8 @@ typedef struct Grounder {
     Gt *env;             /* per variable: its term, BASE_NONE unbound */
     U32Vec trail;        /* variables bound, for undoing */
     uint32_t *lo, *hi;   /* per body literal: the atoms it reads, [lo, hi) */
+    bool *done;          /* per body literal: joined or tested, further up */
+    bool *hyp;           /* per variable: supposed bound, while weighing an order */
     /* instances: head relation, head arguments, number of literals, then
      * per literal its relation << 1 | negated and its arguments */
     U32Vec inst;
@@ -246,6 +310,7 @@ typedef struct Grounder {
     uint32_t nislots;
     U32Vec cur;          /* the instance being made */
     uint64_t nlinks;
+    uint64_t steps;      /* atoms tried by joins, bounded by GROUND_STEPS_PER_LINK * max_links */
 } Grounder;
 
 static const char *rel_name(const Grounder *g, uint32_t rel)
@@ -262,11 +327,11 @@ static void stop(Grounder *g, char *msg)
 }
 
 /* Adds an atom to rel, with the copies of the relaxed domain (true from
- * next, does from legal). False when it was there or grounding stopped. */
+ * init and next, does from legal). False when it was there or grounding stopped. */
 static bool add_atom(Grounder *g, uint32_t rel, const Gt *t)
 {
     AtomSet *s = &g->rel[rel];
-    if (g->err || !set_add(s, t))
+    if (g->err || !set_add(&g->st, s, t))
         return false;
     if (++g->natoms > g->lim.max_atoms) {
         stop(g, base_sprintf("grounding stopped: relation '%s' grew to %u atoms, past the budget of %llu atoms in "
@@ -277,7 +342,7 @@ static bool add_atom(Grounder *g, uint32_t rel, const Gt *t)
     }
     const Ir *ir = g->ir;
     uint32_t kind = ir->rels.v[rel].kind;
-    if (kind == IR_REL_NEXT && ir->kwrel[IR_REL_TRUE] != BASE_NONE)
+    if ((kind == IR_REL_NEXT || kind == IR_REL_INIT) && ir->kwrel[IR_REL_TRUE] != BASE_NONE)
         add_atom(g, ir->kwrel[IR_REL_TRUE], t);
     else if (kind == IR_REL_LEGAL && ir->kwrel[IR_REL_DOES] != BASE_NONE)
         add_atom(g, ir->kwrel[IR_REL_DOES], t);
@@ -354,16 +419,6 @@ static bool term_bound(const Grounder *g, uint32_t term)
         if (!term_bound(g, g->ir->targs.v[t->args + i]))
             return false;
     return true;
-}
-
-/* Marks the variables of a term bound (for planning: env holds 0). */
-static void term_bind(Grounder *g, uint32_t term)
-{
-    const IrTerm *t = &g->ir->terms.v[term];
-    if (t->kind == IR_VAR)
-        g->env[t->val] = 0;
-    for (uint32_t i = 0; t->kind == IR_FN && i < t->nargs; i++)
-        term_bind(g, g->ir->targs.v[t->args + i]);
 }
 
 /* ---- instances ------------------------------------------------------- */
@@ -454,6 +509,7 @@ static void emit(Grounder *g)
         const IrLit *l = &ir->lits.v[r->lits + j];
         if ((l->kind != IR_LIT_POS && l->kind != IR_LIT_NEG) || g->is_static[l->rel])
             continue;
+        uint32_t at = g->cur.n;
         vec_push(g->cur, l->rel << 1 | (l->kind == IR_LIT_NEG));
         for (uint32_t a = 0; a < l->nargs; a++) {
             Gt x = build(g, ir->largs.v[l->args + a], true);
@@ -461,7 +517,14 @@ static void emit(Grounder *g)
                 return;
             vec_push(g->cur, x);
         }
-        nlits++;
+        /* a literal written twice (two literals bound alike) counts once */
+        bool twice = false;
+        for (uint32_t p = count_at + 1; p < at && !twice; p += 1 + ir->rels.v[g->cur.v[p] >> 1].arity)
+            twice = memcmp(g->cur.v + p, g->cur.v + at, (g->cur.n - at) * sizeof *g->cur.v) == 0;
+        if (twice)
+            g->cur.n = at;
+        else
+            nlits++;
     }
     g->cur.v[count_at] = nlits;
     record(g, r->head, nlits);
@@ -469,156 +532,270 @@ static void emit(Grounder *g)
 
 /* ---- joins ----------------------------------------------------------- */
 
-static void join(Grounder *g, const uint32_t *plan, uint32_t n, uint32_t k);
+/* How a positive literal reads its atoms under the current bindings. */
+typedef struct Access {
+    uint32_t path;   /* the index used; 0: a lookup (every argument bound); BASE_NONE: a scan of [lo, hi) */
+    uint32_t first;  /* the index's newest atom with the key, or the atom looked up (BASE_NONE: none) */
+    uint32_t count;  /* atoms it will try (an index's count includes atoms outside [lo, hi)) */
+} Access;
 
-/* Goes on with the join once atom a of the literal is matched. */
-static void join_atom(Grounder *g, const IrLit *l, const AtomSet *s, uint32_t a, const uint32_t *plan, uint32_t n,
-                      uint32_t k)
+/* The access of body literal j; false when no atom can match it (a bound
+ * argument is a term that does not exist). call gets the bound arguments. */
+static bool lit_access(Grounder *g, uint32_t j, Gt *call, Access *ac)
 {
+    const Ir *ir = g->ir;
+    const IrLit *l = &ir->lits.v[g->rule->lits + j];
+    AtomSet *s = &g->rel[l->rel];
+    uint32_t lo = g->lo[j], hi = g->hi[j], nbound = 0;
+    ac->path = BASE_NONE;
+    ac->first = BASE_NONE;
+    ac->count = hi - lo;
+    for (uint32_t a = 0; a < l->nargs; a++) {
+        uint32_t t = ir->largs.v[l->args + a];
+        call[a] = BASE_NONE;
+        /* the bound places of the argument, two levels down at most */
+        uint32_t paths[17], np = 0;
+        Gt keys[17];
+        if (term_bound(g, t)) {
+            if ((call[a] = build(g, t, false)) == BASE_NONE)
+                return false;
+            nbound++;
+            paths[np] = a + 1;
+            keys[np++] = call[a];
+        } else {
+            const IrTerm *x = &ir->terms.v[t];
+            for (uint32_t i = 0; x->kind == IR_FN && i < x->nargs && i < 254 && np < 16; i++) {
+                uint32_t u = ir->targs.v[x->args + i];
+                const IrTerm *y = &ir->terms.v[u];
+                if (term_bound(g, u)) {
+                    if ((keys[np] = build(g, u, false)) == BASE_NONE)
+                        return false;
+                    paths[np++] = (a + 1) | (i + 1) << 8;
+                    continue;
+                }
+                for (uint32_t k2 = 0; y->kind == IR_FN && k2 < y->nargs && k2 < 254 && np < 16; k2++) {
+                    uint32_t w = ir->targs.v[y->args + k2];
+                    if (!term_bound(g, w))
+                        continue;
+                    if ((keys[np] = build(g, w, false)) == BASE_NONE)
+                        return false;
+                    paths[np++] = (a + 1) | (i + 1) << 8 | (k2 + 1) << 16;
+                }
+            }
+        }
+        for (uint32_t p = 0; p < np; p++) {
+            const PosIndex *ix = idx_get(&g->st, s, paths[p]);
+            uint32_t count = 0, f = ix ? idx_first(ix, keys[p], &count) : BASE_NONE;
+            if (ix && count < ac->count) {
+                ac->path = paths[p];
+                ac->count = count;
+                ac->first = f;
+            }
+        }
+    }
+    if (nbound > 1 && nbound < l->nargs && l->nargs <= 31) {
+        uint32_t path = PATH_SET;
+        for (uint32_t a = 0; a < l->nargs; a++)
+            if (call[a] != BASE_NONE)
+                path |= 1u << a;
+        Gt key = path_key(&g->st, call, path);
+        const PosIndex *ix = idx_get(&g->st, s, path);
+        uint32_t count = 0, f = ix ? idx_first(ix, key, &count) : BASE_NONE;
+        if (ix && count < ac->count) {
+            ac->path = path;
+            ac->count = count;
+            ac->first = f;
+        }
+    }
+    if (nbound == l->nargs) {
+        uint32_t a = set_find(s, call);
+        ac->path = 0;
+        ac->first = a != BASE_NONE && a >= lo && a < hi ? a : BASE_NONE;
+        ac->count = ac->first != BASE_NONE;
+    }
+    return true;
+}
+
+/* Is the term bound, or would it be with the variables supposed bound? */
+static bool term_known(const Grounder *g, uint32_t term)
+{
+    const IrTerm *t = &g->ir->terms.v[term];
+    if (t->kind == IR_VAR)
+        return g->env[t->val] != BASE_NONE || g->hyp[t->val];
+    for (uint32_t i = 0; t->kind == IR_FN && i < t->nargs; i++)
+        if (!term_known(g, g->ir->targs.v[t->args + i]))
+            return false;
+    return true;
+}
+
+static void term_suppose(Grounder *g, uint32_t term, bool on)
+{
+    const IrTerm *t = &g->ir->terms.v[term];
+    if (t->kind == IR_VAR && g->env[t->val] == BASE_NONE)
+        g->hyp[t->val] = on;
+    for (uint32_t i = 0; t->kind == IR_FN && i < t->nargs; i++)
+        term_suppose(g, g->ir->targs.v[t->args + i], on);
+}
+
+/* About how many atoms literal j would try with the variables supposed
+ * bound: the average atoms per key of its most selective known place
+ * (one when every argument is known). */
+static double lit_estimate(Grounder *g, uint32_t j)
+{
+    const Ir *ir = g->ir;
+    const IrLit *l = &ir->lits.v[g->rule->lits + j];
+    AtomSet *s = &g->rel[l->rel];
+    double best = g->hi[j] - g->lo[j];
+    bool all = true;
+    for (uint32_t a = 0; a < l->nargs; a++) {
+        uint32_t t = ir->largs.v[l->args + a];
+        if (term_known(g, t)) {
+            PosIndex *ix = idx_get(&g->st, s, a + 1);
+            double avg = !ix ? best : ix->nkeys ? (double)s->n / ix->nkeys : 0;
+            if (avg < best)
+                best = avg;
+            continue;
+        }
+        all = false;
+        const IrTerm *x = &ir->terms.v[t];
+        for (uint32_t i = 0; x->kind == IR_FN && i < x->nargs && i < 254; i++) {
+            if (!term_known(g, ir->targs.v[x->args + i]))
+                continue;
+            PosIndex *ix = idx_get(&g->st, s, (a + 1) | (i + 1) << 8);
+            double avg = !ix ? best : ix->nkeys ? (double)s->n / ix->nkeys : 0;
+            if (avg < best)
+                best = avg;
+        }
+    }
+    uint32_t set = PATH_SET, nknown = 0;
+    for (uint32_t a = 0; a < l->nargs && l->nargs <= 31; a++)
+        if (term_known(g, ir->largs.v[l->args + a])) {
+            set |= 1u << a;
+            nknown++;
+        }
+    if (!all && nknown > 1) {
+        PosIndex *ix = idx_get(&g->st, s, set);
+        double avg = !ix ? best : ix->nkeys ? (double)s->n / ix->nkeys : 0;
+        if (avg < best)
+            best = avg;
+    }
+    return all && best > 1 ? 1 : best;
+}
+
+static void join(Grounder *g);
+
+/* Goes on with the join once atom a of literal j is matched. */
+static void join_atom(Grounder *g, uint32_t j, uint32_t a)
+{
+    if (++g->steps > GROUND_STEPS_PER_LINK * g->lim.max_links) {
+        stop(g, base_sprintf("grounding stopped: the joins of the rules of relation '%s' tried more than %llu atoms "
+                             "in all (%d times max-links=%llu)",
+                             rel_name(g, g->rule->head),
+                             (unsigned long long)(GROUND_STEPS_PER_LINK * g->lim.max_links), GROUND_STEPS_PER_LINK,
+                             (unsigned long long)g->lim.max_links));
+        return;
+    }
+    const IrLit *l = &g->ir->lits.v[g->rule->lits + j];
+    const AtomSet *s = &g->rel[l->rel];
     uint32_t mark = g->trail.n;
     bool ok = true;
     for (uint32_t i = 0; i < l->nargs && ok; i++)
         ok = match(g, g->ir->largs.v[l->args + i], atom_at(s, a)[i]);
     if (ok)
-        join(g, plan, n, k + 1);
+        join(g);
     undo(g, mark);
 }
 
-/* Plan step k of n: plan[k] is a body literal of g->rule. */
-static void join(Grounder *g, const uint32_t *plan, uint32_t n, uint32_t k)
+/* Does a test (negation, distinct, equality) with its variables bound hold? */
+static bool test_holds(Grounder *g, const IrLit *l)
+{
+    const Ir *ir = g->ir;
+    if (l->kind == IR_LIT_NEG) {
+        if (!g->is_static[l->rel])
+            return true; /* relaxed: assumed to hold */
+        Gt call[l->nargs + 1];
+        for (uint32_t a = 0; a < l->nargs; a++)
+            if ((call[a] = build(g, ir->largs.v[l->args + a], false)) == BASE_NONE)
+                return true; /* no such term: no such atom */
+        return set_find(&g->rel[l->rel], call) == BASE_NONE;
+    }
+    Gt a = build(g, ir->largs.v[l->args], true), b = build(g, ir->largs.v[l->args + 1], true);
+    return a != BASE_NONE && b != BASE_NONE && (a == b) == (l->kind == IR_LIT_EQUAL);
+}
+
+/* Joins the literals of g->rule not yet done. The order is chosen as it
+ * goes: first any test whose variables are bound; else the positive
+ * literal of least cost: the atoms it will try under the bindings so far,
+ * times one plus what the other positive literals would try, on average,
+ * once its variables are bound too. */
+static void join(Grounder *g)
 {
     if (g->err)
         return;
-    if (k == n) {
+    const Ir *ir = g->ir;
+    const IrRule *r = g->rule;
+    uint32_t pick = BASE_NONE;
+    Access best = {0};
+    double best_cost = 0;
+    for (uint32_t j = 0; j < r->nlits; j++) {
+        if (g->done[j])
+            continue;
+        const IrLit *l = &ir->lits.v[r->lits + j];
+        if (l->kind != IR_LIT_POS) {
+            bool bound = true;
+            for (uint32_t a = 0; a < l->nargs && bound; a++)
+                bound = term_bound(g, ir->largs.v[l->args + a]);
+            if (!bound)
+                continue;
+            g->done[j] = true;
+            if (test_holds(g, l) && !g->err)
+                join(g);
+            g->done[j] = false;
+            return;
+        }
+        Gt call[l->nargs + 1];
+        Access ac;
+        if (!lit_access(g, j, call, &ac) || ac.count == 0)
+            return; /* no atom can match it: no binding completes */
+        /* its atoms, times what each would leave the other positive
+         * literals to try (a literal that binds what the others need
+         * goes first, though it tries more atoms itself) */
+        double cost = 1;
+        for (uint32_t a = 0; a < l->nargs; a++)
+            term_suppose(g, ir->largs.v[l->args + a], true);
+        for (uint32_t m = 0; m < r->nlits; m++)
+            if (m != j && !g->done[m] && ir->lits.v[r->lits + m].kind == IR_LIT_POS)
+                cost += lit_estimate(g, m);
+        for (uint32_t a = 0; a < l->nargs; a++)
+            term_suppose(g, ir->largs.v[l->args + a], false);
+        cost *= ac.count;
+        if (pick == BASE_NONE || cost < best_cost) {
+            pick = j;
+            best = ac;
+            best_cost = cost;
+        }
+    }
+    if (pick == BASE_NONE) {
         emit(g);
         return;
     }
-    const Ir *ir = g->ir;
-    uint32_t j = plan[k];
-    const IrLit *l = &ir->lits.v[g->rule->lits + j];
-    switch (l->kind) {
-    case IR_LIT_POS: {
-        AtomSet *s = &g->rel[l->rel];
-        uint32_t lo = g->lo[j], hi = g->hi[j];
-        Gt call[l->nargs + 1];
-        uint32_t best = BASE_NONE, best_count = hi - lo, first = BASE_NONE, nbound = 0;
-        for (uint32_t a = 0; a < l->nargs; a++) {
-            uint32_t t = ir->largs.v[l->args + a];
-            call[a] = BASE_NONE;
-            if (!term_bound(g, t))
-                continue;
-            if ((call[a] = build(g, t, false)) == BASE_NONE)
-                return; /* no such term: no atom has it */
-            nbound++;
-            uint32_t count, f = idx_first(s, a, call[a], &count);
-            if (count < best_count || best == BASE_NONE) {
-                best = a;
-                best_count = count;
-                first = f;
-            }
-        }
-        if (nbound == l->nargs) {
-            uint32_t a = set_find(s, call);
-            if (a != BASE_NONE && a >= lo && a < hi)
-                join(g, plan, n, k + 1);
-            return;
-        }
-        if (best != BASE_NONE && best_count < hi - lo) {
-            for (uint32_t a = first; a != BASE_NONE && !g->err; a = s->idx[best].next.v[a])
-                if (a >= lo && a < hi)
-                    join_atom(g, l, s, a, plan, n, k);
-        } else {
-            for (uint32_t a = lo; a < hi && !g->err; a++)
-                join_atom(g, l, s, a, plan, n, k);
-        }
-        return;
+    const IrLit *l = &ir->lits.v[r->lits + pick];
+    AtomSet *s = &g->rel[l->rel];
+    uint32_t lo = g->lo[pick], hi = g->hi[pick];
+    g->done[pick] = true;
+    if (best.path == 0) {
+        if (best.first != BASE_NONE)
+            join(g);
+    } else if (best.path != BASE_NONE) {
+        /* indexes move when one is made or rebuilt: find it by its path */
+        for (uint32_t a = best.first; a != BASE_NONE && !g->err; a = idx_get(&g->st, s, best.path)->next.v[a])
+            if (a >= lo && a < hi)
+                join_atom(g, pick, a);
+    } else {
+        for (uint32_t a = lo; a < hi && !g->err; a++)
+            join_atom(g, pick, a);
     }
-    case IR_LIT_NEG: {
-        if (!g->is_static[l->rel]) {
-            join(g, plan, n, k + 1); /* relaxed: assumed to hold */
-            return;
-        }
-        Gt call[l->nargs + 1];
-        bool exists = true;
-        for (uint32_t a = 0; a < l->nargs && exists; a++)
-            exists = (call[a] = build(g, ir->largs.v[l->args + a], false)) != BASE_NONE;
-        if (!exists || set_find(&g->rel[l->rel], call) == BASE_NONE)
-            join(g, plan, n, k + 1);
-        return;
-    }
-    default: {
-        Gt a = build(g, ir->largs.v[l->args], true), b = build(g, ir->largs.v[l->args + 1], true);
-        if (a == BASE_NONE || b == BASE_NONE)
-            return;
-        if ((a == b) == (l->kind == IR_LIT_EQUAL))
-            join(g, plan, n, k + 1);
-        return;
-    }
-    }
-}
-
-/* Orders the body of g->rule for a join with literal delta (BASE_NONE:
- * none) first; returns the number of steps. */
-static uint32_t plan_rule(Grounder *g, uint32_t delta, uint32_t *plan)
-{
-    const Ir *ir = g->ir;
-    const IrRule *r = g->rule;
-    bool placed[r->nlits + 1];
-    uint32_t n = 0;
-    memset(placed, 0, sizeof placed);
-    for (uint32_t v = 0; v < r->nvars; v++)
-        g->env[v] = BASE_NONE;
-    if (delta != BASE_NONE) {
-        plan[n++] = delta;
-        placed[delta] = true;
-        const IrLit *l = &ir->lits.v[r->lits + delta];
-        for (uint32_t a = 0; a < l->nargs; a++)
-            term_bind(g, ir->largs.v[l->args + a]);
-    }
-    while (n < r->nlits) {
-        uint32_t pick = BASE_NONE;
-        int64_t best = -1;
-        for (uint32_t j = 0; j < r->nlits && best < INT64_MAX; j++) {
-            if (placed[j])
-                continue;
-            const IrLit *l = &ir->lits.v[r->lits + j];
-            uint32_t bound = 0;
-            for (uint32_t a = 0; a < l->nargs; a++)
-                bound += term_bound(g, ir->largs.v[l->args + a]);
-            if (l->kind != IR_LIT_POS) {
-                if (bound == l->nargs) {
-                    pick = j;
-                    best = INT64_MAX;
-                }
-                continue;
-            }
-            /* more bound arguments first; then the fewer atoms to read */
-            uint32_t size = g->hi[j] - g->lo[j];
-            int64_t score = bound == l->nargs ? INT64_MAX - 1 : ((int64_t)bound << 32) + (UINT32_MAX - size);
-            if (score > best) {
-                best = score;
-                pick = j;
-            }
-        }
-        if (pick == BASE_NONE) {
-            /* cannot happen in a safe rule; place the rest as written */
-            for (uint32_t j = 0; j < r->nlits; j++)
-                if (!placed[j]) {
-                    placed[j] = true;
-                    plan[n++] = j;
-                }
-            break;
-        }
-        placed[pick] = true;
-        plan[n++] = pick;
-        const IrLit *l = &ir->lits.v[r->lits + pick];
-        for (uint32_t a = 0; l->kind == IR_LIT_POS && a < l->nargs; a++)
-            term_bind(g, ir->largs.v[l->args + a]);
-    }
-    for (uint32_t v = 0; v < r->nvars; v++)
-        g->env[v] = BASE_NONE;
-    g->trail.n = 0;
-    return n;
+    g->done[pick] = false;
 }
 
 /* One join of a rule, literal delta over its relation's delta (BASE_NONE:
@@ -631,15 +808,17 @@ static void join_rule(Grounder *g, uint32_t rule, uint32_t delta)
     for (uint32_t j = 0; j < r->nlits; j++) {
         const IrLit *l = &ir->lits.v[r->lits + j];
         g->lo[j] = g->hi[j] = 0;
+        g->done[j] = false;
         if (l->kind != IR_LIT_POS)
             continue;
         const AtomSet *s = &g->rel[l->rel];
         g->hi[j] = delta == BASE_NONE || j > delta ? s->cur_end : j == delta ? s->cur_end : s->old_end;
         g->lo[j] = j == delta ? s->old_end : 0;
     }
-    uint32_t plan[r->nlits + 1];
-    uint32_t n = plan_rule(g, delta, plan);
-    join(g, plan, n, 0);
+    for (uint32_t v = 0; v < r->nvars; v++)
+        g->env[v] = BASE_NONE;
+    g->trail.n = 0;
+    join(g);
 }
 
 /* A semi-naive fixpoint of the given rules. With inst_rule, the rule that
@@ -794,6 +973,8 @@ static void grounder_free(Grounder *g)
     free(g->env);
     free(g->lo);
     free(g->hi);
+    free(g->done);
+    free(g->hyp);
     vec_free(g->trail);
     vec_free(g->inst);
     vec_free(g->inst_at);
@@ -821,7 +1002,6 @@ GroundResult ground_run(const Ir *in, const GroundLimits *lim, Ir *out, GroundSt
         const IrRel *rel = &in->rels.v[r];
         g.is_static[r] = !rel->dep_true && !rel->dep_does;
         g.rel[r].arity = rel->arity;
-        g.rel[r].idx = base_xcalloc(rel->arity + 1, sizeof *g.rel[r].idx);
     }
     for (uint32_t i = 0; i < in->rules.n; i++) {
         if (in->rules.v[i].nvars + 1 > maxvars)
@@ -832,6 +1012,8 @@ GroundResult ground_run(const Ir *in, const GroundLimits *lim, Ir *out, GroundSt
     g.env = base_xmalloc(maxvars * sizeof *g.env);
     g.lo = base_xmalloc(maxlits * sizeof *g.lo);
     g.hi = base_xmalloc(maxlits * sizeof *g.hi);
+    g.done = base_xmalloc(maxlits * sizeof *g.done);
+    g.hyp = base_xcalloc(maxvars, sizeof *g.hyp);
     U32Vec rules = {0}, inst_rule = {0};
 
     /* 1. static relations, stratum by stratum */
@@ -843,11 +1025,8 @@ GroundResult ground_run(const Ir *in, const GroundLimits *lim, Ir *out, GroundSt
         if (rules.n)
             fixpoint(&g, rules.v, rules.n, NULL);
     }
-    /* 2. the dynamic ones, relaxed, with true seeded from init */
+    /* 2. the dynamic ones, relaxed (true has had init's atoms since phase 1) */
     g.relaxed = true;
-    uint32_t init = in->kwrel[IR_REL_INIT], tru = in->kwrel[IR_REL_TRUE];
-    for (uint32_t a = 0; init != BASE_NONE && tru != BASE_NONE && a < g.rel[init].n && !g.err; a++)
-        add_atom(&g, tru, atom_at(&g.rel[init], a));
     rules.n = 0;
     for (uint32_t i = 0; i < in->rules.n; i++)
         if (!g.is_static[in->rules.v[i].head])
@@ -886,25 +1065,37 @@ void ground_dump(FILE *f, const Ir *ir)
         const IrRel *rel = &ir->rels.v[r];
         if (!rel->nrules)
             continue;
-        char **text = base_xcalloc(rel->nrules, sizeof *text);
+        /* the relation's rules as NUL-terminated texts in one buffer */
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        if (!m)
+            base_fatal("out of memory");
+        size_t *at = base_xmalloc(rel->nrules * sizeof *at);
         for (uint32_t k = 0; k < rel->nrules; k++) {
-            char *buf = NULL;
-            size_t len = 0;
-            FILE *m = open_memstream(&buf, &len);
-            if (!m)
-                base_fatal("out of memory");
-            base_journal_adopt(buf);
+            at[k] = (size_t)ftell(m);
             ir_print_rule(m, ir, ir->rule_index.v[rel->rules + k]);
-            if (fclose(m) != 0 || !buf)
-                base_fatal("out of memory");
-            text[k] = buf;
+            fputc(0, m);
         }
+        bool ok = fclose(m) == 0 && buf;
+        if (buf)
+            base_journal_adopt(buf);
+        if (!ok) {
+            free(buf);
+            free(at);
+            base_fatal("out of memory");
+        }
+        char **text = base_xmalloc(rel->nrules * sizeof *text);
+        for (uint32_t k = 0; k < rel->nrules; k++)
+            text[k] = buf + at[k];
         qsort(text, rel->nrules, sizeof *text, cmp_str);
         for (uint32_t k = 0; k < rel->nrules; k++) {
-            fprintf(f, "%s\n", text[k]);
-            free(text[k]);
+            fputs(text[k], f);
+            fputc('\n', f);
         }
         free(text);
+        free(at);
+        free(buf);
     }
 }
 

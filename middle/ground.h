@@ -16,11 +16,17 @@
  * source; every rule has nvars == 0, every term is IR_CONST or IR_FN,
  * every body literal is IR_LIT_POS or IR_LIT_NEG (distinct and equality
  * are decided while grounding); rule_index, sccs and strata are computed as
- * ir_lower computes them. Static relations are given by facts only.
+ * ir_lower computes them (ir_analyse). Static relations are given by facts
+ * only. Terms are interned once each: two IR_CONST/IR_FN ids are the same
+ * term exactly when the ids are equal. A negated literal whose atom is
+ * outside the relaxed domain holds in every reachable state: it is dropped.
  *
  * Budgets are counts, never times, so that what grounds does not depend on
  * the machine. A program past one stops with a message naming the relation
- * that grew and its size.
+ * that grew and its size; so does a term deeper than GT_MAX_DEPTH (a
+ * relation whose terms grow without bound), and a join that tries more
+ * than 16 times max_links atoms (a product of large tables that makes
+ * little). At the default budgets memory stays under some 2 GB (ground.c).
  */
 #ifndef GDLC_GROUND_H
 #define GDLC_GROUND_H
@@ -28,7 +34,7 @@
 #include "../frontend/ir.h"
 
 /* The default budgets: every headline game and nearly all of the corpus
- * ground within them, and the worst case stays near 1.5 GB (ground.c). */
+ * ground within them, and the worst case stays under some 2 GB (ground.c). */
 #define GROUND_DEFAULT_MAX_ATOMS 4000000u
 #define GROUND_DEFAULT_MAX_RULES 4000000u
 #define GROUND_DEFAULT_MAX_LINKS 16000000u

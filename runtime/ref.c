@@ -250,6 +250,20 @@ typedef struct Table {
     uint32_t seq;      /* creation order, to tell older tables from newer */
 } Table;
 
+/* The rules of a relation by the ground term of one head argument, for a
+ * relation of many rules (a ground program's): a call with that argument
+ * bound runs only the rules it may match. */
+typedef struct RuleIndex {
+    bool built, usable;  /* usable: every head has a ground term there */
+    Gt *keys;            /* open addressing; BASE_NONE empty */
+    uint32_t *heads;     /* first rule position with the key + 1 */
+    uint32_t *counts;    /* rules with the key */
+    uint32_t nslots;
+    uint32_t *next;      /* per rule position: the next with its key + 1 */
+} RuleIndex;
+
+enum { REF_RULE_INDEX_MIN = 32 /* relations with fewer rules scan them */ };
+
 /* Tables of one lifetime. */
 typedef enum RefLevel {
     LEVEL_STATIC, /* relations that depend on neither true nor does */
@@ -290,6 +304,7 @@ typedef struct Ref {
     bool cut;            /* an existence test found its answer: stop scanning */
     GdlStatus status;    /* first failure of the current query */
     uintptr_t floor;     /* a solve() whose frame is below it hops to a segment */
+    RuleIndex **ridx;    /* per relation: per argument position, its rules by ground head argument */
     RtStack segs;        /* the stack segments */
 } Ref;
 
@@ -592,6 +607,43 @@ static void add_answer(Ref *r, void *ctx, const Gt *tuple)
                             (unsigned)REF_MAX_ANSWERS);
 }
 
+/* The index of rel's rules on head argument pos, built on first use; NULL
+ * when some head is not ground there. */
+static const RuleIndex *rule_index_get(Ref *r, uint32_t rel, uint32_t pos)
+{
+    const IrRel *R = &r->ir->rels.v[rel];
+    if (!r->ridx[rel])
+        r->ridx[rel] = base_xcalloc(R->arity + 1, sizeof *r->ridx[rel]);
+    RuleIndex *x = &r->ridx[rel][pos];
+    if (x->built)
+        return x->usable ? x : NULL;
+    x->built = true;
+    for (uint32_t k = 0; k < R->nrules; k++)
+        if (r->const_gt[r->ir->largs.v[r->ir->rules.v[r->ir->rule_index.v[R->rules + k]].args + pos]] == BASE_NONE)
+            return NULL;
+    uint32_t n = 64;
+    while (n < R->nrules * 2)
+        n *= 2;
+    x->keys = base_xmalloc(n * sizeof *x->keys);
+    x->heads = base_xcalloc(n, sizeof *x->heads);
+    x->counts = base_xcalloc(n, sizeof *x->counts);
+    x->next = base_xcalloc(R->nrules + 1, sizeof *x->next);
+    x->nslots = n;
+    memset(x->keys, 0xff, n * sizeof *x->keys);
+    for (uint32_t k = R->nrules; k-- > 0;) {
+        Gt key = r->const_gt[r->ir->largs.v[r->ir->rules.v[r->ir->rule_index.v[R->rules + k]].args + pos]];
+        uint32_t i = (uint32_t)base_mix64(key) & (n - 1);
+        while (x->keys[i] != BASE_NONE && x->keys[i] != key)
+            i = (i + 1) & (n - 1);
+        x->keys[i] = key;
+        x->next[k] = x->heads[i];
+        x->heads[i] = k + 1;
+        x->counts[i]++;
+    }
+    x->usable = true;
+    return x;
+}
+
 /* One pass over the rules of a table. */
 static void run_rules(Ref *r, uint32_t id)
 {
@@ -600,8 +652,27 @@ static void run_rules(Ref *r, uint32_t id)
     Gt call[R->arity + 1];
     Table *t = tab(r, id);
     gt_tuple_copy(call, u32_at(&r->levels[id >> 28].calls, t->call), R->arity);
-    for (uint32_t k = 0; k < R->nrules && !stopping(r); k++) {
+    /* many rules and a bound argument: only the rules whose head has it
+     * (the bound argument fewest rules have) */
+    const RuleIndex *x = NULL;
+    uint32_t k = 0, best = R->nrules + 1;
+    for (uint32_t a = 0; R->nrules >= REF_RULE_INDEX_MIN && a < R->arity; a++) {
+        const RuleIndex *y;
+        if (call[a] == BASE_NONE || !(y = rule_index_get(r, rel, a)))
+            continue;
+        uint32_t mask = y->nslots - 1, i = (uint32_t)base_mix64(call[a]) & mask;
+        while (y->keys[i] != BASE_NONE && y->keys[i] != call[a])
+            i = (i + 1) & mask;
+        uint32_t count = y->keys[i] == BASE_NONE ? 0 : y->counts[i];
+        if (count < best) {
+            best = count;
+            x = y;
+            k = count ? y->heads[i] - 1 : R->nrules;
+        }
+    }
+    while (k < R->nrules && !stopping(r)) {
         const IrRule *rule = &r->ir->rules.v[r->ir->rule_index.v[R->rules + k]];
+        k = x ? (x->next[k] ? x->next[k] - 1 : R->nrules) : k + 1;
         uint32_t base = frame_push(r, rule->nvars), mark = r->trail.n;
         bool ok = true;
         for (uint32_t a = 0; a < R->arity && ok; a++)
@@ -855,6 +926,7 @@ static void *ref_create(const GdlGame *game, const char *arg, GtStore *store, Rt
     r->mat = base_xcalloc(nr + 1, sizeof *r->mat);
     r->level = base_xcalloc(nr + 1, sizeof *r->level);
     r->facts = base_xcalloc(nr + 1, sizeof *r->facts);
+    r->ridx = base_xcalloc(nr + 1, sizeof *r->ridx);
     /* Ground terms of the rules, interned once. */
     r->const_gt = base_xmalloc((ir->terms.n + 1) * sizeof *r->const_gt);
     for (uint32_t t = 0; t < ir->terms.n; t++) {
@@ -896,8 +968,17 @@ static void ref_destroy(void *e)
     Ref *r = e;
     if (!r)
         return;
-    for (uint32_t i = 0; i < r->ir->rels.n; i++)
+    for (uint32_t i = 0; i < r->ir->rels.n; i++) {
         set_free(&r->facts[i]);
+        for (uint32_t a = 0; r->ridx[i] && a < r->ir->rels.v[i].arity; a++) {
+            free(r->ridx[i][a].keys);
+            free(r->ridx[i][a].heads);
+            free(r->ridx[i][a].counts);
+            free(r->ridx[i][a].next);
+        }
+        free(r->ridx[i]);
+    }
+    free(r->ridx);
     for (int lv = 0; lv < LEVEL_COUNT; lv++)
         level_free(r, (RefLevel)lv);
     free(r->facts);

@@ -197,6 +197,13 @@ static void ref_never_aborts(void **state)
     fail_each_allocation("ref", 1);
 }
 
+/* the grounder runs when the machine is made: each of its allocations too */
+static void ref_ground_never_aborts(void **state)
+{
+    (void)state;
+    fail_each_allocation("ref:ground", 1);
+}
+
 static void jit_never_aborts(void **state)
 {
     (void)state;
@@ -214,6 +221,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ref_never_aborts),
+        cmocka_unit_test(ref_ground_never_aborts),
         cmocka_unit_test(jit_never_aborts),
         cmocka_unit_test(pn_never_aborts),
     };
