@@ -76,7 +76,8 @@ static uint32_t focus_of(const char *cmd, Front *f, Propnet *pn, const char *tex
     if (kif_read(src, &f->syms, &d, &doc) && doc.tops.n == 1)
         g = gt_from_kif(pn->store, &doc, &f->syms, doc.tops.v[0]);
     if (g == BASE_NONE)
-        fprintf(stderr, "gdlc %s: --focus takes one ground sentence such as '(legal xplayer noop)' or 'terminal', not '%s'\n",
+        fprintf(stderr,
+                "gdlc %s: --focus takes one ground sentence such as '(legal xplayer noop)' or 'terminal', not '%s'\n",
                 cmd, text);
     else if ((c = pn_find(pn, g)) == PN_NONE)
         fprintf(stderr, "gdlc %s: no component is named '%s'%s\n", cmd, gt_text(pn->store, g),
@@ -87,13 +88,41 @@ static uint32_t focus_of(const char *cmd, Front *f, Propnet *pn, const char *tex
     return c;
 }
 
+/* Writes the DOT to the file (or standard output for "-"). */
+static int draw(const char *cmd, const char *path, const char *dot, const Propnet *pn, uint32_t focus, uint32_t depth)
+{
+    bool to_stdout = strcmp(dot, "-") == 0;
+    FILE *out = to_stdout ? stdout : cli_output_open(cmd, dot, &path, 1);
+    if (!out)
+        return CLI_USAGE;
+    pn_dot(out, pn, focus, depth);
+    return cli_output_close(cmd, out, to_stdout ? NULL : dot);
+}
+
 static int propnet_run(CliArgs *a)
 {
     const char *path = NULL, *dot = NULL, *focus = NULL, *v;
     bool stats = false, json = false, dump_raw = false, dump = false, raw = false, bad = false;
     uint64_t depth = 2;
+    GroundLimits lim = {0};
+    const char *budget = NULL, *budget_opt = NULL;
     while (a->i < a->argc) {
-        if (cli_opt_flag(a, "--stats"))
+        if ((budget_opt = "max-atoms", cli_opt_value(a, "--max-atoms", &budget, &bad)) ||
+            (budget_opt = "max-rules", cli_opt_value(a, "--max-rules", &budget, &bad)) ||
+            (budget_opt = "max-links", cli_opt_value(a, "--max-links", &budget, &bad))) {
+            if (bad)
+                return CLI_USAGE;
+            char *spec = base_sprintf("%s=%s", budget_opt, budget), *err = NULL;
+            bool ok = !strchr(budget, ',') && ground_limits_parse(spec, &lim, &err);
+            if (!ok && !err)
+                err = base_sprintf("%s takes a positive whole number, not '%s'", budget_opt, budget);
+            free(spec);
+            if (!ok) {
+                int rc = cli_usage_error(a->cmd, "--%s", err);
+                free(err);
+                return rc;
+            }
+        } else if (cli_opt_flag(a, "--stats"))
             stats = true;
         else if (cli_opt_flag(a, "--json"))
             json = true;
@@ -140,10 +169,11 @@ static int propnet_run(CliArgs *a)
     }
     GtStore store;
     gt_init(&store, &f.syms);
-    Propnet pn, opt;
+    Propnet pn;
+    GroundStats gs;
     char *err = NULL;
     double t0 = gdl_now();
-    bool ok = pn_build(&f.ir, &store, &pn, &err);
+    bool ok = pn_of_ir(&f.ir, &lim, &store, 0, &pn, &gs, &err);
     double t1 = gdl_now();
     if (!ok) {
         fprintf(stderr, "gdlc %s: %s: %s\n", a->cmd, path, err);
@@ -155,27 +185,51 @@ static int propnet_run(CliArgs *a)
     Sizes before = sizes(&pn);
     if (dump_raw)
         pn_dump(stdout, &pn);
-    /* the optimised network: a second build, optimised */
-    if (!pn_build(&f.ir, &store, &opt, &err))
-        base_fatal("a second build failed"); /* never: the first succeeded */
+    rc = CLI_OK;
+    /* the cone is looked up in the network drawn */
+    uint32_t focus_comp = PN_NONE;
+    if (dot && raw && focus && (focus_comp = focus_of(a->cmd, &f, &pn, focus)) == PN_NONE)
+        rc = CLI_FAULT;
+    if (dot && raw && rc == CLI_OK)
+        rc = draw(a->cmd, path, dot, &pn, focus_comp, (uint32_t)depth);
+    pn_optimise(&pn, PN_OPT_ALL);
     double t2 = gdl_now();
-    pn_optimise(&opt, PN_OPT_ALL);
-    double t3 = gdl_now();
-    Sizes after = sizes(&opt);
+    Sizes after = sizes(&pn);
     if (dump)
-        pn_dump(stdout, &opt);
-    uint32_t legals, goals;
-    counts(&opt, &legals, &goals);
+        pn_dump(stdout, &pn);
+    uint32_t legals, goals, cyclic = 0, largest = 0;
+    counts(&pn, &legals, &goals);
+    {
+        U32Vec comps = {0}, at = {0};
+        uint32_t n = pn_sccs(&pn, &comps, &at);
+        for (uint32_t s = 0; s < n; s++) {
+            uint32_t size = at.v[s + 1] - at.v[s];
+            const PnComp *x = &pn.comps.v[comps.v[at.v[s]]];
+            bool self = false;
+            for (uint32_t i = 0; size == 1 && i < x->nin; i++)
+                self |= pn.in.v[x->in_at + i] == comps.v[at.v[s]];
+            if (size > 1 || self) {
+                cyclic++;
+                largest = size > largest ? size : largest;
+            }
+        }
+        vec_free(comps);
+        vec_free(at);
+    }
     if (stats) {
         printf("game:      %s\n", path);
         print_sizes("raw:", &before);
         print_sizes("optimised:", &after);
-        printf("marks:     %u bases, %u inputs, %u legals, %u goals, %u roles\n", opt.base.n, opt.inputs.n,
-               legals, goals, opt.roles.n);
-        for (uint32_t i = 0; i < opt.passes.n; i++)
-            printf("pass:      %-22s removed %u components, %u links\n", opt.passes.v[i].name,
-                   opt.passes.v[i].comps_removed, opt.passes.v[i].links_removed);
-        printf("time:      build %.3f s, optimise %.3f s\n", t1 - t0, t3 - t2);
+        printf("marks:     %u bases, %u inputs, %u legals, %u goals, %u roles\n", pn.base.n, pn.inputs.n,
+               legals, goals, pn.roles.n);
+        printf("cycles:    %u cyclic components, the largest of %u\n", cyclic, largest);
+        for (uint32_t i = 0; i < pn.passes.n; i++)
+            printf("pass:      %-22s removed %u components, %u links\n", pn.passes.v[i].name,
+                   pn.passes.v[i].comps_removed, pn.passes.v[i].links_removed);
+        if (gs.rules)
+            printf("ground:    %llu atoms, %llu rules, %llu links, %llu static facts\n", (unsigned long long)gs.atoms,
+                   (unsigned long long)gs.rules, (unsigned long long)gs.links, (unsigned long long)gs.static_facts);
+        printf("time:      ground and build %.3f s, optimise %.3f s\n", t1 - t0, t2 - t1);
     }
     if (json) {
         printf("{\"game\":");
@@ -184,35 +238,27 @@ static int propnet_run(CliArgs *a)
         json_sizes("raw", &before);
         putchar(',');
         json_sizes("optimised", &after);
-        printf(",\"roles\":%u,\"bases\":%u,\"inputs\":%u,\"legals\":%u,\"goals\":%u,\"passes\":[", opt.roles.n,
-               opt.base.n, opt.inputs.n, legals, goals);
-        for (uint32_t i = 0; i < opt.passes.n; i++) {
+        printf(",\"roles\":%u,\"bases\":%u,\"inputs\":%u,\"legals\":%u,\"goals\":%u,\"cyclic_sccs\":%u,"
+               "\"largest_scc\":%u,\"passes\":[",
+               pn.roles.n, pn.base.n, pn.inputs.n, legals, goals, cyclic, largest);
+        for (uint32_t i = 0; i < pn.passes.n; i++) {
             printf("%s{\"name\":", i ? "," : "");
-            json_string(opt.passes.v[i].name);
-            printf(",\"components_removed\":%u,\"links_removed\":%u}", opt.passes.v[i].comps_removed,
-                   opt.passes.v[i].links_removed);
+            json_string(pn.passes.v[i].name);
+            printf(",\"components_removed\":%u,\"links_removed\":%u}", pn.passes.v[i].comps_removed,
+                   pn.passes.v[i].links_removed);
         }
-        printf("],\"build_seconds\":%.6f,\"optimise_seconds\":%.6f}\n", t1 - t0, t3 - t2);
+        printf("],\"ground\":{\"atoms\":%llu,\"rules\":%llu,\"links\":%llu,\"static_facts\":%llu}",
+               (unsigned long long)gs.atoms, (unsigned long long)gs.rules, (unsigned long long)gs.links,
+               (unsigned long long)gs.static_facts);
+        printf(",\"build_seconds\":%.6f,\"optimise_seconds\":%.6f}\n", t1 - t0, t2 - t1);
     }
-    rc = CLI_OK;
-    if (dot) {
-        Propnet *which = raw ? &pn : &opt;
-        uint32_t c = focus ? focus_of(a->cmd, &f, which, focus) : PN_NONE;
-        if (focus && c == PN_NONE)
+    if (dot && !raw && rc == CLI_OK) {
+        if (focus && (focus_comp = focus_of(a->cmd, &f, &pn, focus)) == PN_NONE)
             rc = CLI_FAULT;
-        else {
-            bool to_stdout = strcmp(dot, "-") == 0;
-            FILE *out = to_stdout ? stdout : cli_output_open(a->cmd, dot, &path, 1);
-            if (!out)
-                rc = CLI_USAGE;
-            else {
-                pn_dot(out, which, c, (uint32_t)depth);
-                rc = cli_output_close(a->cmd, out, to_stdout ? NULL : dot);
-            }
-        }
+        else
+            rc = draw(a->cmd, path, dot, &pn, focus_comp, (uint32_t)depth);
     }
     pn_free(&pn);
-    pn_free(&opt);
     gt_free(&store);
     front_free(&f);
     return rc;
@@ -223,27 +269,36 @@ const CliCommand cli_propnet = {
     "build a game's propositional network: sizes, optimisations, dumps, Graphviz",
     "usage: gdlc propnet GAME.kif [--stats] [--json] [--dump-raw] [--dump]\n"
     "                     [--dot FILE [--raw] [--focus SENTENCE] [--depth N]]\n"
+    "                     [--max-atoms N] [--max-rules N] [--max-links N]\n"
     "\n"
-    "Builds the propositional network of the game (constants, base propositions\n"
-    "(true F), inputs (does R M), AND, OR and NOT gates, transitions to (next F),\n"
-    "the legal, goal and terminal propositions marked), then optimises it:\n"
+    "Grounds the game (unless it has no variables), then builds its\n"
+    "propositional network (constants, base propositions (true F), inputs\n"
+    "(does R M), AND, OR and NOT gates, transitions to (next F), the legal,\n"
+    "goal and terminal propositions marked), then optimises it:\n"
     "constant propagation, removal of what reaches nothing the state machine\n"
     "reads, collapsing of gates of one input, structural hashing of identical\n"
     "gates, and base propositions that can never change made constant, to a\n"
     "fixpoint. Every component that computes a sentence is named by it as\n"
     "written in GDL: (true (cell 1 1 x)), (does xplayer noop), (legal xplayer\n"
-    "noop), (next (cell 1 1 x)), (goal xplayer 100), terminal.\n"
+    "noop), (next (cell 1 1 x)), (goal xplayer 100), terminal; a component\n"
+    "that optimising merged into another named one keeps its sentence as an\n"
+    "alias (the 'alias' lines of --dump), which --focus finds too.\n"
     "\n"
     "  --stats          (the default) components by kind and links, raw and\n"
     "                   optimised; bases, inputs, legals, goals; what each\n"
-    "                   optimisation removed; build and optimisation seconds\n"
+    "                   optimisation removed; the cycles left; the grounder's\n"
+    "                   counts; build and optimisation seconds\n"
     "  --json           the same as one JSON object on one line, keys:\n"
     "                     game (the path), raw and optimised (each {components,\n"
     "                     links, kinds: {const, base, input, and, or, not}}),\n"
     "                     roles, bases, inputs, legals, goals (optimised counts),\n"
+    "                     cyclic_sccs and largest_scc (strongly connected\n"
+    "                     components with a cycle, in the optimised network),\n"
     "                     passes ([{name, components_removed, links_removed}], in\n"
-    "                     the order they first ran), build_seconds,\n"
-    "                     optimise_seconds\n"
+    "                     the order they first ran), ground ({atoms, rules, links,\n"
+    "                     static_facts}: the grounder's counts, all 0 for a game\n"
+    "                     without variables), build_seconds (grounding and\n"
+    "                     building), optimise_seconds\n"
     "  --dump-raw       the network as built, one component a line (the text\n"
     "                   form documented in middle/propnet.h)\n"
     "  --dump           the optimised network, the same form\n"
@@ -256,8 +311,12 @@ const CliCommand cli_propnet = {
     "  --focus SENTENCE draw only the cone of components feeding the one named\n"
     "                   SENTENCE (e.g. '(legal xplayer noop)'), up to --depth\n"
     "                   levels upstream (default 2)\n"
+    "  --max-atoms N, --max-rules N, --max-links N\n"
+    "                   the grounder's budgets (see gdlc help check); a game\n"
+    "                   past one stops with a message naming the relation\n"
     "\n"
-    "exit status: 0 success, 1 the game is rejected, cannot be built or has no\n"
-    "component of the --focus name, 2 usage error or unreadable file\n",
+    "exit status: 0 success; 1 the game is rejected, grounds past a budget,\n"
+    "cannot be built, or no component has the --focus name; 2 usage error or\n"
+    "unreadable file\n",
     propnet_run,
 };

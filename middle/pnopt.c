@@ -26,9 +26,12 @@
  *    to them).
  *  - single-input gates: an AND or OR of one input is replaced by its
  *    input. A named gate gives its name to an unnamed input; when both are
- *    named the gate stays, so that every sentence stays findable.
+ *    named the gate's name becomes an alias of the input (aliases[]), so
+ *    that every sentence stays findable.
  *  - structural hashing: gates of the same kind and the same input set are
- *    one; an unnamed one gives way to its twin, two named ones both stay.
+ *    one; an unnamed one gives way to its twin, a named one to an unnamed
+ *    twin (taking its place), and of two named ones the later becomes an
+ *    alias of the earlier.
  *  - fixed bases: a base whose next is itself (through gates of one
  *    input), or is a constant equal to its init value, or is never made and
  *    its init false, can never change: it becomes a constant of its init
@@ -84,6 +87,8 @@ static bool *marked(const Propnet *pn)
 
 static void sort_unique(uint32_t *v, uint32_t *n)
 {
+    if (*n < 2)
+        return;
     base_sort_u32(v, *n);
     uint32_t k = 0;
     for (uint32_t i = 0; i < *n; i++)
@@ -92,9 +97,14 @@ static void sort_unique(uint32_t *v, uint32_t *n)
     *n = k;
 }
 
-/* Applies the replacements (consumed) and renumbers. */
-static void compact(Propnet *pn, uint32_t *repl)
+/* Applies the replacements (consumed) and renumbers; when the pass changed
+ * nothing, only frees them. */
+static void compact(Propnet *pn, uint32_t *repl, bool changed)
 {
+    if (!changed) {
+        free(repl);
+        return;
+    }
     uint32_t n = pn->comps.n;
     uint32_t *newid = base_xmalloc((n + 1) * sizeof *newid);
     uint32_t m = 0;
@@ -139,6 +149,14 @@ static void compact(Propnet *pn, uint32_t *repl)
             MAP(pn->roles.v[k].goals.v[i].comp);
     }
     MAP(pn->terminal);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < pn->aliases.n; i++) {
+        PnAlias a = pn->aliases.v[i];
+        MAP(a.comp);
+        if (a.comp != PN_NONE) /* gone with its component */
+            pn->aliases.v[k++] = a;
+    }
+    pn->aliases.n = k;
 #undef MAP
     free(newid);
     free(repl);
@@ -225,7 +243,7 @@ static bool fold(Propnet *pn)
             repl[c] = PN_NONE;
             changed = true;
         }
-    compact(pn, repl);
+    compact(pn, repl, changed);
     free(m);
     free(poss);
     free(cert);
@@ -264,7 +282,7 @@ static bool unused(Propnet *pn)
             changed = true;
         }
     free(keep);
-    compact(pn, repl);
+    compact(pn, repl, changed);
     return changed;
 }
 
@@ -283,16 +301,15 @@ static bool single(Propnet *pn)
         if (d == c)
             continue; /* a gate reading only itself: constant propagation's */
         PnComp *y = &pn->comps.v[d];
-        if (x->name != BASE_NONE) {
-            if (y->name != BASE_NONE)
-                continue;
+        if (x->name != BASE_NONE && y->name == BASE_NONE)
             y->name = x->name;
-            x->name = BASE_NONE;
-        }
+        else if (x->name != BASE_NONE)
+            vec_push(pn->aliases, ((PnAlias){x->name, c}));
+        x->name = BASE_NONE;
         repl[c] = d;
         changed = true;
     }
-    compact(pn, repl);
+    compact(pn, repl, changed);
     return changed;
 }
 
@@ -322,11 +339,12 @@ static bool hashing(Propnet *pn)
         for (uint32_t j = 0; j < x->nin; j++)
             vec_push(keys, find(repl, pn->in.v[x->in_at + j]));
         key_n[c] = x->nin;
-        if (x->kind != PN_NOT) {
+        const uint32_t *key = u32_at(&keys, key_at[c]); /* NULL while keys is empty */
+        if (x->kind != PN_NOT && key_n[c]) {
             sort_unique(keys.v + key_at[c], &key_n[c]);
             keys.n = key_at[c] + key_n[c];
         }
-        uint64_t h = base_hash_bytes(keys.v + key_at[c], key_n[c] * sizeof(uint32_t), x->kind);
+        uint64_t h = base_hash_bytes(key, key_n[c] * sizeof(uint32_t), x->kind);
         uint32_t s = (uint32_t)h & (nslots - 1);
         for (;; s = (s + 1) & (nslots - 1)) {
             uint32_t e = slots[s];
@@ -336,20 +354,21 @@ static bool hashing(Propnet *pn)
             }
             const PnComp *y = &pn->comps.v[e];
             if (y->kind != x->kind || key_n[e] != key_n[c] ||
-                memcmp(keys.v + key_at[e], keys.v + key_at[c], key_n[c] * sizeof(uint32_t)) != 0)
+                (key_n[c] && memcmp(keys.v + key_at[e], keys.v + key_at[c], key_n[c] * sizeof(uint32_t)) != 0))
                 continue;
-            if (x->name == BASE_NONE) {
-                repl[c] = e;
-                changed = true;
-            } else if (y->name == BASE_NONE) {
+            if (x->name != BASE_NONE && y->name == BASE_NONE) {
                 repl[e] = c; /* the named twin stays */
                 slots[s] = c;
-                changed = true;
+            } else {
+                if (x->name != BASE_NONE)
+                    vec_push(pn->aliases, ((PnAlias){x->name, c}));
+                repl[c] = e;
             }
+            changed = true;
             break;
         }
     }
-    compact(pn, repl);
+    compact(pn, repl, changed);
     free(slots);
     free(key_at);
     free(key_n);

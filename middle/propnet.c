@@ -18,10 +18,13 @@
  *  3. the rules in program order: the head sentence is a PN_OR named by it
  *     (made at its first use, in a head or a body), each rule an unnamed
  *     PN_AND of its literals (none: true), a negated literal the PN_NOT of
- *     its sentence (one per sentence). A distinct or an equality that fails
- *     drops its rule, one that holds drops the literal. A sentence read but
- *     never made is a PN_OR of no input: false.
+ *     its sentence (one per sentence), a literal written twice one input. A
+ *     distinct or an equality that fails drops its rule, one that holds
+ *     drops the literal. A sentence read but never made is a PN_OR of no
+ *     input: false.
  * Then the marks: legal, goal, terminal and next of every sentence made.
+ * An init that reads the state is set by evaluating the network once in
+ * the state of no fact (least fixpoints, SCC by SCC), as ref reads it.
  *
  * Names follow one convention everywhere (dumps, DOT, --focus): the
  * sentence as written in GDL, `(true (cell 1 1 x))`, `(does x noop)`,
@@ -59,6 +62,7 @@ void pn_free(Propnet *pn)
     }
     vec_free(pn->roles);
     vec_free(pn->passes);
+    vec_free(pn->aliases);
     memset(pn, 0, sizeof *pn);
 }
 
@@ -235,6 +239,12 @@ static bool decide(Build *b, const IrLit *l)
     return (x == y) == (l->kind == IR_LIT_EQUAL);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* Static relations, stratum by stratum, each to a fixpoint. */
 static void eval_static(Build *b)
 {
@@ -243,17 +253,11 @@ static void eval_static(Build *b)
     for (uint32_t r = 0; r < ir->rules.n; r++)
         if (!b->dyn[ir->rules.v[r].head])
             vec_push(rules, r);
-    /* sort by stratum, then rule id */
+    /* by stratum, then rule id */
     uint64_t *keys = base_xmalloc((rules.n + 1) * sizeof *keys);
     for (uint32_t i = 0; i < rules.n; i++)
         keys[i] = ((uint64_t)ir->rules.v[rules.v[i]].stratum << 32) | rules.v[i];
-    for (uint32_t i = 1; i < rules.n; i++) { /* insertion sort: few static rules after grounding */
-        uint64_t k = keys[i];
-        uint32_t j = i;
-        for (; j > 0 && keys[j - 1] > k; j--)
-            keys[j] = keys[j - 1];
-        keys[j] = k;
-    }
+    qsort(keys, rules.n, sizeof *keys, cmp_u64);
     for (uint32_t lo = 0; lo < rules.n;) {
         uint32_t hi = lo;
         while (hi < rules.n && keys[hi] >> 32 == keys[lo] >> 32)
@@ -293,6 +297,51 @@ static void sort_gts(GtStore *st, U32Vec *v)
         if (k == 0 || v->v[k - 1] != v->v[i])
             v->v[k++] = v->v[i];
     v->n = k;
+}
+
+/* An init that reads the state (validate warns) holds when it does in the
+ * state of no fact, with no move, as ref evaluates it: the network is
+ * evaluated once so, each cycle from false. */
+static void init_from_empty_state(Build *b)
+{
+    Propnet *pn = b->pn;
+    uint32_t n = pn->comps.n;
+    uint8_t *val = base_xcalloc(n + 1, 1);
+    U32Vec order = {0}, at = {0};
+    uint32_t nsccs = pn_sccs(pn, &order, &at);
+    for (uint32_t s = 0; s < nsccs; s++)
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (uint32_t i = at.v[s]; i < at.v[s + 1]; i++) {
+                uint32_t c = order.v[i];
+                const PnComp *x = &pn->comps.v[c];
+                const uint32_t *in = u32_at(&pn->in, x->in_at);
+                uint8_t v = 0;
+                if (x->kind == PN_CONST)
+                    v = x->const_value;
+                else if (x->kind == PN_AND) {
+                    v = 1;
+                    for (uint32_t j = 0; j < x->nin; j++)
+                        v &= val[in[j]];
+                } else if (x->kind == PN_OR) {
+                    for (uint32_t j = 0; j < x->nin; j++)
+                        v |= val[in[j]];
+                } else if (x->kind == PN_NOT)
+                    v = !val[in[0]];
+                if (v != val[c]) {
+                    val[c] = v;
+                    changed = true;
+                }
+            }
+        }
+    for (uint32_t a = 0; a < b->atoms.n; a++) {
+        const Atom *x = &b->atoms.v[a];
+        if (x->made && rel_is(b, x->rel, IR_REL_INIT) && x->comp != PN_NONE && val[x->comp])
+            pn->base.v[map_get(&b->base_of, gt_arg(b->st, x->sent, 0))].init = true;
+    }
+    free(val);
+    vec_free(order);
+    vec_free(at);
 }
 
 static bool build(Build *b)
@@ -340,7 +389,8 @@ static bool build(Build *b)
             b->atoms.v[h].made = true;
         for (uint32_t l = 0; l < x->nlits; l++) {
             const IrLit *lit = &ir->lits.v[x->lits + l];
-            if ((lit->kind == IR_LIT_POS || lit->kind == IR_LIT_NEG) && atom_at(b, lit->rel, lit->args, lit->nargs) == BASE_NONE)
+            if ((lit->kind == IR_LIT_POS || lit->kind == IR_LIT_NEG) &&
+                atom_at(b, lit->rel, lit->args, lit->nargs) == BASE_NONE)
                 return false;
         }
     }
@@ -354,7 +404,8 @@ static bool build(Build *b)
     U32Vec facts = {0};
     for (uint32_t a = 0; a < b->atoms.n; a++) {
         const Atom *x = &b->atoms.v[a];
-        if (rel_is(b, x->rel, IR_REL_TRUE) || ((rel_is(b, x->rel, IR_REL_NEXT) || rel_is(b, x->rel, IR_REL_INIT)) && x->made))
+        bool made = (rel_is(b, x->rel, IR_REL_NEXT) || rel_is(b, x->rel, IR_REL_INIT)) && x->made;
+        if (rel_is(b, x->rel, IR_REL_TRUE) || made)
             vec_push(facts, gt_arg(st, x->sent, 0));
     }
     sort_gts(st, &facts);
@@ -416,12 +467,19 @@ static bool build(Build *b)
         uint32_t head = atom_comp(b, atom_at(b, x->head, x->args, ir->rels.v[x->head].arity));
         uint32_t and = new_comp(b, PN_AND, BASE_NONE, 0);
         link(b, head, and);
+        uint32_t first = b->edges.n;
         for (uint32_t l = 0; l < x->nlits; l++) {
             const IrLit *lit = &ir->lits.v[x->lits + l];
-            if (lit->kind == IR_LIT_POS)
-                link(b, and, atom_comp(b, atom_at(b, lit->rel, lit->args, lit->nargs)));
-            else if (lit->kind == IR_LIT_NEG)
-                link(b, and, atom_not(b, atom_at(b, lit->rel, lit->args, lit->nargs)));
+            if (lit->kind != IR_LIT_POS && lit->kind != IR_LIT_NEG)
+                continue;
+            uint32_t a = atom_at(b, lit->rel, lit->args, lit->nargs);
+            uint32_t in = lit->kind == IR_LIT_POS ? atom_comp(b, a) : atom_not(b, a);
+            /* a literal written twice is one input */
+            bool twice = false;
+            for (uint32_t e = first; e < b->edges.n && !twice; e++)
+                twice = b->edges.v[e] == (((uint64_t)and << 32) | in);
+            if (!twice)
+                link(b, and, in);
         }
     }
     /* the marks */
@@ -436,7 +494,7 @@ static bool build(Build *b)
         uint32_t kind = ir->rels.v[x.rel].kind;
         if (kind == IR_REL_NEXT) {
             pn->base.v[map_get(&b->base_of, gt_arg(st, x.sent, 0))].next = atom_comp(b, a);
-        } else if (kind == IR_REL_INIT) {
+        } else if (kind == IR_REL_INIT && !b->dyn[x.rel]) {
             pn->base.v[map_get(&b->base_of, gt_arg(st, x.sent, 0))].init = true;
         } else if (kind == IR_REL_TERMINAL) {
             pn->terminal = atom_comp(b, a);
@@ -461,6 +519,9 @@ static bool build(Build *b)
     if (pn->terminal == PN_NONE)
         pn->terminal = new_comp(b, PN_CONST, gt_intern(st, symtab_intern(st->syms, "terminal", 8), 0, NULL), 0);
     pn_relink(pn, b->edges.v, b->edges.n);
+    uint32_t init = ir->kwrel[IR_REL_INIT];
+    if (init != BASE_NONE && b->dyn[init])
+        init_from_empty_state(b);
     return true;
 }
 
@@ -498,6 +559,39 @@ bool pn_build(const Ir *ground, GtStore *store, Propnet *pn, char **err)
     }
     free(b.err);
     return true;
+}
+
+bool pn_of_ir(const Ir *ir, const GroundLimits *lim, GtStore *store, unsigned opts, Propnet *pn, GroundStats *gs,
+              char **err)
+{
+    bool vars = false, ok;
+    for (uint32_t r = 0; r < ir->rules.n && !vars; r++)
+        vars = ir->rules.v[r].nvars > 0;
+    if (gs)
+        memset(gs, 0, sizeof *gs);
+    if (!vars)
+        ok = pn_build(ir, store, pn, err);
+    else {
+        GroundLimits none = {0};
+        GroundStats st;
+        Ir g;
+        *err = NULL;
+        if (ground_run(ir, lim ? lim : &none, &g, &st, err) != GROUND_OK) {
+            memset(pn, 0, sizeof *pn);
+            pn->store = store;
+            pn->terminal = PN_NONE;
+            if (!*err)
+                *err = base_xstrdup("grounding stopped");
+            return false;
+        }
+        if (gs)
+            *gs = st;
+        ok = pn_build(&g, store, pn, err);
+        ir_free(&g);
+    }
+    if (ok && opts)
+        pn_optimise(pn, opts);
+    return ok;
 }
 
 /* ---- strongly connected components -------------------------------------- */
@@ -618,6 +712,8 @@ void pn_dump(FILE *f, const Propnet *pn)
             fprintf(f, "goal %s %u: comp %u\n", role, r->goals.v[i].value, r->goals.v[i].comp);
     }
     fprintf(f, "terminal: comp %u\n", pn->terminal);
+    for (uint32_t i = 0; i < pn->aliases.n; i++)
+        fprintf(f, "alias %s: comp %u\n", gt_text(pn->store, pn->aliases.v[i].name), pn->aliases.v[i].comp);
 }
 
 static const char *const dot_style[PN_NKINDS] = {
@@ -629,10 +725,15 @@ static const char *const dot_style[PN_NKINDS] = {
     "shape=invtriangle,style=filled,fillcolor=\"#fb9a99\"", /* not */
 };
 
+/* A DOT string; a newline becomes DOT's line break. */
 static void dot_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
+        if (*s == '\n') {
+            fputs("\\n", f);
+            continue;
+        }
         if (*s == '"' || *s == '\\')
             fputc('\\', f);
         fputc(*s, f);
@@ -666,15 +767,32 @@ void pn_dot(FILE *f, const Propnet *pn, uint32_t focus, uint32_t depth)
         }
         vec_free(q);
     }
+    /* each component's aliases, as lists threaded through next_alias */
+    uint32_t *first_alias = base_xmalloc((n + 1) * sizeof *first_alias);
+    uint32_t *next_alias = base_xmalloc((pn->aliases.n + 1) * sizeof *next_alias);
+    for (uint32_t c = 0; c < n; c++)
+        first_alias[c] = PN_NONE;
+    for (uint32_t i = pn->aliases.n; i-- > 0;) {
+        next_alias[i] = first_alias[pn->aliases.v[i].comp];
+        first_alias[pn->aliases.v[i].comp] = i;
+    }
     fputs("digraph propnet {\n  rankdir=LR;\n  node [fontname=\"Helvetica\",fontsize=10];\n", f);
     for (uint32_t c = 0; c < n; c++) {
         if (level[c] == PN_NONE)
             continue;
         const PnComp *x = &pn->comps.v[c];
         fprintf(f, "  n%u [%s,label=", c, dot_style[x->kind]);
-        if (x->name != BASE_NONE)
-            dot_string(f, name_text(pn, c));
-        else if (x->kind == PN_CONST)
+        if (x->name != BASE_NONE) {
+            /* the name, then its aliases a line each */
+            StrBuf b = {0};
+            strbuf_add(&b, name_text(pn, c));
+            for (uint32_t i = first_alias[c]; i != PN_NONE; i = next_alias[i]) {
+                strbuf_add(&b, "\n");
+                strbuf_add(&b, gt_text(pn->store, pn->aliases.v[i].name));
+            }
+            dot_string(f, b.s);
+            free(b.s);
+        } else if (x->kind == PN_CONST)
             fputs(x->const_value ? "\"1\"" : "\"0\"", f);
         else
             fprintf(f, "\"%s\"", kind_names[x->kind]);
@@ -698,6 +816,8 @@ void pn_dot(FILE *f, const Propnet *pn, uint32_t focus, uint32_t depth)
     }
     fputs("}\n", f);
     free(level);
+    free(first_alias);
+    free(next_alias);
 }
 
 uint32_t pn_find(const Propnet *pn, Gt name)
@@ -705,5 +825,8 @@ uint32_t pn_find(const Propnet *pn, Gt name)
     for (uint32_t c = 0; c < pn->comps.n; c++)
         if (pn->comps.v[c].name == name)
             return c;
+    for (uint32_t i = 0; i < pn->aliases.n; i++)
+        if (pn->aliases.v[i].name == name)
+            return pn->aliases.v[i].comp;
     return PN_NONE;
 }

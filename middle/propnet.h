@@ -17,13 +17,16 @@
  *    none false; the optimiser removes both).
  *  - PN_NOT: one input.
  * Transitions are not components: base i becomes true in the next state
- * exactly when component base_next[i] is true (PN_NONE: never).
+ * exactly when component base[i].next is true (PN_NONE: never).
  *
  * The marks say what the state machine reads: per role, the legal moves
  * (the component of (legal r m), the move term m, and the input of (does r
  * m) or PN_NONE), the goals (component and value 0..100), the inputs; the
  * terminal component; the base propositions with their fact term s, their
- * next component and whether (init s) holds.
+ * next component and whether (init s) holds (an init that reads the state,
+ * which validate warns of, as it holds in the state of no fact). Every
+ * (legal r m) of a role gets an input (does r m), read or not, so that the
+ * engine can map moves; a (does r m) of no role is the constant 0.
  *
  * Fixed bases. A base proposition the optimiser proves can never change
  * (PN_OPT_FIXED_BASE) stays in base[] (states still hold its fact when it
@@ -35,9 +38,13 @@
  * an input, `(legal x noop)`, `(next (cell 1 1 x))`, `(goal x 100)`,
  * `terminal`, `(conn a b)`. Optimising keeps names findable as long as the
  * component lives: a gate of one input that collapses gives its name to
- * its input when that has none, and is kept when both are named; a
- * sentence that becomes constant and feeds nothing the engine reads is
- * removed with its name.
+ * its input when that has none, and becomes an alias of it when both are
+ * named (so do named twins merged by hashing): aliases[] lists the other
+ * sentences a component computes, and pn_find looks there too. A mark
+ * follows its component, so after optimising a legal, goal, terminal or
+ * next may be any component, a base or an input included. A sentence
+ * that becomes constant and feeds nothing the engine reads is removed with
+ * its name.
  *
  * Cycles. A ground program of a recursive relation over the state (hex's
  * connected cells, any transitive closure of something dynamic) gives
@@ -54,16 +61,17 @@
 
 #include "../base/terms.h"
 #include "../frontend/ir.h"
+#include "ground.h"
 
 #define PN_NONE UINT32_MAX
 
 typedef enum PnKind {
-    PN_CONST,
-    PN_BASE,
-    PN_INPUT,
-    PN_AND,
-    PN_OR,
-    PN_NOT,
+    PN_CONST, /* const_value */
+    PN_BASE,  /* (true s): from the state */
+    PN_INPUT, /* (does r m): from the joint move */
+    PN_AND,   /* all its inputs */
+    PN_OR,    /* one of its inputs */
+    PN_NOT,   /* not its one input */
     PN_NKINDS
 } PnKind;
 
@@ -75,7 +83,8 @@ typedef struct PnComp {
     uint32_t out_at;   /* outputs: out[out_at .. out_at + nout) */
     uint32_t nout;
     Gt name;           /* the sentence it computes, or BASE_NONE */
-    uint32_t index;    /* PN_BASE: its index in base[]; PN_INPUT: in inputs[]; else PN_NONE */
+    uint32_t index;    /* PN_BASE (and a fixed base's PN_CONST): its index in base[];
+                        * PN_INPUT: in inputs[]; else PN_NONE */
 } PnComp;
 
 typedef struct PnBase {
@@ -108,6 +117,12 @@ typedef struct PnRole {
     VEC(PnGoal) goals;
 } PnRole;
 
+/* Another sentence a component computes (optimising merged its gate). */
+typedef struct PnAlias {
+    Gt name;
+    uint32_t comp;
+} PnAlias;
+
 /* What an optimisation pass removed, for `gdlc propnet --stats`. */
 typedef struct PnPassStats {
     const char *name;        /* e.g. "constant propagation" */
@@ -124,6 +139,7 @@ typedef struct Propnet {
     VEC(PnRole) roles;       /* in the game's role order */
     uint32_t terminal;       /* the component of `terminal` (a PN_CONST 0 when none) */
     VEC(PnPassStats) passes; /* what each optimisation removed, in order */
+    VEC(PnAlias) aliases;    /* names of merged components, in the order they were merged */
 } Propnet;
 
 typedef enum PnOpt {
@@ -135,9 +151,20 @@ typedef enum PnOpt {
     PN_OPT_ALL = 0x1f,
 } PnOpt;
 
-/* Builds the network of a ground program (ground.h) with names in store.
- * False with *err (malloc-ed) on a program it cannot represent. */
+/* Builds the network of a program without variables: the grounder's (see
+ * ground.h) or any variable-free one of the front end (its static
+ * relations are evaluated here, its distinct and equality decided), with
+ * names in store, which must share the program's symbol table. False with
+ * *err (malloc-ed) on a program it cannot represent (variables left). */
 bool pn_build(const Ir *ground, GtStore *store, Propnet *pn, char **err);
+/* The network of an accepted program (front end's IR): grounded first with
+ * the budgets lim (NULL: the defaults) when it has variables, built, then
+ * optimised with opts (0: as built). gs (may be NULL) receives the
+ * grounder's statistics, zero when nothing was grounded. False with *err
+ * (malloc-ed) when grounding stops at a budget (the grounder's message,
+ * naming the relation) or the build fails; *pn is then empty. */
+bool pn_of_ir(const Ir *ir, const GroundLimits *lim, GtStore *store, unsigned opts, Propnet *pn, GroundStats *gs,
+              char **err);
 /* Runs the optimisations in opts to a fixpoint, renumbering components;
  * appends what each removed to pn->passes. */
 void pn_optimise(Propnet *pn, unsigned opts);
@@ -162,13 +189,14 @@ uint32_t pn_sccs(const Propnet *pn, U32Vec *comps, U32Vec *scc_at);
  *   input INDEX ROLE MOVE: comp C
  *   legal ROLE MOVE: comp C [input INDEX]
  *   goal ROLE VALUE: comp C
- *   terminal: comp C */
+ *   terminal: comp C
+ *   alias NAME: comp C */
 void pn_dump(FILE *f, const Propnet *pn);
 /* Graphviz DOT of the network, or with focus != PN_NONE of the cone of
  * components feeding focus up to depth levels upstream. */
 void pn_dot(FILE *f, const Propnet *pn, uint32_t focus, uint32_t depth);
 
-/* The component named by a sentence, or PN_NONE. */
+/* The component named by a sentence (its name or an alias), or PN_NONE. */
 uint32_t pn_find(const Propnet *pn, Gt name);
 /* "const", "base", "input", "and", "or", "not". */
 const char *pn_kind_name(PnKind k);

@@ -10,9 +10,6 @@
 #include "../../include/gdl.h"
 #include "../../middle/propnet.h"
 
-#ifdef GDLC_HAVE_GROUND
-#include "../../middle/ground.h"
-#endif
 
 #define SRC GDLC_SOURCE_DIR "/tests/propnet/"
 
@@ -39,16 +36,12 @@ static void net_load(Net *n, const char *path, unsigned opts)
     for (uint32_t r = 0; r < ir->rules.n; r++)
         vars |= ir->rules.v[r].nvars > 0;
     if (vars) {
-#ifdef GDLC_HAVE_GROUND
         GroundLimits lim = {0};
         GroundStats st;
         if (ground_run(ir, &lim, &n->ground, &st, &err) != GROUND_OK)
             fail_msg("%s: %s", path, err);
         n->grounded = true;
         ir = &n->ground;
-#else
-        fail_msg("%s: has variables and there is no grounder", path);
-#endif
     }
     if (!pn_build(ir, &n->store, &n->pn, &err))
         fail_msg("%s: %s", path, err);
@@ -176,11 +169,8 @@ static void single_inputs_collapse(void **state)
     uint32_t singles = 0;
     for (uint32_t c = 0; c < a.pn.comps.n; c++) {
         const PnComp *x = &a.pn.comps.v[c];
-        if ((x->kind == PN_AND || x->kind == PN_OR) && x->nin == 1) {
-            /* only a named gate of a named input stays */
-            assert_int_not_equal(x->name, BASE_NONE);
-            assert_int_not_equal(a.pn.comps.v[a.pn.in.v[x->in_at]].name, BASE_NONE);
-        }
+        /* none is left */
+        assert_false((x->kind == PN_AND || x->kind == PN_OR) && x->nin == 1);
     }
     for (uint32_t c = 0; c < b.pn.comps.n; c++) {
         const PnComp *x = &b.pn.comps.v[c];
@@ -188,9 +178,15 @@ static void single_inputs_collapse(void **state)
     }
     assert_true(singles > 0);
     assert_true(a.pn.comps.n < b.pn.comps.n);
-    /* every sentence is still findable */
+    /* every sentence is still findable: (legal x noop) is (true (control
+     * o)) under another name */
     assert_int_not_equal(named(&a, "(marked x)"), PN_NONE);
-    assert_int_not_equal(named(&a, "(legal x noop)"), PN_NONE);
+    assert_int_equal(named(&a, "(legal x noop)"), named(&a, "(true (control o))"));
+    assert_true(a.pn.aliases.n > 0);
+    bool found = false;
+    for (uint32_t i = 0; i < a.pn.roles.v[0].legal.n; i++)
+        found |= a.pn.roles.v[0].legal.v[i].comp == named(&a, "(true (control o))");
+    assert_true(found);
     net_free(&a);
     net_free(&b);
 }
@@ -398,12 +394,17 @@ static char *joined(char **v, size_t n)
 }
 
 /* Random playouts of a game on ref and on its network, as built and
- * optimised; every answer compared. */
-static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
+ * optimised (every pass, and with each alone when each is set); every
+ * answer compared. */
+static void against_ref_with(const char *path, uint32_t playouts, uint32_t max_steps, bool each)
 {
-    for (int o = 0; o < 2; o++) {
+    static const unsigned opts[] = {0, PN_OPT_ALL, PN_OPT_CONST, PN_OPT_UNUSED, PN_OPT_HASH, PN_OPT_SINGLE,
+                                    PN_OPT_FIXED_BASE};
+    static const char *const opt_names[] = {"as built", "optimised", "constants only", "unused only",
+                                            "hashing only", "single inputs only", "fixed bases only"};
+    for (int o = 0; o < (each ? 7 : 2); o++) {
         Net n;
-        net_load(&n, path, o ? PN_OPT_ALL : 0);
+        net_load(&n, path, opts[o]);
         Propnet *pn = &n.pn;
         check_consistent(pn);
         GdlGame *game = NULL;
@@ -422,6 +423,21 @@ static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
         for (uint32_t p = 0; p < playouts; p++) {
             GdlState *s = NULL;
             assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+            {
+                /* the initial state is what the bases' init say */
+                size_t ni = gdl_state_size(s), nb = 0;
+                for (size_t i = 0; i < ni; i++)
+                    texts[i] = (char *)gdl_state_fact(m, s, i);
+                for (uint32_t b = 0; b < pn->base.n; b++)
+                    if (pn->base.v[b].init)
+                        mine[nb++] = (char *)gt_text(pn->store, pn->base.v[b].fact);
+                char *want = joined(texts, ni), *got = joined(mine, nb);
+                if (strcmp(want, got) != 0)
+                    fail_msg("%s (%s): initial state differs:\n  ref %s\n  net %s", path, opt_names[o],
+                             want, got);
+                free(want);
+                free(got);
+            }
             for (uint32_t step = 0; step <= max_steps; step++) {
                 /* the state on the network */
                 memset(val, 0, pn->comps.n);
@@ -446,7 +462,7 @@ static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
                 bool term;
                 assert_int_equal(gdl_is_terminal(m, s, &term), GDL_OK);
                 if (term != (bool)val[pn->terminal])
-                    fail_msg("%s (%s): terminal differs at step %u", path, o ? "optimised" : "raw", step);
+                    fail_msg("%s (%s): terminal differs at step %u", path, opt_names[o], step);
                 int goals[64];
                 GdlStatus gs = gdl_goals(m, s, goals);
                 for (unsigned k = 0; k < nroles && gs == GDL_OK; k++) {
@@ -458,7 +474,7 @@ static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
                         }
                     if (nv > 1 || v != goals[k])
                         fail_msg("%s (%s): goal of role %u differs at step %u: %d, ref %d", path,
-                                 o ? "optimised" : "raw", k, step, v, goals[k]);
+                                 opt_names[o], k, step, v, goals[k]);
                 }
                 if (term)
                     break;
@@ -476,7 +492,7 @@ static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
                     char *got = joined(mine, nl);
                     if (strcmp(want, got) != 0)
                         fail_msg("%s (%s): legal moves of role %u differ at step %u:\n  ref %s\n  net %s", path,
-                                 o ? "optimised" : "raw", k, step, want, got);
+                                 opt_names[o], k, step, want, got);
                     free(want);
                     free(got);
                 }
@@ -506,7 +522,7 @@ static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
                 char *want = joined(texts, nt), *got = joined(mine, nn);
                 if (strcmp(want, got) != 0)
                     fail_msg("%s (%s): next state differs at step %u:\n  ref %s\n  net %s", path,
-                             o ? "optimised" : "raw", step, want, got);
+                             opt_names[o], step, want, got);
                 free(want);
                 free(got);
                 gdl_state_free(s);
@@ -525,12 +541,19 @@ static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
     }
 }
 
+static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps)
+{
+    against_ref_with(path, playouts, max_steps, true);
+}
+
 static void small_games_against_ref(void **state)
 {
     (void)state;
     against_ref(SRC "two_cells.kif", 20, 10);
     against_ref(SRC "cycle.kif", 40, 10);
     against_ref(SRC "static.kif", 10, 5);
+    against_ref(SRC "oddities.kif", 10, 8);
+    against_ref(SRC "init_reads_state.kif", 3, 5);
 }
 
 static void corpus_against_ref(void **state)
@@ -538,12 +561,11 @@ static void corpus_against_ref(void **state)
     (void)state;
     static const char *games[] = {
         "ggp-repository/ticTacToeNoVars.kif",
-#ifdef GDLC_HAVE_GROUND
         "ggp-repository/ticTacToe.kif",
         "ggp-repository/connectFour.kif",
         "ggp-repository/breakthroughSmall.kif",
-        "ggp-repository/hex.kif",
-#endif
+        "ggp-repository/atariGoVariant_7x7.kif", /* cycles (a group and its liberties) */
+        "ggp-repository/reversi.kif",
     };
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         char path[4096];
@@ -554,7 +576,7 @@ static void corpus_against_ref(void **state)
             continue;
         }
         fclose(f);
-        against_ref(path, 4, 200);
+        against_ref_with(path, 8, 200, false);
     }
 }
 
