@@ -3,10 +3,10 @@
  *
  * Atoms. Every relation has a set of ground atoms: tuples of term ids of a
  * private store (GtStore over the program's own symbols), appended in the
- * order they are found, deduplicated by a hash set, with an index per
- * argument position built on first use (key term -> newest atom, a chain to
- * older ones, and a count, so a join picks the most selective bound
- * position). Atoms are never removed, so an atom's number in its relation
+ * order they are found, deduplicated by a hash set, with indexes built on
+ * first use (at most 12 a relation: see Joins; key -> newest atom, a chain
+ * to older ones, and a count, so a join picks the most selective). Atoms
+ * are never removed, so an atom's number in its relation
  * is stable and "the atoms found before round k" is a prefix.
  *
  * Two phases, each a semi-naive bottom-up fixpoint.
@@ -68,7 +68,6 @@
 
 #include "../base/terms.h"
 
-#include <errno.h>
 #include <string.h>
 
 /* ---- atom sets ------------------------------------------------------- */
@@ -252,6 +251,8 @@ static bool set_add(const GtStore *st, AtomSet *s, const Gt *t)
             s->slots[i] = a + 1;
         }
     }
+    if (s->tuples.n > UINT32_MAX / 2 - s->arity - 1)
+        base_fatal("array too large"); /* budgets in the billions: memory runs out first */
     uint32_t a = s->n++;
     vec_reserve(s->tuples, s->tuples.n + s->arity + 1);
     for (uint32_t i = 0; i < s->arity; i++)
@@ -310,7 +311,8 @@ typedef struct Grounder {
     uint32_t nislots;
     U32Vec cur;          /* the instance being made */
     uint64_t nlinks;
-    uint64_t steps;      /* atoms tried by joins, bounded by GROUND_STEPS_PER_LINK * max_links */
+    uint64_t steps;      /* atoms tried by joins, */
+    uint64_t max_steps;  /* at most GROUND_STEPS_PER_LINK * max_links */
 } Grounder;
 
 static const char *rel_name(const Grounder *g, uint32_t rel)
@@ -476,6 +478,8 @@ static void record(Grounder *g, uint32_t head, uint32_t nlits)
                              (unsigned long long)g->lim.max_links));
         return;
     }
+    if (g->inst.n > UINT32_MAX / 2 - g->cur.n - 1 || g->inst_at.n > UINT32_MAX / 2)
+        base_fatal("array too large");
     s->rules++;
     g->nlinks += nlits;
     g->islots[i] = g->inst_at.n + 1;
@@ -687,11 +691,11 @@ static void join(Grounder *g);
 /* Goes on with the join once atom a of literal j is matched. */
 static void join_atom(Grounder *g, uint32_t j, uint32_t a)
 {
-    if (++g->steps > GROUND_STEPS_PER_LINK * g->lim.max_links) {
+    if (++g->steps > g->max_steps) {
         stop(g, base_sprintf("grounding stopped: the joins of the rules of relation '%s' tried more than %llu atoms "
                              "in all (%d times max-links=%llu)",
                              rel_name(g, g->rule->head),
-                             (unsigned long long)(GROUND_STEPS_PER_LINK * g->lim.max_links), GROUND_STEPS_PER_LINK,
+                             (unsigned long long)g->max_steps, GROUND_STEPS_PER_LINK,
                              (unsigned long long)g->lim.max_links));
         return;
     }
@@ -757,6 +761,12 @@ static void join(Grounder *g)
         Access ac;
         if (!lit_access(g, j, call, &ac) || ac.count == 0)
             return; /* no atom can match it: no binding completes */
+        if (ac.path == 0) {
+            /* a lookup that holds binds nothing: nothing is cheaper */
+            pick = j;
+            best = ac;
+            break;
+        }
         /* its atoms, times what each would leave the other positive
          * literals to try (a literal that binds what the others need
          * goes first, though it tries more atoms itself) */
@@ -994,6 +1004,8 @@ GroundResult ground_run(const Ir *in, const GroundLimits *lim, Ir *out, GroundSt
     g.lim.max_atoms = lim && lim->max_atoms ? lim->max_atoms : GROUND_DEFAULT_MAX_ATOMS;
     g.lim.max_rules = lim && lim->max_rules ? lim->max_rules : GROUND_DEFAULT_MAX_RULES;
     g.lim.max_links = lim && lim->max_links ? lim->max_links : GROUND_DEFAULT_MAX_LINKS;
+    g.max_steps = g.lim.max_links > UINT64_MAX / GROUND_STEPS_PER_LINK ? UINT64_MAX
+                                                                       : GROUND_STEPS_PER_LINK * g.lim.max_links;
     gt_init(&g.st, in->syms);
     uint32_t nr = in->rels.n, maxvars = 1, maxlits = 1;
     g.rel = base_xcalloc(nr + 1, sizeof *g.rel);
@@ -1127,10 +1139,10 @@ bool ground_limits_parse(const char *spec, GroundLimits *lim, char **err)
         const char *v = eq ? eq + 1 : p + len;
         size_t vlen = (size_t)(p + len - v);
         uint64_t x = 0;
-        bool ok = eq && vlen > 0 && vlen <= 19;
+        bool ok = eq && vlen > 0;
         for (size_t i = 0; ok && i < vlen; i++) {
-            ok = v[i] >= '0' && v[i] <= '9';
-            x = x * 10 + (uint64_t)(v[i] - '0');
+            ok = v[i] >= '0' && v[i] <= '9' && x <= (UINT64_MAX - (uint64_t)(v[i] - '0')) / 10;
+            x = ok ? x * 10 + (uint64_t)(v[i] - '0') : x;
         }
         if (!ok || x == 0) {
             *err = base_sprintf("%s takes a positive whole number, not '%.*s'", keys[k].name, eq ? (int)vlen : 0,

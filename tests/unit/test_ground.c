@@ -26,6 +26,8 @@ static void limits_parse(void **state)
     assert_int_equal(lim.max_links, 7);
     assert_true(ground_limits_parse("max-rules=18446744073", &lim, &err));
     assert_int_equal(lim.max_rules, 18446744073ull);
+    assert_true(ground_limits_parse("max-links=18446744073709551615", &lim, &err));
+    assert_int_equal(lim.max_links, UINT64_MAX);
     assert_true(ground_limits_parse("", &lim, &err));
     static const struct {
         const char *spec, *msg;
@@ -35,7 +37,7 @@ static void limits_parse(void **state)
         {"max-atoms=0", "max-atoms takes a positive whole number, not '0'"},
         {"max-atoms=-1", "max-atoms takes a positive whole number, not '-1'"},
         {"max-atoms=1x", "max-atoms takes a positive whole number, not '1x'"},
-        {"max-atoms=99999999999999999999", "max-atoms takes a positive whole number, not '99999999999999999999'"},
+        {"max-atoms=18446744073709551616", "max-atoms takes a positive whole number, not '18446744073709551616'"},
         {"max-atom=3", "unknown grounding budget 'max-atom' (budgets: max-atoms=N, max-rules=N, max-links=N)"},
         {"max-atoms=3,", "a grounding budget list may not end with a comma"},
         {",max-atoms=3", "unknown grounding budget '' (budgets: max-atoms=N, max-rules=N, max-links=N)"},
