@@ -635,7 +635,7 @@ const CliCommand cli_correctness_test = {
     "When the initial state is terminal the history is !R!, !T!true, !G!, !F!.\n"
     "\n"
     "options:\n"
-    "  --engine E      ref, jit (default), aot or so:PATH; with --check, the\n"
+    "  --engine E      ref, jit (default), aot, so:PATH or pn; with --check, the\n"
     "                  engine the history is replayed on (default ref)\n"
     "  --seed N        the seed of the random moves (default 1): each role draws\n"
     "                  uniformly from its legal moves sorted canonically\n"

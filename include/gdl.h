@@ -9,6 +9,9 @@
  *   "jit"      the game compiled to C and run in process by libtcc (default)
  *   "aot"      the game compiled by the system compiler, cached on disk
  *   "so:PATH"  a shared object made earlier by `gdlc compile`
+ *   "pn"       the grounded game as a propositional network, evaluated from
+ *              tables; "pn:max-atoms=N,max-rules=N,max-links=N" sets the
+ *              grounding budgets (a game past one is refused: GDL_LIMIT)
  *
  * Objects and ownership
  *   GdlGame     a loaded, validated game. Immutable once loaded: several

@@ -324,9 +324,11 @@ static uint64_t machine_serial(const GdlMachine *m)
     return x ? x : 1;
 }
 
-static const EngineOps *const engines[] = {&rt_engine_ref, &rt_engine_jit, &rt_engine_aot, &rt_engine_so};
+static const EngineOps *const engines[] = {&rt_engine_ref, &rt_engine_jit, &rt_engine_aot, &rt_engine_so,
+                                           &rt_engine_pn};
 
 static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine *volatile *mp, char **err);
+static void rank_known(GdlMachine *m);
 
 GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **out, char **err)
 {
@@ -374,7 +376,7 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
             ops = engines[i];
     if (!ops) {
         if (err)
-            *err = base_sprintf("no engine named '%s' (engines: ref, jit, aot, so:PATH)", engine);
+            *err = base_sprintf("no engine named '%s' (engines: ref, jit, aot, so:PATH, pn)", engine);
         return GDL_NO_ENGINE;
     }
     GdlMachine *m = *mp = base_xcalloc(1, sizeof *m);
@@ -403,6 +405,7 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
         *mp = NULL;
         return st;
     }
+    rank_known(m);
     return GDL_OK;
 }
 
@@ -424,6 +427,10 @@ void gdl_machine_free(GdlMachine *m)
     vec_free(m->to_cid);
     vec_free(m->to_own);
     vec_free(m->foreign);
+    vec_free(m->rank);
+    vec_free(m->ranked);
+    vec_free(m->rank_tmp);
+    vec_free(m->rank_bits);
     vec_free(m->sorted);
     vec_free(m->joint);
     for (uint32_t k = 0; m->legal_of && k < m->roles.n; k++)
@@ -590,6 +597,151 @@ static const Gt *own_facts(GdlMachine *m, const GdlState *s)
     return m->foreign.v;
 }
 
+/* ---- canonical ranks -------------------------------------------------- */
+
+/* Moves come out in canonical order, the byte order of their text, and so
+ * do facts when a state is read fact by fact. Comparing texts in a playout
+ * loop cost a quarter of a game's time, so each machine ranks the terms it
+ * orders, once: ranked holds them in canonical order and rank[t] - 1 is t's
+ * place there, so that sorting is sorting small integers. A term without a
+ * rank is placed by binary search among the ranked ones (text comparisons,
+ * once per term) and the ranks after it are renumbered: a cost linear in
+ * the ranked terms, paid only by a call that meets terms never seen before,
+ * which stops once a game's moves have all been seen. An engine that knows
+ * its every move and fact (EngineOps.terms) has them ranked in one batch
+ * when the machine is made. */
+
+/* Gives the terms of v (any order, repeats allowed) that have none a rank;
+ * rank covers every term of v. */
+static void rank_add(GdlMachine *m, const Gt *v, uint32_t n)
+{
+    U32Vec *fresh = &m->rank_tmp;
+    fresh->n = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (m->rank.v[v[i]] == 0) {
+            m->rank.v[v[i]] = UINT32_MAX; /* collected: a repeat is not taken twice */
+            vec_push(*fresh, v[i]);
+        }
+    if (fresh->n == 0)
+        return;
+    gt_sort(&m->store, fresh->v, fresh->n);
+    /* merged from the end, the greatest fresh term first: each goes after
+     * the ranked terms that precede it, found by binary search */
+    uint32_t old = m->ranked.n, k = fresh->n, i = old, at = old + k;
+    vec_reserve(m->ranked, old + k);
+    while (k > 0) {
+        Gt t = fresh->v[--k];
+        uint32_t lo = 0, hi = i;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (gt_cmp(&m->store, m->ranked.v[mid], t) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        while (i > lo)
+            m->ranked.v[--at] = m->ranked.v[--i];
+        m->ranked.v[--at] = t;
+    }
+    m->ranked.n = old + fresh->n;
+    for (uint32_t j = at; j < m->ranked.n; j++) /* ranked[0..at) kept their places */
+        m->rank.v[m->ranked.v[j]] = j + 1;
+}
+
+/* Sorts n numbers; tmp has room for n. */
+static void sort_u32_with(uint32_t *v, uint32_t *tmp, uint32_t n)
+{
+    if (n <= 24) {
+        for (uint32_t i = 1; i < n; i++) {
+            uint32_t x = v[i], j = i;
+            for (; j > 0 && v[j - 1] > x; j--)
+                v[j] = v[j - 1];
+            v[j] = x;
+        }
+        return;
+    }
+    uint32_t h = n / 2, i = 0, j = h, k = 0;
+    sort_u32_with(v, tmp, h);
+    sort_u32_with(v + h, tmp, n - h);
+    if (v[h - 1] < v[h])
+        return;
+    while (i < h && j < n)
+        tmp[k++] = v[j] < v[i] ? v[j++] : v[i++];
+    while (i < h)
+        tmp[k++] = v[i++];
+    while (j < n)
+        tmp[k++] = v[j++];
+    memcpy(v, tmp, n * sizeof *v);
+}
+
+/* Sorts n numbers, repeats removed, with the machine's scratch (no
+ * allocation once it has grown); returns how many remain. Numbers within a
+ * span of a few times 64n (ranks, the facts of most states) are sorted by
+ * a bitset over their span, in time linear in n and the span. */
+static uint32_t sort_unique(GdlMachine *m, uint32_t *v, uint32_t n)
+{
+    if (n < 2)
+        return n;
+    uint32_t lo = v[0], hi = v[0];
+    for (uint32_t i = 1; i < n; i++) {
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+    }
+    uint32_t words = ((hi - lo) >> 6) + 1, k = 0;
+    if (words <= 2 * (uint64_t)n + 8) {
+        vec_reserve(m->rank_bits, words);
+        uint64_t *bits = m->rank_bits.v;
+        memset(bits, 0, words * sizeof *bits);
+        for (uint32_t i = 0; i < n; i++)
+            bits[(v[i] - lo) >> 6] |= (uint64_t)1 << ((v[i] - lo) & 63);
+        for (uint32_t w = 0; w < words; w++)
+            for (uint64_t x = bits[w]; x; x &= x - 1)
+                v[k++] = lo + (w << 6) + (uint32_t)__builtin_ctzll(x);
+        return k;
+    }
+    if (n > 24)
+        vec_reserve(m->rank_tmp, n);
+    sort_u32_with(v, m->rank_tmp.v, n);
+    for (uint32_t i = 0; i < n; i++)
+        if (k == 0 || v[k - 1] != v[i])
+            v[k++] = v[i];
+    return k;
+}
+
+/* Sorts n terms of m canonically (gt_sort's order), by rank, repeats
+ * removed; returns how many remain. */
+static uint32_t rank_sort(GdlMachine *m, Gt *v, uint32_t n)
+{
+    if (m->rank.n < m->store.fn.n)
+        map_grow(&m->rank, m->store.fn.n);
+    uint32_t i = 0;
+    for (; i < n && m->rank.v[v[i]]; i++)
+        v[i] = m->rank.v[v[i]];
+    if (i < n) {
+        for (uint32_t j = 0; j < i; j++) /* back to terms, then rank the new ones */
+            v[j] = m->ranked.v[v[j] - 1];
+        rank_add(m, v, n);
+        for (i = 0; i < n; i++)
+            v[i] = m->rank.v[v[i]];
+    }
+    n = sort_unique(m, v, n);
+    for (i = 0; i < n; i++)
+        v[i] = m->ranked.v[v[i] - 1];
+    return n;
+}
+
+/* The engine's every move and fact, when it knows them, ranked at once. */
+static void rank_known(GdlMachine *m)
+{
+    if (!m->ops->terms)
+        return;
+    m->scratch.n = 0;
+    m->ops->terms(m->engine, &m->scratch);
+    map_grow(&m->rank, m->store.fn.n);
+    rank_add(m, m->scratch.v, m->scratch.n);
+    m->scratch.n = 0;
+}
+
 /* ---- states ---------------------------------------------------------- */
 
 /* Writes facts (m's ids, any order, duplicates allowed) into *sp as a state
@@ -612,11 +764,12 @@ static void state_set(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n)
         }
     }
     gt_tuple_copy(s->facts, facts, n);
-    base_sort_u32(s->facts, n);
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (k == 0 || s->facts[k - 1] != s->facts[i])
-            s->facts[k++] = s->facts[i];
+    uint32_t k = 1;
+    while (k < n && facts[k - 1] < facts[k])
+        k++;
+    if (k < n) /* engines that answer in id order skip the sort */
+        k = sort_unique(m, s->facts, n);
+    k = n ? k : 0;
     s->n = k;
     /* the canonical ids beside them, and the hash (a sum of mixed content
      * hashes: independent of ids and of order) */
@@ -726,7 +879,7 @@ static void state_sort(GdlMachine *m, const GdlState *s)
         m->sorted.n = 0;
         for (uint32_t k = 0; k < s->n; k++)
             vec_push(m->sorted, facts[k]);
-        gt_sort(&m->store, m->sorted.v, m->sorted.n);
+        m->sorted.n = rank_sort(m, m->sorted.v, m->sorted.n);
         m->sorted_stamp = s->stamp;
     }
 }
@@ -876,7 +1029,7 @@ static GdlStatus legal_moves(GdlMachine *m, const GdlState *s, uint32_t k, bool 
             return st;
         }
     }
-    gt_sort(&m->store, m->scratch.v, m->scratch.n);
+    m->scratch.n = rank_sort(m, m->scratch.v, m->scratch.n);
     if (remember)
         legal_remember(m, s, k);
     return GDL_OK;

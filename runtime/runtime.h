@@ -75,6 +75,10 @@ typedef struct EngineOps {
     /* values: pairs (role index, goal value term), one per goal fact */
     GdlStatus (*goals)(void *e, const Gt *state, uint32_t n, U32Vec *values);
     EngineArg arg;     /* what may follow the name */
+    /* Optional (NULL: not known): appends every move and fact the engine can
+     * ever answer, so that the API ranks them in canonical order once
+     * (rank_sort in api.c) instead of as they first appear. */
+    void (*terms)(void *e, U32Vec *out);
 } EngineOps;
 
 extern const EngineOps rt_engine_ref;
@@ -85,7 +89,7 @@ extern const EngineOps rt_engine_ref;
  * compiler uses it to turn such relations into facts. */
 GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uint32_t max, double deadline,
                           U32Vec *out);
-extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so;
+extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so, rt_engine_pn;
 
 /* The domain analysis of domain.c: appends to out the terms a state may
  * hold (role BASE_NONE) or the moves role may make, a sound
@@ -121,6 +125,10 @@ struct GdlMachine {
     U32Vec to_cid;     /* own term id -> the game's canonical id + 1 (0: not mapped yet) */
     U32Vec to_own;     /* canonical id -> own term id + 1 (0: not mapped yet) */
     U32Vec foreign;    /* the facts of the last state of another machine, as own ids, sorted */
+    U32Vec rank;       /* own term id -> its place in canonical order + 1 (0: not ranked yet) */
+    U32Vec ranked;     /* the ranked terms, in canonical order (rank - 1 indexes it) */
+    U32Vec rank_tmp;   /* rank_sort's scratch */
+    VEC(uint64_t) rank_bits; /* sort_unique's bitset */
     uint64_t foreign_stamp; /* that state's stamp (0: none) */
 };
 

@@ -1166,6 +1166,94 @@ static void states_cross_threads(void **state)
     gdl_game_free(g);
 }
 
+/* Moves and facts come out in the byte order of their text however they
+ * first appear: here one new move a step, among numbers whose text order
+ * is not their numeric order (see canonical ranks in api.c). */
+static void canonical_order_as_moves_appear(void **state)
+{
+    (void)state;
+    GdlGame *g = load_text("(role r)\n(init (c 0))\n"
+                           "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)\n"
+                           "(succ 6 7) (succ 7 8) (succ 8 9) (succ 9 10) (succ 10 11) (succ 11 12)\n"
+                           "(<= (lt ?x ?y) (succ ?x ?y))\n(<= (lt ?x ?z) (succ ?x ?y) (lt ?y ?z))\n"
+                           "(<= (next (c ?y)) (true (c ?x)) (succ ?x ?y))\n"
+                           "(<= (next (seen ?m)) (does r ?m))\n(<= (next (seen ?m)) (true (seen ?m)))\n"
+                           "(<= (legal r (m ?x)) (true (c ?y)) (lt ?x ?y))\n"
+                           "(<= (legal r (mm ?x ?x)) (true (c ?y)) (lt ?x ?y))\n"
+                           "(<= (legal r mm) (true (c ?y)))\n"
+                           "(<= terminal (true (c 12)))\n(goal r 100)\n");
+    GdlMachine *m = machine(g);
+    GdlState *s = NULL;
+    assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+    int steps = 0;
+    bool terminal = false;
+    while (assert_int_equal(gdl_is_terminal(m, s, &terminal), GDL_OK), !terminal) {
+        const GdlMove *moves;
+        size_t n;
+        assert_int_equal(gdl_legal_moves(m, s, 0, &moves, &n), GDL_OK);
+        assert_int_equal(n, 1 + 2 * steps);
+        for (size_t i = 1; i < n; i++)
+            if (strcmp(gdl_move_text(m, moves[i - 1]), gdl_move_text(m, moves[i])) >= 0)
+                fail_msg("step %d: %s before %s", steps, gdl_move_text(m, moves[i - 1]), gdl_move_text(m, moves[i]));
+        for (size_t i = 1; i < gdl_state_size(s); i++)
+            if (strcmp(gdl_state_fact(m, s, i - 1), gdl_state_fact(m, s, i)) >= 0)
+                fail_msg("step %d: fact %s before %s", steps, gdl_state_fact(m, s, i - 1), gdl_state_fact(m, s, i));
+        /* the middle move: a different one each step */
+        GdlMove mv = moves[n / 2];
+        GdlState *t = NULL;
+        assert_int_equal(gdl_next_state(m, s, &mv, &t), GDL_OK);
+        gdl_state_free(s);
+        s = t;
+        steps++;
+    }
+    assert_int_equal(steps, 12);
+    assert_true(gdl_state_size(s) > 2);
+    gdl_state_free(s);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
+/* pn grounds the game when the machine is made: a game past its budget is
+ * refused then, with the relation that grew and the engine that plays it;
+ * a query polls the cancel flag and the deadline, and the machine stays
+ * usable after. */
+static void pn_budget_and_polling(void **state)
+{
+    (void)state;
+    GdlGame *g = load_text("(role a)\n(init (c 0))\n(<= (next (c (s ?x))) (true (c ?x)))\n(legal a tick)\n"
+                           "(<= terminal (true (c (s (s 0)))))\n(goal a 100)\n");
+    GdlMachine *m = NULL;
+    char *err = NULL;
+    assert_int_equal(gdl_machine_new(g, "pn", &m, &err), GDL_LIMIT);
+    assert_null(m);
+    assert_non_null(strstr(err, "relation 'next'"));
+    assert_non_null(strstr(err, "engine jit plays it"));
+    free(err);
+    err = NULL;
+    assert_int_equal(gdl_machine_new(g, "pn:max-atoms=many", &m, &err), GDL_BAD_ARGUMENT);
+    assert_non_null(strstr(err, "max-atoms"));
+    free(err);
+    gdl_game_free(g);
+    g = load(GAME("tictactoe"));
+    assert_int_equal(gdl_machine_new(g, "pn", &m, NULL), GDL_OK);
+    GdlState *s = NULL;
+    assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+    const GdlMove *moves;
+    size_t n;
+    volatile int flag = 1;
+    gdl_machine_set_cancel_flag(m, &flag);
+    assert_int_equal(gdl_legal_moves(m, s, 0, &moves, &n), GDL_CANCELLED);
+    flag = 0;
+    gdl_machine_set_deadline(m, gdl_now() - 1.0);
+    assert_int_equal(gdl_legal_moves(m, s, 0, &moves, &n), GDL_CANCELLED);
+    gdl_machine_set_deadline(m, 0);
+    assert_int_equal(gdl_legal_moves(m, s, 0, &moves, &n), GDL_OK);
+    assert_int_equal(n, 9);
+    gdl_state_free(s);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1189,6 +1277,29 @@ int main(void)
         cmocka_unit_test(base_and_input_propositions),
         cmocka_unit_test(conveniences_per_thread),
         cmocka_unit_test(states_cross_threads),
+        cmocka_unit_test(canonical_order_as_moves_appear),
+    };
+    /* pn: the same, but for the tests that play games past its grounding
+     * budget (amazons, runaway terms: pn_budget_and_polling checks the
+     * refusal) or a query that runs for minutes (pn grounds it away) */
+    const struct CMUnitTest pn_tests[] = {
+        cmocka_unit_test(diagnostics_are_data),
+        cmocka_unit_test(unknown_engine),
+        cmocka_unit_test(play_and_transpose),
+        cmocka_unit_test(hash_is_independent_of_ids),
+        cmocka_unit_test(reversi_opening_flips),
+        cmocka_unit_test(game_faults_name_role_and_state),
+        cmocka_unit_test(one_machine_per_thread),
+        cmocka_unit_test(rng_is_documented_splitmix),
+        cmocka_unit_test(foreign_states_are_refused),
+        cmocka_unit_test(bad_joint_moves_are_refused),
+        cmocka_unit_test(goal_and_role_find),
+        cmocka_unit_test(random_moves_and_depth_charges),
+        cmocka_unit_test(states_as_bytes),
+        cmocka_unit_test(conveniences_per_thread),
+        cmocka_unit_test(states_cross_threads),
+        cmocka_unit_test(canonical_order_as_moves_appear),
+        cmocka_unit_test(pn_budget_and_polling),
     };
     int failed = 0;
     static const char *const engines[] = {"ref", "jit"};
@@ -1196,5 +1307,7 @@ int main(void)
         engine = engines[i];
         failed += _cmocka_run_group_tests(engine, tests, sizeof tests / sizeof tests[0], NULL, NULL);
     }
+    engine = "pn";
+    failed += _cmocka_run_group_tests(engine, pn_tests, sizeof pn_tests / sizeof pn_tests[0], NULL, NULL);
     return failed;
 }

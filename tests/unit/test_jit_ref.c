@@ -4,7 +4,10 @@
  * the same terminality, goals, legal moves (as texts, in canonical order)
  * and next states (by content hash and size). GDLC_GEN_SEEDS sets how many
  * games (default 300), GDLC_GEN_FIRST the first seed (default 1),
- * GDLC_ENGINE the engine (default jit).
+ * GDLC_ENGINE the engine (default jit). An engine may refuse a game past a
+ * budget of its own (pn's grounding: GDL_LIMIT): each refusal is printed
+ * with its seed and counted, and more than GDLC_MAX_REFUSED of them
+ * (default 0) fail the test.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -88,6 +91,7 @@ static void differential(void **state)
 {
     (void)state;
     uint64_t first = env_u64("GDLC_GEN_FIRST", 1), n = env_u64("GDLC_GEN_SEEDS", 300);
+    uint64_t max_refused = env_u64("GDLC_MAX_REFUSED", 0), refused = 0;
     const char *engine = getenv("GDLC_ENGINE");
     if (!engine || !*engine)
         engine = "jit";
@@ -102,7 +106,16 @@ static void differential(void **state)
         gdl_diagnostics_free(d);
         GdlMachine *e = NULL, *r = NULL;
         char *err = NULL;
-        if (gdl_machine_new(g, engine, &e, &err) != GDL_OK || gdl_machine_new(g, "ref", &r, &err) != GDL_OK)
+        GdlStatus st = gdl_machine_new(g, engine, &e, &err);
+        if (st == GDL_LIMIT) {
+            print_message("seed %llu: engine %s refuses the game: %s\n", (unsigned long long)seed, engine, err);
+            free(err);
+            refused++;
+            gdl_game_free(g);
+            free(text);
+            continue;
+        }
+        if (st != GDL_OK || gdl_machine_new(g, "ref", &r, &err) != GDL_OK)
             fail_msg("seed %llu: %s", (unsigned long long)seed, err);
         GdlRng rng;
         gdl_rng_seed(&rng, seed);
@@ -113,9 +126,12 @@ static void differential(void **state)
         gdl_game_free(g);
         free(text);
     }
-    print_message("%s agrees with ref on %llu random games (seeds %llu..%llu), %llu states\n", engine,
-                  (unsigned long long)n, (unsigned long long)first, (unsigned long long)(first + n - 1),
-                  (unsigned long long)states);
+    print_message("%s agrees with ref on %llu random games (seeds %llu..%llu), %llu states; %llu refused\n", engine,
+                  (unsigned long long)(n - refused), (unsigned long long)first, (unsigned long long)(first + n - 1),
+                  (unsigned long long)states, (unsigned long long)refused);
+    if (refused > max_refused)
+        fail_msg("%s refused %llu games, more than GDLC_MAX_REFUSED=%llu", engine, (unsigned long long)refused,
+                 (unsigned long long)max_refused);
 }
 
 int main(void)

@@ -210,12 +210,20 @@ static void jit_never_aborts(void **state)
     fail_each_allocation("jit", 1);
 }
 
+/* pn: the grounder, the network and its tables while the machine is made */
+static void pn_never_aborts(void **state)
+{
+    (void)state;
+    fail_each_allocation("pn", 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ref_never_aborts),
         cmocka_unit_test(ref_ground_never_aborts),
         cmocka_unit_test(jit_never_aborts),
+        cmocka_unit_test(pn_never_aborts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,629 @@
+/*
+ * pn.c: engine `pn`, a propositional network evaluated from tables.
+ *
+ * Making it: the game's program is grounded (middle/ground.c, within the
+ * budgets of `pn:max-atoms=N,max-rules=N,max-links=N`, defaults otherwise),
+ * its network built and optimised (middle/propnet.c, pnopt.c), then
+ * flattened into arrays: per component one PnGate (the count of its true
+ * inputs, the count that makes it true, whether it inverts, its value and
+ * flags), and the outputs of all as one array (CSR, uint32). A game whose
+ * grounding passes a budget is refused with the grounder's message, which
+ * names the relation that grew; engine jit plays such games.
+ *
+ * Evaluating: the network always holds the values of one state and one
+ * joint move (at first: no fact, no move). A query sets the bases of its
+ * state and, for `next`, the inputs of its joint move, touching only those
+ * that differ from the last ones, and propagates the changes forward, as
+ * Sancho and ggplib do: a gate keeps the count of its inputs that are true
+ * and is true when the count reaches its threshold (AND: all inputs, OR:
+ * one), a NOT when it does not reach it (one), so a change costs a visit
+ * per output, whatever the gate's fan-in. A change is queued with the value it tells (component, value),
+ * so that a component that flips twice before its outputs hear of it tells
+ * them +1 then -1, and counts always equal the values told.
+ *
+ * Cycles. Recursion over the state (hex's connected cells) gives positive
+ * cycles of gates, whose meaning is the least fixpoint: counting alone
+ * would let a cycle hold itself true once its support is gone. Every
+ * cyclic strongly connected component (pn_sccs) is therefore recomputed
+ * from false, after the changes from outside it have been told: its
+ * members are set false (their outputs told), then raised again while one
+ * holds on what is true. The cyclic components marked dirty wait until the
+ * queue is empty and are recomputed in topological order (the lowest
+ * first); a recomputation may queue changes and dirty later ones, and an
+ * early one may be recomputed again when an input changes late: the last
+ * recomputation of each sees its inputs final.
+ *
+ * Answers. Per role, the legal components that are true are kept in a
+ * dense list (with each one's position, for O(1) removal) as they flip, so
+ * that `legal` copies a list instead of scanning every legal component; a
+ * component may stand for several legal sentences once hashing has merged
+ * identical gates, hence a list of watchers per component. `next` reads
+ * every base's next component, in the order of the facts' term ids, so the
+ * state comes out sorted. `terminal` reads one component; `goals` the
+ * role's goal components.
+ *
+ * States. A fact with no base proposition cannot affect any ground rule
+ * (grounding instantiates rules over reachable facts only), so it is
+ * ignored: on states no play reaches (a parsed state holding facts outside
+ * the domain, or contradicting a base the optimiser found fixed) the
+ * answers may differ from ref's, which evaluates whatever it is given.
+ */
+#include <string.h>
+
+#include "../middle/ground.h"
+#include "../middle/propnet.h"
+#include "runtime.h"
+
+/* One legal sentence a component stands for. */
+typedef struct PnWatch {
+    uint32_t role;
+    uint32_t legal;    /* its index among the role's legal moves */
+} PnWatch;
+
+typedef struct PnRoleTab {
+    uint32_t nlegal;
+    Gt *move;          /* per legal index: its move */
+    uint32_t *on;      /* the legal indexes whose component is true, in any order */
+    uint32_t non;
+    uint32_t *pos;     /* per legal index: its place in on (BASE_NONE: not there) */
+    uint32_t ngoals;
+    uint32_t *goal_comp; /* per goal: its component */
+    Gt *goal_value;    /* per goal: its value as a term (the constant "50") */
+    uint32_t *input_of; /* move term id -> input component (BASE_NONE: none); ninput_of entries */
+    uint32_t ninput_of;
+    uint32_t cur_input; /* the input component set now (BASE_NONE: none) */
+} PnRoleTab;
+
+/* What evaluation reads of a component, in one place (one cache line). */
+typedef struct PnGate {
+    uint32_t cnt;      /* how many of its inputs are true */
+    uint32_t thr;      /* a gate is true when cnt >= thr, inverted for a NOT
+                        * (AND: every input, OR and NOT: one) */
+    uint8_t inv;       /* NOT: 1 */
+    uint8_t val;       /* its value now */
+    uint8_t flags;     /* PN_F_* */
+} PnGate;
+
+enum {
+    PN_F_LEAF = 1,     /* a constant, base or input: set, never computed */
+    PN_F_CONST = 2,    /* a constant (a fixed base among them): never set */
+    PN_F_WATCHED = 4,  /* legal sentences watch it (watch_at) */
+    PN_F_CYCLIC = 8,   /* a member of a cyclic SCC (cyc) */
+};
+
+typedef struct Pn {
+    GtStore *store;
+    RtControl *ctl;
+    uint32_t n;        /* components */
+    PnGate *g;         /* per component */
+    uint32_t *out_at;  /* outputs: out[out_at[c] .. out_at[c + 1]) */
+    uint32_t *out;
+    uint32_t *watch_at; /* watchers: watch[watch_at[c] .. watch_at[c + 1]) */
+    PnWatch *watch;
+    uint32_t *cyc;     /* cyclic SCC of the component, by topological rank (BASE_NONE: acyclic) */
+    uint32_t ncyc;
+    uint32_t *cyc_at;  /* members of cyclic SCC i: cyc_comp[cyc_at[i] .. cyc_at[i + 1]) */
+    uint32_t *cyc_comp;
+    uint8_t *dirty;    /* per cyclic SCC: waiting to be recomputed */
+    U32Vec dirty_list;
+    uint64_t *queue;   /* changes not told yet: component << 1 | value */
+    uint32_t nqueue, capqueue;
+    U32Vec local;      /* a cyclic SCC's members to raise */
+    /* bases */
+    uint32_t nbase;
+    uint32_t *base_comp; /* in the order of their facts' term ids: the component (PN_CONST when fixed) */
+    uint32_t *base_next; /* its next component (BASE_NONE: never true) */
+    Gt *base_fact;
+    uint32_t *base_of;  /* fact term id -> base index (BASE_NONE: none); nbase_of entries */
+    uint32_t nbase_of;
+    U32Vec init;       /* the initial state's facts, sorted by id */
+    U32Vec last;       /* the facts of the state set now, sorted by id */
+    uint32_t terminal; /* its component */
+    uint32_t nroles;
+    PnRoleTab *roles;
+} Pn;
+
+/* ---- propagation ---------------------------------------------------------- */
+
+static inline void queue_push(Pn *p, uint32_t c, uint8_t v)
+{
+    if (p->nqueue == p->capqueue) {
+        p->capqueue = p->capqueue ? 2 * p->capqueue : 1024;
+        p->queue = base_xrealloc(p->queue, p->capqueue * sizeof *p->queue);
+    }
+    p->queue[p->nqueue++] = (uint64_t)c << 1 | v;
+}
+
+/* The value a gate's count gives it. */
+static inline uint8_t gate_value(const PnGate *g)
+{
+    return (uint8_t)((g->cnt >= g->thr) ^ g->inv);
+}
+
+/* Legal sentences follow their component's value. */
+static void watch_flip(Pn *p, uint32_t c)
+{
+    for (uint32_t w = p->watch_at[c]; w < p->watch_at[c + 1]; w++) {
+        PnRoleTab *r = &p->roles[p->watch[w].role];
+        uint32_t li = p->watch[w].legal;
+        if (p->g[c].val) {
+            r->pos[li] = r->non;
+            r->on[r->non++] = li;
+        } else {
+            uint32_t at = r->pos[li], last = r->on[--r->non];
+            r->on[at] = last;
+            r->pos[last] = at;
+            r->pos[li] = BASE_NONE;
+        }
+    }
+}
+
+static inline void set_val(Pn *p, uint32_t c, uint8_t v)
+{
+    p->g[c].val = v;
+    if (p->g[c].flags & PN_F_WATCHED)
+        watch_flip(p, c);
+}
+
+static void mark_dirty(Pn *p, uint32_t s)
+{
+    if (!p->dirty[s]) {
+        p->dirty[s] = 1;
+        vec_push(p->dirty_list, s);
+    }
+}
+
+/* Tells c's outputs that it became v; own is c's cyclic SCC (BASE_NONE:
+ * none): members of it only count (recompute decides them). */
+static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own)
+{
+    uint32_t delta = v ? 1 : UINT32_MAX; /* +1 or -1 */
+    for (uint32_t o = p->out_at[c], end = p->out_at[c + 1]; o < end; o++) {
+        uint32_t d = p->out[o];
+        PnGate *g = &p->g[d];
+        g->cnt += delta;
+        if (g->flags & PN_F_CYCLIC) {
+            uint32_t s = p->cyc[d];
+            if (s != own)
+                mark_dirty(p, s);
+            else if (v)
+                vec_push(p->local, d);
+            continue;
+        }
+        uint8_t nv = gate_value(g);
+        if (nv != g->val) {
+            g->val = nv;
+            if (g->flags & PN_F_WATCHED)
+                watch_flip(p, d);
+            queue_push(p, d, nv);
+        }
+    }
+}
+
+/* Recomputes cyclic SCC s from false: its least fixpoint. */
+static void recompute(Pn *p, uint32_t s)
+{
+    p->dirty[s] = 0;
+    p->local.n = 0;
+    for (uint32_t i = p->cyc_at[s]; i < p->cyc_at[s + 1]; i++) {
+        uint32_t c = p->cyc_comp[i];
+        if (p->g[c].val) {
+            set_val(p, c, 0);
+            tell(p, c, 0, s);
+        }
+    }
+    p->local.n = 0;
+    for (uint32_t i = p->cyc_at[s]; i < p->cyc_at[s + 1]; i++)
+        vec_push(p->local, p->cyc_comp[i]);
+    while (p->local.n) {
+        uint32_t c = p->local.v[--p->local.n];
+        if (!p->g[c].val && gate_value(&p->g[c])) {
+            set_val(p, c, 1);
+            tell(p, c, 1, s);
+        }
+    }
+}
+
+/* Tells every queued change, then recomputes dirty cyclic SCCs, lowest
+ * first, until nothing changes. */
+static void drain(Pn *p)
+{
+    for (;;) {
+        while (p->nqueue) {
+            uint64_t x = p->queue[--p->nqueue];
+            uint32_t c = (uint32_t)(x >> 1);
+            tell(p, c, (uint8_t)(x & 1), p->cyc[c]);
+        }
+        if (!p->dirty_list.n)
+            return;
+        uint32_t best = 0;
+        for (uint32_t i = 1; i < p->dirty_list.n; i++)
+            if (p->dirty_list.v[i] < p->dirty_list.v[best])
+                best = i;
+        uint32_t s = p->dirty_list.v[best];
+        p->dirty_list.v[best] = p->dirty_list.v[--p->dirty_list.n];
+        recompute(p, s);
+    }
+}
+
+/* Sets a base or input component (a fixed base, now a constant, is left). */
+static inline void set_leaf(Pn *p, uint32_t c, uint8_t v)
+{
+    if ((p->g[c].flags & PN_F_CONST) || p->g[c].val == v)
+        return;
+    set_val(p, c, v);
+    queue_push(p, c, v);
+}
+
+static inline uint32_t base_index(const Pn *p, Gt t) { return t < p->nbase_of ? p->base_of[t] : BASE_NONE; }
+
+/* Makes the network hold the state facts (sorted by id): the bases of the
+ * facts that differ from the last state's change. */
+static void set_state(Pn *p, const Gt *facts, uint32_t n)
+{
+    const Gt *old = p->last.v;
+    uint32_t i = 0, j = 0, nold = p->last.n;
+    if (n == nold && (n == 0 || memcmp(facts, old, n * sizeof *facts) == 0)) {
+        drain(p); /* the same state again (legal of each role, then next): only the inputs, if any */
+        return;
+    }
+    while (i < n || j < nold) {
+        if (j == nold || (i < n && facts[i] < old[j])) {
+            uint32_t b = base_index(p, facts[i++]);
+            if (b != BASE_NONE)
+                set_leaf(p, p->base_comp[b], 1);
+        } else if (i == n || old[j] < facts[i]) {
+            uint32_t b = base_index(p, old[j++]);
+            if (b != BASE_NONE)
+                set_leaf(p, p->base_comp[b], 0);
+        } else
+            i++, j++;
+    }
+    p->last.n = 0;
+    vec_reserve(p->last, n + 1);
+    gt_tuple_copy(p->last.v, facts, n);
+    p->last.n = n;
+    drain(p);
+}
+
+/* ---- the engine operations ---------------------------------------------- */
+
+/* Every query is short (it propagates what changed), so the flag and the
+ * coarse clock are read once per query, as the compiled engines do. */
+#define PN_POLL(p)                                                             \
+    do {                                                                       \
+        if (rt_stop_coarse((p)->ctl))                                          \
+            return rt_fail((p)->ctl, GDL_CANCELLED, "cancelled");              \
+    } while (0)
+
+static GdlStatus pn_initial(void *e, U32Vec *facts)
+{
+    Pn *p = e;
+    PN_POLL(p);
+    for (uint32_t i = 0; i < p->init.n; i++)
+        vec_push(*facts, p->init.v[i]);
+    return GDL_OK;
+}
+
+static GdlStatus pn_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves)
+{
+    Pn *p = e;
+    PN_POLL(p);
+    set_state(p, state, n);
+    const PnRoleTab *r = &p->roles[role];
+    vec_reserve(*moves, moves->n + r->non + 1);
+    for (uint32_t i = 0; i < r->non; i++)
+        moves->v[moves->n++] = r->move[r->on[i]];
+    return GDL_OK;
+}
+
+static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
+{
+    Pn *p = e;
+    PN_POLL(p);
+    for (uint32_t k = 0; k < p->nroles; k++) {
+        PnRoleTab *r = &p->roles[k];
+        uint32_t c = joint[k] < r->ninput_of ? r->input_of[joint[k]] : BASE_NONE;
+        if (c == r->cur_input)
+            continue;
+        if (r->cur_input != BASE_NONE)
+            set_leaf(p, r->cur_input, 0);
+        if (c != BASE_NONE)
+            set_leaf(p, c, 1);
+        r->cur_input = c;
+    }
+    set_state(p, state, n);
+    vec_reserve(*facts, facts->n + p->nbase + 1);
+    for (uint32_t b = 0; b < p->nbase; b++) {
+        uint32_t c = p->base_next[b];
+        if (c != BASE_NONE && p->g[c].val)
+            facts->v[facts->n++] = p->base_fact[b];
+    }
+    return GDL_OK;
+}
+
+static GdlStatus pn_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
+{
+    Pn *p = e;
+    PN_POLL(p);
+    set_state(p, state, n);
+    *terminal = p->g[p->terminal].val;
+    return GDL_OK;
+}
+
+static GdlStatus pn_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
+{
+    Pn *p = e;
+    PN_POLL(p);
+    set_state(p, state, n);
+    for (uint32_t k = 0; k < p->nroles; k++) {
+        const PnRoleTab *r = &p->roles[k];
+        for (uint32_t g = 0; g < r->ngoals; g++)
+            if (p->g[r->goal_comp[g]].val) {
+                vec_push(*values, k);
+                vec_push(*values, r->goal_value[g]);
+            }
+    }
+    return GDL_OK;
+}
+
+/* Every move and fact: ranked once by the API (EngineOps.terms). */
+static void pn_terms(void *e, U32Vec *out)
+{
+    Pn *p = e;
+    for (uint32_t k = 0; k < p->nroles; k++)
+        for (uint32_t i = 0; i < p->roles[k].nlegal; i++)
+            vec_push(*out, p->roles[k].move[i]);
+    for (uint32_t b = 0; b < p->nbase; b++)
+        vec_push(*out, p->base_fact[b]);
+}
+
+/* ---- making and freeing ---------------------------------------------- */
+
+static void pn_destroy(void *e)
+{
+    Pn *p = e;
+    if (!p)
+        return;
+    free(p->g);
+    free(p->out_at);
+    free(p->out);
+    free(p->watch_at);
+    free(p->watch);
+    free(p->cyc);
+    free(p->cyc_at);
+    free(p->cyc_comp);
+    free(p->dirty);
+    vec_free(p->dirty_list);
+    free(p->queue);
+    vec_free(p->local);
+    free(p->base_comp);
+    free(p->base_next);
+    free(p->base_fact);
+    free(p->base_of);
+    vec_free(p->init);
+    vec_free(p->last);
+    for (uint32_t k = 0; p->roles && k < p->nroles; k++) {
+        PnRoleTab *r = &p->roles[k];
+        free(r->move);
+        free(r->on);
+        free(r->pos);
+        free(r->goal_comp);
+        free(r->goal_value);
+        free(r->input_of);
+    }
+    free(p->roles);
+    free(p);
+}
+
+static int cmp_u64(const void *a, const void *b);
+
+/* The tables of an optimised network; every value computed for no fact
+ * and no move. */
+static void flatten(Pn *p, const Propnet *pn)
+{
+    uint32_t n = p->n = pn->comps.n;
+    p->g = base_xcalloc(n + 1, sizeof *p->g);
+    p->out_at = base_xcalloc(n + 2, sizeof *p->out_at);
+    p->out = base_xmalloc((pn->out.n + 1) * sizeof *p->out);
+    p->cyc = base_xmalloc((n + 1) * sizeof *p->cyc);
+    for (uint32_t c = 0; c < n; c++) {
+        const PnComp *x = &pn->comps.v[c];
+        PnGate *g = &p->g[c];
+        g->thr = x->kind == PN_AND ? x->nin : 1;
+        g->inv = x->kind == PN_NOT;
+        if (x->kind == PN_CONST || x->kind == PN_BASE || x->kind == PN_INPUT)
+            g->flags = PN_F_LEAF | (x->kind == PN_CONST ? PN_F_CONST : 0);
+        p->out_at[c + 1] = p->out_at[c] + x->nout;
+        for (uint32_t o = 0; o < x->nout; o++)
+            p->out[p->out_at[c] + o] = pn->out.v[x->out_at + o];
+        p->cyc[c] = BASE_NONE;
+        if (x->kind == PN_CONST)
+            g->val = x->const_value;
+    }
+    /* cyclic SCCs, numbered in topological order; the whole network
+     * evaluated in that order, each cyclic one from false */
+    U32Vec order = {0}, at = {0};
+    uint32_t nsccs = pn_sccs(pn, &order, &at);
+    U32Vec cat = {0}, ccomp = {0};
+    for (uint32_t s = 0; s < nsccs; s++) {
+        uint32_t first = at.v[s], end = at.v[s + 1];
+        uint32_t c0 = order.v[first];
+        bool cyclic = end - first > 1;
+        for (uint32_t i = 0; !cyclic && i < pn->comps.v[c0].nin; i++)
+            cyclic = pn->in.v[pn->comps.v[c0].in_at + i] == c0;
+        if (cyclic) {
+            vec_push(cat, ccomp.n);
+            for (uint32_t i = first; i < end; i++) {
+                p->cyc[order.v[i]] = cat.n - 1;
+                p->g[order.v[i]].flags |= PN_F_CYCLIC;
+                vec_push(ccomp, order.v[i]);
+            }
+        }
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (uint32_t i = first; i < end; i++) {
+                uint32_t c = order.v[i];
+                const PnComp *x = &pn->comps.v[c];
+                if (p->g[c].flags & PN_F_LEAF)
+                    continue;
+                uint32_t k = 0;
+                for (uint32_t j = 0; j < x->nin; j++)
+                    k += p->g[pn->in.v[x->in_at + j]].val;
+                p->g[c].cnt = k;
+                uint8_t v = gate_value(&p->g[c]);
+                if (v != p->g[c].val) {
+                    p->g[c].val = v;
+                    changed = true;
+                }
+            }
+        }
+    }
+    /* counts once every value is final (a cycle's first members counted
+     * before its last rose) */
+    for (uint32_t c = 0; c < n; c++) {
+        const PnComp *x = &pn->comps.v[c];
+        uint32_t k = 0;
+        for (uint32_t j = 0; j < x->nin; j++)
+            k += p->g[pn->in.v[x->in_at + j]].val;
+        p->g[c].cnt = k;
+    }
+    p->ncyc = cat.n;
+    vec_push(cat, ccomp.n);
+    p->cyc_at = cat.v;
+    p->cyc_comp = ccomp.v;
+    p->dirty = base_xcalloc(p->ncyc + 1, 1);
+    vec_free(order);
+    vec_free(at);
+
+    /* bases, in the order of their facts' ids */
+    p->nbase = pn->base.n;
+    uint64_t *idx = base_xmalloc((p->nbase + 1) * sizeof *idx);
+    for (uint32_t b = 0; b < p->nbase; b++)
+        idx[b] = (uint64_t)pn->base.v[b].fact << 32 | b;
+    qsort(idx, p->nbase, sizeof *idx, cmp_u64);
+    p->base_comp = base_xmalloc((p->nbase + 1) * sizeof *p->base_comp);
+    p->base_next = base_xmalloc((p->nbase + 1) * sizeof *p->base_next);
+    p->base_fact = base_xmalloc((p->nbase + 1) * sizeof *p->base_fact);
+    p->nbase_of = p->store->fn.n;
+    p->base_of = base_xmalloc((p->nbase_of + 1) * sizeof *p->base_of);
+    for (uint32_t t = 0; t < p->nbase_of; t++)
+        p->base_of[t] = BASE_NONE;
+    for (uint32_t i = 0; i < p->nbase; i++) {
+        const PnBase *x = &pn->base.v[(uint32_t)idx[i]];
+        p->base_comp[i] = x->comp;
+        p->base_next[i] = x->next == PN_NONE ? BASE_NONE : x->next;
+        p->base_fact[i] = x->fact;
+        p->base_of[x->fact] = i;
+        if (x->init)
+            vec_push(p->init, x->fact);
+    }
+    free(idx);
+
+    /* roles: legal moves and their watchers, goals, inputs */
+    p->nroles = pn->roles.n;
+    p->roles = base_xcalloc(p->nroles + 1, sizeof *p->roles);
+    p->watch_at = base_xcalloc(n + 2, sizeof *p->watch_at);
+    uint32_t nwatch = 0;
+    for (uint32_t k = 0; k < p->nroles; k++)
+        for (uint32_t i = 0; i < pn->roles.v[k].legal.n; i++) {
+            p->watch_at[pn->roles.v[k].legal.v[i].comp + 1]++;
+            nwatch++;
+        }
+    for (uint32_t c = 0; c < n; c++)
+        p->watch_at[c + 1] += p->watch_at[c];
+    p->watch = base_xmalloc((nwatch + 1) * sizeof *p->watch);
+    uint32_t *fill = base_xcalloc(n + 1, sizeof *fill);
+    Symtab *syms = p->store->syms;
+    for (uint32_t k = 0; k < p->nroles; k++) {
+        const PnRole *pr = &pn->roles.v[k];
+        PnRoleTab *r = &p->roles[k];
+        r->nlegal = pr->legal.n;
+        r->move = base_xmalloc((r->nlegal + 1) * sizeof *r->move);
+        r->on = base_xmalloc((r->nlegal + 1) * sizeof *r->on);
+        r->pos = base_xmalloc((r->nlegal + 1) * sizeof *r->pos);
+        r->ninput_of = p->store->fn.n;
+        r->input_of = base_xmalloc((r->ninput_of + 1) * sizeof *r->input_of);
+        for (uint32_t t = 0; t < r->ninput_of; t++)
+            r->input_of[t] = BASE_NONE;
+        r->cur_input = BASE_NONE;
+        for (uint32_t i = 0; i < r->nlegal; i++) {
+            uint32_t c = pr->legal.v[i].comp;
+            r->move[i] = pr->legal.v[i].move;
+            r->pos[i] = BASE_NONE;
+            p->watch[p->watch_at[c] + fill[c]++] = (PnWatch){k, i};
+            p->g[c].flags |= PN_F_WATCHED;
+            if (p->g[c].val) {
+                r->pos[i] = r->non;
+                r->on[r->non++] = i;
+            }
+        }
+        r->ngoals = pr->goals.n;
+        r->goal_comp = base_xmalloc((r->ngoals + 1) * sizeof *r->goal_comp);
+        r->goal_value = base_xmalloc((r->ngoals + 1) * sizeof *r->goal_value);
+        for (uint32_t g = 0; g < r->ngoals; g++) {
+            char text[16];
+            int len = snprintf(text, sizeof text, "%u", pr->goals.v[g].value);
+            r->goal_comp[g] = pr->goals.v[g].comp;
+            r->goal_value[g] = gt_intern(p->store, symtab_intern(syms, text, (size_t)len), 0, NULL);
+        }
+    }
+    for (uint32_t i = 0; i < pn->inputs.n; i++) {
+        const PnInput *x = &pn->inputs.v[i];
+        if (x->role < p->nroles && x->move < p->roles[x->role].ninput_of)
+            p->roles[x->role].input_of[x->move] = x->comp;
+    }
+    free(fill);
+    p->terminal = pn->terminal;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
+{
+    GroundLimits lim = {0};
+    char *why = NULL;
+    if (arg && !ground_limits_parse(arg, &lim, &why)) {
+        ctl->create_status = GDL_BAD_ARGUMENT;
+        *err = base_sprintf("engine pn: %s", why ? why : "a bad budget");
+        free(why);
+        return NULL;
+    }
+    Ir ground;
+    GroundStats stats;
+    if (ground_run(&game->front.ir, &lim, &ground, &stats, &why) != GROUND_OK) {
+        ctl->create_status = GDL_LIMIT;
+        *err = base_sprintf("%s; engine jit plays it", why ? why : "grounding stopped");
+        free(why);
+        return NULL;
+    }
+    /* The ground program speaks the game's symbol ids; the machine's table
+     * is a copy of the game's, id for id, so the network is built in the
+     * machine's store over the machine's table. */
+    ground.syms = store->syms;
+    Propnet pn;
+    bool ok = pn_build(&ground, store, &pn, &why);
+    ground.syms = (Symtab *)&game->front.syms;
+    ir_free(&ground);
+    if (!ok) {
+        ctl->create_status = GDL_LIMIT;
+        *err = base_sprintf("engine pn: %s; engine jit plays it", why ? why : "no network");
+        free(why);
+        return NULL;
+    }
+    pn_optimise(&pn, PN_OPT_ALL);
+    Pn *p = base_xcalloc(1, sizeof *p);
+    p->store = store;
+    p->ctl = ctl;
+    flatten(p, &pn);
+    pn_free(&pn);
+    return p;
+}
+
+const EngineOps rt_engine_pn = {
+    "pn", pn_create, pn_destroy, pn_initial, pn_legal, pn_next, pn_terminal, pn_goals, ENGINE_ARG_OPTIONAL, pn_terms,
+};
