@@ -13,7 +13,7 @@
 #include "cli.h"
 
 #include "../include/gdl.h"
-#include "../middle/propnet.h"
+#include "../runtime/pipeline.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -295,7 +295,7 @@ static int dump_pn(FILE *out, const Front *f, const CliDumpCtx *ctx, unsigned op
     char *err = NULL;
     int rc = CLI_OK;
     double t0 = gdl_now();
-    if (!pn_of_ir(&f->ir, &ctx->lim, &store, opts, &pn, NULL, &err)) {
+    if (!rt_propnet(&f->ir, &ctx->lim, &store, opts, &pn, NULL, &err)) {
         fprintf(stderr, "%s: %s\n", ctx->path, err);
         free(err);
         rc = CLI_FAULT;

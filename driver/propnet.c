@@ -6,7 +6,7 @@
 
 #include "../include/gdl.h"
 #include "../frontend/kif.h"
-#include "../middle/propnet.h"
+#include "../runtime/pipeline.h"
 #include "cli.h"
 
 typedef struct Sizes {
@@ -173,7 +173,7 @@ static int propnet_run(CliArgs *a)
     GroundStats gs;
     char *err = NULL;
     double t0 = gdl_now();
-    bool ok = pn_of_ir(&f.ir, &lim, &store, 0, &pn, &gs, &err);
+    bool ok = rt_propnet(&f.ir, &lim, &store, 0, &pn, &gs, &err);
     double t1 = gdl_now();
     if (!ok) {
         fprintf(stderr, "gdlc %s: %s: %s\n", a->cmd, path, err);

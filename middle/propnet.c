@@ -561,38 +561,6 @@ bool pn_build(const Ir *ground, GtStore *store, Propnet *pn, char **err)
     return true;
 }
 
-bool pn_of_ir(const Ir *ir, const GroundLimits *lim, GtStore *store, unsigned opts, Propnet *pn, GroundStats *gs,
-              char **err)
-{
-    bool vars = false, ok;
-    for (uint32_t r = 0; r < ir->rules.n && !vars; r++)
-        vars = ir->rules.v[r].nvars > 0;
-    if (gs)
-        memset(gs, 0, sizeof *gs);
-    if (!vars)
-        ok = pn_build(ir, store, pn, err);
-    else {
-        GroundLimits none = {0};
-        GroundStats st;
-        Ir g;
-        *err = NULL;
-        if (ground_run(ir, lim ? lim : &none, &g, &st, err) != GROUND_OK) {
-            memset(pn, 0, sizeof *pn);
-            pn->store = store;
-            pn->terminal = PN_NONE;
-            if (!*err)
-                *err = base_xstrdup("grounding stopped");
-            return false;
-        }
-        if (gs)
-            *gs = st;
-        ok = pn_build(&g, store, pn, err);
-        ir_free(&g);
-    }
-    if (ok && opts)
-        pn_optimise(pn, opts);
-    return ok;
-}
 
 /* ---- strongly connected components -------------------------------------- */
 

@@ -157,14 +157,6 @@ typedef enum PnOpt {
  * names in store, which must share the program's symbol table. False with
  * *err (malloc-ed) on a program it cannot represent (variables left). */
 bool pn_build(const Ir *ground, GtStore *store, Propnet *pn, char **err);
-/* The network of an accepted program (front end's IR): grounded first with
- * the budgets lim (NULL: the defaults) when it has variables, built, then
- * optimised with opts (0: as built). gs (may be NULL) receives the
- * grounder's statistics, zero when nothing was grounded. False with *err
- * (malloc-ed) when grounding stops at a budget (the grounder's message,
- * naming the relation) or the build fails; *pn is then empty. */
-bool pn_of_ir(const Ir *ir, const GroundLimits *lim, GtStore *store, unsigned opts, Propnet *pn, GroundStats *gs,
-              char **err);
 /* Runs the optimisations in opts to a fixpoint, renumbering components;
  * appends what each removed to pn->passes. */
 void pn_optimise(Propnet *pn, unsigned opts);

@@ -16,10 +16,18 @@
  *             memory (jit), or the system C compiler into a shared object
  *             (aot, gdlc compile).
  *
- * The grounder (middle/ground.h) and the propositional network
- * (middle/propnet.h) will run between fold and plan.
+ * The propositional half (rt_propnet, for engine pn, gdlc propnet and
+ * check's dumps) runs from the IR too:
+ *
+ *   ground    the program instantiated over its reachable domain, static
+ *             relations folded into facts (middle/ground.h);
+ *   propnet   the network of the ground program (middle/propnet.h);
+ *   optimise  its optimisations, to a fixpoint (middle/pnopt.c);
+ *   tables    by the engine that asked for it (pn.c).
  */
 #include "pipeline.h"
+
+#include <string.h>
 
 #include "../backend/cg.h"
 #include "engine_host.h"
@@ -45,8 +53,6 @@ static char *back(const GdlGame *game, const RtBackOptions *o, size_t *len, char
     RtFold fold;
     CgPlan plan;
     rt_fold(game, &fold);                                          /* fold */
-    /* ground (middle/ground.h) goes here */
-    /* propnet (middle/propnet.h) goes here */
     CgOptions opt = {.c_name = o->c_name, .no_lines = o->no_lines, .pre = fold.pre, .store = &fold.store};
     if (cg_plan(&plan, &game->front, fold.pre, err))               /* plan */
         out = o->stop == RT_BACK_PLAN ? plan_text(&plan, len)
@@ -85,4 +91,43 @@ char *rt_emit(const GdlGame *game, const char *c_name, bool no_lines, size_t *le
 {
     RtBackOptions o = {RT_BACK_C, c_name, no_lines};
     return rt_back(game, &o, len, err);
+}
+
+/* The propositional passes, in order. */
+bool rt_propnet(const Ir *ir, const GroundLimits *lim, GtStore *store, unsigned opts, Propnet *pn, GroundStats *gs,
+                char **err)
+{
+    bool vars = false;
+    for (uint32_t r = 0; r < ir->rules.n && !vars; r++)
+        vars = ir->rules.v[r].nvars > 0;
+    if (gs)
+        memset(gs, 0, sizeof *gs);
+    *err = NULL;
+    /* both programs below speak the ids of store's table (a copy of the
+     * program's, id for id) */
+    Ir g = *ir;
+    bool grounded = false;
+    if (vars) {
+        GroundStats st;
+        if (ground_run(ir, lim, &g, &st, err) != GROUND_OK) {      /* ground */
+            memset(pn, 0, sizeof *pn);
+            pn->store = store;
+            pn->terminal = PN_NONE;
+            if (!*err)
+                *err = base_xstrdup("grounding stopped");
+            return false;
+        }
+        grounded = true;
+        if (gs)
+            *gs = st;
+    }
+    Symtab *own = g.syms;
+    g.syms = store->syms;
+    bool ok = pn_build(&g, store, pn, err);                          /* propnet */
+    g.syms = own;
+    if (grounded)
+        ir_free(&g);
+    if (ok && opts)
+        pn_optimise(pn, opts);                                         /* optimise */
+    return ok;
 }

@@ -6,6 +6,7 @@
 #define GDLC_PIPELINE_H
 
 #include "../include/gdl.h"
+#include "../middle/propnet.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -27,5 +28,17 @@ typedef struct RtBackOptions {
 char *rt_back(const GdlGame *game, const RtBackOptions *o, size_t *len, char **err);
 /* The C of a game: rt_back to RT_BACK_C. */
 char *rt_emit(const GdlGame *game, const char *c_name, bool no_lines, size_t *len, char **err);
+
+/* The propositional half, for engine pn, gdlc propnet and check's dumps:
+ * ground (with the budgets lim; NULL: the defaults; skipped for a program
+ * without variables, whose static relations pn_build evaluates itself),
+ * build the network with names in store, optimise with opts (0: as built).
+ * store's symbol table must be the program's or a copy of it, id for id.
+ * gs (may be NULL) receives the grounder's counts, zero when nothing was
+ * grounded. False with *err (malloc-ed) when grounding stops at a budget
+ * (the grounder's message, naming the relation) or the build fails; *pn is
+ * then empty. */
+bool rt_propnet(const Ir *ir, const GroundLimits *lim, GtStore *store, unsigned opts, Propnet *pn, GroundStats *gs,
+                char **err);
 
 #endif

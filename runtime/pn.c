@@ -51,7 +51,7 @@
 #include <string.h>
 
 #include "../middle/ground.h"
-#include "../middle/propnet.h"
+#include "pipeline.h"
 #include "runtime.h"
 
 /* One legal sentence a component stands for. */
@@ -593,29 +593,17 @@ static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtC
         free(why);
         return NULL;
     }
-    Ir ground;
-    GroundStats stats;
-    if (ground_run(&game->front.ir, &lim, &ground, &stats, &why) != GROUND_OK) {
-        ctl->create_status = GDL_LIMIT;
-        *err = base_sprintf("%s; engine jit plays it", why ? why : "grounding stopped");
-        free(why);
-        return NULL;
-    }
-    /* The ground program speaks the game's symbol ids; the machine's table
-     * is a copy of the game's, id for id, so the network is built in the
-     * machine's store over the machine's table. */
-    ground.syms = store->syms;
+    /* ground, propnet, optimise (pipeline.h), in the machine's store: its
+     * symbol table is a copy of the game's, id for id */
     Propnet pn;
-    bool ok = pn_build(&ground, store, &pn, &why);
-    ground.syms = (Symtab *)&game->front.syms;
-    ir_free(&ground);
-    if (!ok) {
+    if (!rt_propnet(&game->front.ir, &lim, store, PN_OPT_ALL, &pn, NULL, &why)) {
         ctl->create_status = GDL_LIMIT;
-        *err = base_sprintf("engine pn: %s; engine jit plays it", why ? why : "no network");
+        bool budget = why && strncmp(why, "grounding stopped", 17) == 0;
+        *err = base_sprintf("%s%s; engine jit plays it", budget ? "" : "engine pn: ", why ? why : "no network");
         free(why);
+        pn_free(&pn);
         return NULL;
     }
-    pn_optimise(&pn, PN_OPT_ALL);
     Pn *p = base_xcalloc(1, sizeof *p);
     p->store = store;
     p->ctl = ctl;
