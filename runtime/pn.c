@@ -89,6 +89,7 @@ enum {
     PN_F_CONST = 2,    /* a constant (a fixed base among them): never set */
     PN_F_WATCHED = 4,  /* legal sentences watch it (watch_at) */
     PN_F_CYCLIC = 8,   /* a member of a cyclic SCC (cyc) */
+    PN_F_NEXT = 16,    /* bases' next: their bits in next_on follow it (nw_at) */
 };
 
 typedef struct Pn {
@@ -115,6 +116,9 @@ typedef struct Pn {
     uint32_t *base_next; /* its next component (BASE_NONE: never true) */
     Gt *base_fact;
     uint32_t *base_of;  /* fact term id -> base index (BASE_NONE: none); nbase_of entries */
+    uint64_t *next_on;  /* bit b: base b's next component is true (the next state, as a bitset) */
+    uint32_t *nw_at;    /* the bases whose next is c: nw[nw_at[c] .. nw_at[c + 1]) */
+    uint32_t *nw;
     uint32_t nbase_of;
     U32Vec init;       /* the initial state's facts, sorted by id */
     U32Vec last;       /* the facts of the state set now, sorted by id */
@@ -140,9 +144,16 @@ static inline uint8_t gate_value(const PnGate *g)
     return (uint8_t)((g->cnt >= g->thr) ^ g->inv);
 }
 
-/* Legal sentences follow their component's value. */
+/* Legal sentences and next-state bits follow their component's value. */
 static void watch_flip(Pn *p, uint32_t c)
 {
+    if (p->g[c].flags & PN_F_NEXT)
+        for (uint32_t w = p->nw_at[c]; w < p->nw_at[c + 1]; w++) {
+            uint32_t b = p->nw[w];
+            p->next_on[b >> 6] ^= (uint64_t)1 << (b & 63);
+        }
+    if (!(p->g[c].flags & PN_F_WATCHED))
+        return;
     for (uint32_t w = p->watch_at[c]; w < p->watch_at[c + 1]; w++) {
         PnRoleTab *r = &p->roles[p->watch[w].role];
         uint32_t li = p->watch[w].legal;
@@ -161,7 +172,7 @@ static void watch_flip(Pn *p, uint32_t c)
 static inline void set_val(Pn *p, uint32_t c, uint8_t v)
 {
     p->g[c].val = v;
-    if (p->g[c].flags & PN_F_WATCHED)
+    if (p->g[c].flags & (PN_F_WATCHED | PN_F_NEXT))
         watch_flip(p, c);
 }
 
@@ -193,7 +204,7 @@ static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own)
         uint8_t nv = gate_value(g);
         if (nv != g->val) {
             g->val = nv;
-            if (g->flags & PN_F_WATCHED)
+            if (g->flags & (PN_F_WATCHED | PN_F_NEXT))
                 watch_flip(p, d);
             queue_push(p, d, nv);
         }
@@ -334,11 +345,11 @@ static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, 
     }
     set_state(p, state, n);
     vec_reserve(*facts, facts->n + p->nbase + 1);
-    for (uint32_t b = 0; b < p->nbase; b++) {
-        uint32_t c = p->base_next[b];
-        if (c != BASE_NONE && p->g[c].val)
-            facts->v[facts->n++] = p->base_fact[b];
-    }
+    Gt *out = facts->v + facts->n;
+    for (uint32_t w = 0, nw = (p->nbase + 63) >> 6; w < nw; w++)
+        for (uint64_t x = p->next_on[w]; x; x &= x - 1)
+            *out++ = p->base_fact[w << 6 | (uint32_t)__builtin_ctzll(x)];
+    facts->n = (uint32_t)(out - facts->v);
     return GDL_OK;
 }
 
@@ -401,6 +412,9 @@ static void pn_destroy(void *e)
     free(p->base_next);
     free(p->base_fact);
     free(p->base_of);
+    free(p->next_on);
+    free(p->nw_at);
+    free(p->nw);
     vec_free(p->init);
     vec_free(p->last);
     for (uint32_t k = 0; p->roles && k < p->nroles; k++) {
@@ -575,6 +589,27 @@ static void flatten(Pn *p, const Propnet *pn)
     }
     free(fill);
     p->terminal = pn->terminal;
+
+    /* next-state bits: per component, the bases whose next it is */
+    p->next_on = base_xcalloc(((p->nbase + 63) >> 6) + 1, sizeof *p->next_on);
+    p->nw_at = base_xcalloc(n + 2, sizeof *p->nw_at);
+    p->nw = base_xmalloc((p->nbase + 1) * sizeof *p->nw);
+    for (uint32_t b = 0; b < p->nbase; b++)
+        if (p->base_next[b] != BASE_NONE)
+            p->nw_at[p->base_next[b] + 1]++;
+    for (uint32_t c = 0; c < n; c++)
+        p->nw_at[c + 1] += p->nw_at[c];
+    fill = base_xcalloc(n + 1, sizeof *fill);
+    for (uint32_t b = 0; b < p->nbase; b++) {
+        uint32_t c = p->base_next[b];
+        if (c == BASE_NONE)
+            continue;
+        p->nw[p->nw_at[c] + fill[c]++] = b;
+        p->g[c].flags |= PN_F_NEXT;
+        if (p->g[c].val)
+            p->next_on[b >> 6] |= (uint64_t)1 << (b & 63);
+    }
+    free(fill);
 }
 
 static int cmp_u64(const void *a, const void *b)
