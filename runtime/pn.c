@@ -4,9 +4,11 @@
  * Making it: the game's program is grounded (middle/ground.c, within the
  * budgets of `pn:max-atoms=N,max-rules=N,max-links=N`, defaults otherwise),
  * its network built and optimised (middle/propnet.c, pnopt.c), then
- * flattened into arrays: per component one PnGate (the count of its true
- * inputs, the count that makes it true, whether it inverts, its value and
- * flags), and the outputs of all as one array (CSR, uint32). A game whose
+ * flattened into arrays: per component a counter of its true inputs,
+ * biased so that its bit 31 is the gate's value (Sancho's trick: a visit
+ * adds and compares one word), a PnGate (its value and flags), and the
+ * outputs of all as one array (CSR, uint32, each link carrying whether its
+ * target is a NOT, whose counter moves against the input, or cyclic). A game whose
  * grounding passes a budget is refused with the grounder's message, which
  * names the relation that grew; engine jit plays such games.
  *
@@ -97,7 +99,9 @@ typedef struct Pn {
     RtControl *ctl;
     uint32_t n;        /* components */
     PnGate *g;         /* per component */
-    uint32_t *out_at;  /* outputs: out[out_at[c] .. out_at[c + 1]) */
+    uint32_t *ctr;     /* per gate: its count of true inputs, biased so that bit 31 is its value
+                        * (PN_CTR_TRUE - thr + cnt; a NOT: PN_CTR_TRUE - cnt) */
+    uint32_t *out_at;  /* outputs: out[out_at[c] .. out_at[c + 1]), each PN_E_* | component */
     uint32_t *out;
     uint32_t *watch_at; /* watchers: watch[watch_at[c] .. watch_at[c + 1]) */
     PnWatch *watch;
@@ -128,6 +132,14 @@ typedef struct Pn {
 } Pn;
 
 /* ---- propagation ---------------------------------------------------------- */
+
+/* An output link carries what the propagation loop needs of its target, so
+ * that a visit touches the target's counter only. */
+#define PN_E_NOT 0x80000000u  /* the target is a NOT: its counter moves against the input */
+#define PN_E_CYC 0x40000000u  /* the target is a member of a cyclic SCC */
+#define PN_E_COMP 0x3fffffffu /* the target component */
+#define PN_MAX_COMPS PN_E_COMP
+#define PN_CTR_TRUE 0x80000000u
 
 static inline void queue_push(Pn *p, uint32_t c, uint8_t v)
 {
@@ -189,11 +201,12 @@ static void mark_dirty(Pn *p, uint32_t s)
 static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own)
 {
     uint32_t delta = v ? 1 : UINT32_MAX; /* +1 or -1 */
+    uint32_t *ctr = p->ctr;
     for (uint32_t o = p->out_at[c], end = p->out_at[c + 1]; o < end; o++) {
-        uint32_t d = p->out[o];
-        PnGate *g = &p->g[d];
-        g->cnt += delta;
-        if (g->flags & PN_F_CYCLIC) {
+        uint32_t e = p->out[o], d = e & PN_E_COMP;
+        uint32_t old = ctr[d], now = old + ((e & PN_E_NOT) ? 0u - delta : delta);
+        ctr[d] = now;
+        if (e & PN_E_CYC) {
             uint32_t s = p->cyc[d];
             if (s != own)
                 mark_dirty(p, s);
@@ -201,8 +214,9 @@ static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own)
                 vec_push(p->local, d);
             continue;
         }
-        uint8_t nv = gate_value(g);
-        if (nv != g->val) {
+        if ((old ^ now) & PN_CTR_TRUE) {
+            uint8_t nv = (uint8_t)(now >> 31);
+            PnGate *g = &p->g[d];
             g->val = nv;
             if (g->flags & (PN_F_WATCHED | PN_F_NEXT))
                 watch_flip(p, d);
@@ -228,7 +242,7 @@ static void recompute(Pn *p, uint32_t s)
         vec_push(p->local, p->cyc_comp[i]);
     while (p->local.n) {
         uint32_t c = p->local.v[--p->local.n];
-        if (!p->g[c].val && gate_value(&p->g[c])) {
+        if (!p->g[c].val && (p->ctr[c] >> 31)) {
             set_val(p, c, 1);
             tell(p, c, 1, s);
         }
@@ -397,6 +411,7 @@ static void pn_destroy(void *e)
     if (!p)
         return;
     free(p->g);
+    free(p->ctr);
     free(p->out_at);
     free(p->out);
     free(p->watch_at);
@@ -502,6 +517,16 @@ static void flatten(Pn *p, const Propnet *pn)
             k += p->g[pn->in.v[x->in_at + j]].val;
         p->g[c].cnt = k;
     }
+    p->ctr = base_xcalloc(n + 1, sizeof *p->ctr);
+    for (uint32_t c = 0; c < n; c++) {
+        const PnGate *g = &p->g[c];
+        p->ctr[c] = g->inv ? PN_CTR_TRUE - g->cnt : PN_CTR_TRUE - g->thr + g->cnt;
+    }
+    for (uint32_t c = 0; c < n; c++)
+        for (uint32_t o = p->out_at[c]; o < p->out_at[c + 1]; o++) {
+            uint32_t d = p->out[o];
+            p->out[o] = d | (p->g[d].inv ? PN_E_NOT : 0) | (p->g[d].flags & PN_F_CYCLIC ? PN_E_CYC : 0);
+        }
     p->ncyc = cat.n;
     vec_push(cat, ccomp.n);
     p->cyc_at = cat.v;
@@ -651,6 +676,12 @@ static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtC
         return NULL;
     }
     pn_optimise(&pn, PN_OPT_ALL);
+    if (pn.comps.n >= PN_MAX_COMPS) {
+        ctl->create_status = GDL_LIMIT;
+        *err = base_sprintf("engine pn: %u components, more than it numbers; engine jit plays it", pn.comps.n);
+        pn_free(&pn);
+        return NULL;
+    }
     Pn *p = base_xcalloc(1, sizeof *p);
     p->store = store;
     p->ctl = ctl;
