@@ -4,9 +4,11 @@
  * Making it: the game's program is grounded (middle/ground.c, within the
  * budgets of `pn:max-atoms=N,max-rules=N,max-links=N`, defaults otherwise),
  * its network built and optimised (middle/propnet.c, pnopt.c), then
- * flattened into arrays: per component one PnGate (the count of its true
- * inputs, the count that makes it true, whether it inverts, its value and
- * flags), and the outputs of all as one array (CSR, uint32). A game whose
+ * flattened into arrays: per component a counter of its true inputs,
+ * biased so that its bit 31 is the gate's value (Sancho's trick: a visit
+ * adds and compares one word), a PnGate (its value and flags), and the
+ * outputs of all as one array (CSR, uint32, each link carrying whether its
+ * target is a NOT, whose counter moves against the input, or cyclic). A game whose
  * grounding passes a budget is refused with the grounder's message, which
  * names the relation that grew; engine jit plays such games.
  *
@@ -89,6 +91,7 @@ enum {
     PN_F_CONST = 2,    /* a constant (a fixed base among them): never set */
     PN_F_WATCHED = 4,  /* legal sentences watch it (watch_at) */
     PN_F_CYCLIC = 8,   /* a member of a cyclic SCC (cyc) */
+    PN_F_NEXT = 16,    /* bases' next: their bits in next_on follow it (nw_at) */
 };
 
 typedef struct Pn {
@@ -96,7 +99,9 @@ typedef struct Pn {
     RtControl *ctl;
     uint32_t n;        /* components */
     PnGate *g;         /* per component */
-    uint32_t *out_at;  /* outputs: out[out_at[c] .. out_at[c + 1]) */
+    uint32_t *ctr;     /* per gate: its count of true inputs, biased so that bit 31 is its value
+                        * (PN_CTR_TRUE - thr + cnt; a NOT: PN_CTR_TRUE - cnt) */
+    uint32_t *out_at;  /* outputs: out[out_at[c] .. out_at[c + 1]), each PN_E_* | component */
     uint32_t *out;
     uint32_t *watch_at; /* watchers: watch[watch_at[c] .. watch_at[c + 1]) */
     PnWatch *watch;
@@ -115,6 +120,9 @@ typedef struct Pn {
     uint32_t *base_next; /* its next component (BASE_NONE: never true) */
     Gt *base_fact;
     uint32_t *base_of;  /* fact term id -> base index (BASE_NONE: none); nbase_of entries */
+    uint64_t *next_on;  /* bit b: base b's next component is true (the next state, as a bitset) */
+    uint32_t *nw_at;    /* the bases whose next is c: nw[nw_at[c] .. nw_at[c + 1]) */
+    uint32_t *nw;
     uint32_t nbase_of;
     U32Vec init;       /* the initial state's facts, sorted by id */
     U32Vec last;       /* the facts of the state set now, sorted by id */
@@ -124,6 +132,14 @@ typedef struct Pn {
 } Pn;
 
 /* ---- propagation ---------------------------------------------------------- */
+
+/* An output link carries what the propagation loop needs of its target, so
+ * that a visit touches the target's counter only. */
+#define PN_E_NOT 0x80000000u  /* the target is a NOT: its counter moves against the input */
+#define PN_E_CYC 0x40000000u  /* the target is a member of a cyclic SCC */
+#define PN_E_COMP 0x3fffffffu /* the target component */
+#define PN_MAX_COMPS PN_E_COMP
+#define PN_CTR_TRUE 0x80000000u
 
 static inline void queue_push(Pn *p, uint32_t c, uint8_t v)
 {
@@ -140,9 +156,16 @@ static inline uint8_t gate_value(const PnGate *g)
     return (uint8_t)((g->cnt >= g->thr) ^ g->inv);
 }
 
-/* Legal sentences follow their component's value. */
+/* Legal sentences and next-state bits follow their component's value. */
 static void watch_flip(Pn *p, uint32_t c)
 {
+    if (p->g[c].flags & PN_F_NEXT)
+        for (uint32_t w = p->nw_at[c]; w < p->nw_at[c + 1]; w++) {
+            uint32_t b = p->nw[w];
+            p->next_on[b >> 6] ^= (uint64_t)1 << (b & 63);
+        }
+    if (!(p->g[c].flags & PN_F_WATCHED))
+        return;
     for (uint32_t w = p->watch_at[c]; w < p->watch_at[c + 1]; w++) {
         PnRoleTab *r = &p->roles[p->watch[w].role];
         uint32_t li = p->watch[w].legal;
@@ -161,7 +184,7 @@ static void watch_flip(Pn *p, uint32_t c)
 static inline void set_val(Pn *p, uint32_t c, uint8_t v)
 {
     p->g[c].val = v;
-    if (p->g[c].flags & PN_F_WATCHED)
+    if (p->g[c].flags & (PN_F_WATCHED | PN_F_NEXT))
         watch_flip(p, c);
 }
 
@@ -178,11 +201,12 @@ static void mark_dirty(Pn *p, uint32_t s)
 static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own)
 {
     uint32_t delta = v ? 1 : UINT32_MAX; /* +1 or -1 */
+    uint32_t *ctr = p->ctr;
     for (uint32_t o = p->out_at[c], end = p->out_at[c + 1]; o < end; o++) {
-        uint32_t d = p->out[o];
-        PnGate *g = &p->g[d];
-        g->cnt += delta;
-        if (g->flags & PN_F_CYCLIC) {
+        uint32_t e = p->out[o], d = e & PN_E_COMP;
+        uint32_t old = ctr[d], now = old + ((e & PN_E_NOT) ? 0u - delta : delta);
+        ctr[d] = now;
+        if (e & PN_E_CYC) {
             uint32_t s = p->cyc[d];
             if (s != own)
                 mark_dirty(p, s);
@@ -190,10 +214,11 @@ static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own)
                 vec_push(p->local, d);
             continue;
         }
-        uint8_t nv = gate_value(g);
-        if (nv != g->val) {
+        if ((old ^ now) & PN_CTR_TRUE) {
+            uint8_t nv = (uint8_t)(now >> 31);
+            PnGate *g = &p->g[d];
             g->val = nv;
-            if (g->flags & PN_F_WATCHED)
+            if (g->flags & (PN_F_WATCHED | PN_F_NEXT))
                 watch_flip(p, d);
             queue_push(p, d, nv);
         }
@@ -217,7 +242,7 @@ static void recompute(Pn *p, uint32_t s)
         vec_push(p->local, p->cyc_comp[i]);
     while (p->local.n) {
         uint32_t c = p->local.v[--p->local.n];
-        if (!p->g[c].val && gate_value(&p->g[c])) {
+        if (!p->g[c].val && (p->ctr[c] >> 31)) {
             set_val(p, c, 1);
             tell(p, c, 1, s);
         }
@@ -334,11 +359,11 @@ static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, 
     }
     set_state(p, state, n);
     vec_reserve(*facts, facts->n + p->nbase + 1);
-    for (uint32_t b = 0; b < p->nbase; b++) {
-        uint32_t c = p->base_next[b];
-        if (c != BASE_NONE && p->g[c].val)
-            facts->v[facts->n++] = p->base_fact[b];
-    }
+    Gt *out = facts->v + facts->n;
+    for (uint32_t w = 0, nw = (p->nbase + 63) >> 6; w < nw; w++)
+        for (uint64_t x = p->next_on[w]; x; x &= x - 1)
+            *out++ = p->base_fact[w << 6 | (uint32_t)__builtin_ctzll(x)];
+    facts->n = (uint32_t)(out - facts->v);
     return GDL_OK;
 }
 
@@ -386,6 +411,7 @@ static void pn_destroy(void *e)
     if (!p)
         return;
     free(p->g);
+    free(p->ctr);
     free(p->out_at);
     free(p->out);
     free(p->watch_at);
@@ -401,6 +427,9 @@ static void pn_destroy(void *e)
     free(p->base_next);
     free(p->base_fact);
     free(p->base_of);
+    free(p->next_on);
+    free(p->nw_at);
+    free(p->nw);
     vec_free(p->init);
     vec_free(p->last);
     for (uint32_t k = 0; p->roles && k < p->nroles; k++) {
@@ -488,6 +517,16 @@ static void flatten(Pn *p, const Propnet *pn)
             k += p->g[pn->in.v[x->in_at + j]].val;
         p->g[c].cnt = k;
     }
+    p->ctr = base_xcalloc(n + 1, sizeof *p->ctr);
+    for (uint32_t c = 0; c < n; c++) {
+        const PnGate *g = &p->g[c];
+        p->ctr[c] = g->inv ? PN_CTR_TRUE - g->cnt : PN_CTR_TRUE - g->thr + g->cnt;
+    }
+    for (uint32_t c = 0; c < n; c++)
+        for (uint32_t o = p->out_at[c]; o < p->out_at[c + 1]; o++) {
+            uint32_t d = p->out[o];
+            p->out[o] = d | (p->g[d].inv ? PN_E_NOT : 0) | (p->g[d].flags & PN_F_CYCLIC ? PN_E_CYC : 0);
+        }
     p->ncyc = cat.n;
     vec_push(cat, ccomp.n);
     p->cyc_at = cat.v;
@@ -575,6 +614,27 @@ static void flatten(Pn *p, const Propnet *pn)
     }
     free(fill);
     p->terminal = pn->terminal;
+
+    /* next-state bits: per component, the bases whose next it is */
+    p->next_on = base_xcalloc(((p->nbase + 63) >> 6) + 1, sizeof *p->next_on);
+    p->nw_at = base_xcalloc(n + 2, sizeof *p->nw_at);
+    p->nw = base_xmalloc((p->nbase + 1) * sizeof *p->nw);
+    for (uint32_t b = 0; b < p->nbase; b++)
+        if (p->base_next[b] != BASE_NONE)
+            p->nw_at[p->base_next[b] + 1]++;
+    for (uint32_t c = 0; c < n; c++)
+        p->nw_at[c + 1] += p->nw_at[c];
+    fill = base_xcalloc(n + 1, sizeof *fill);
+    for (uint32_t b = 0; b < p->nbase; b++) {
+        uint32_t c = p->base_next[b];
+        if (c == BASE_NONE)
+            continue;
+        p->nw[p->nw_at[c] + fill[c]++] = b;
+        p->g[c].flags |= PN_F_NEXT;
+        if (p->g[c].val)
+            p->next_on[b >> 6] |= (uint64_t)1 << (b & 63);
+    }
+    free(fill);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -601,6 +661,12 @@ static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtC
         bool budget = why && strncmp(why, "grounding stopped", 17) == 0;
         *err = base_sprintf("%s%s; engine jit plays it", budget ? "" : "engine pn: ", why ? why : "no network");
         free(why);
+        pn_free(&pn);
+        return NULL;
+    }
+    if (pn.comps.n >= PN_MAX_COMPS) {
+        ctl->create_status = GDL_LIMIT;
+        *err = base_sprintf("engine pn: %u components, more than it numbers; engine jit plays it", pn.comps.n);
         pn_free(&pn);
         return NULL;
     }
