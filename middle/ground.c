@@ -336,10 +336,10 @@ static bool add_atom(Grounder *g, uint32_t rel, const Gt *t)
     if (g->err || !set_add(&g->st, s, t))
         return false;
     if (++g->natoms > g->lim.max_atoms) {
-        stop(g, base_sprintf("grounding stopped: relation '%s' grew to %u atoms, past the budget of %llu atoms in "
-                             "all (max-atoms=%llu)",
-                             rel_name(g, rel), s->n, (unsigned long long)g->lim.max_atoms,
-                             (unsigned long long)g->lim.max_atoms));
+        stop(g, base_sprintf("grounding stopped: the budget of %llu atoms in all (max-atoms=%llu) ran out as "
+                             "relation '%s' grew, at %u atoms of its own",
+                             (unsigned long long)g->lim.max_atoms, (unsigned long long)g->lim.max_atoms,
+                             rel_name(g, rel), s->n));
         return false;
     }
     const Ir *ir = g->ir;
@@ -465,10 +465,10 @@ static void record(Grounder *g, uint32_t head, uint32_t nlits)
     }
     AtomSet *s = &g->rel[head];
     if (g->inst_at.n + 1 > g->lim.max_rules) {
-        stop(g, base_sprintf("grounding stopped: relation '%s' grew to %llu ground rules, past the budget of %llu "
-                             "rules in all (max-rules=%llu)",
-                             rel_name(g, head), (unsigned long long)s->rules + 1,
-                             (unsigned long long)g->lim.max_rules, (unsigned long long)g->lim.max_rules));
+        stop(g, base_sprintf("grounding stopped: the budget of %llu ground rules in all (max-rules=%llu) ran out "
+                             "as relation '%s' grew, at %llu rules of its own",
+                             (unsigned long long)g->lim.max_rules, (unsigned long long)g->lim.max_rules,
+                             rel_name(g, head), (unsigned long long)s->rules + 1));
         return;
     }
     if (g->nlinks + nlits > g->lim.max_links) {

@@ -25,7 +25,7 @@ refused() {
     [ "$where" = out ] && where=$tmp/out
     if [ $got -eq 124 ]; then bad "$name: still running after 20 s"; return; fi
     if [ $got -ne 1 ]; then bad "$name: exit $got, expected 1"; return; fi
-    if ! grep -q "grounding stopped: relation '$rel'.*engine jit plays it" "$where"; then
+    if ! grep -q "grounding stopped: .*relation '$rel'.*engine jit plays it" "$where"; then
         bad "$name: no message naming relation '$rel' and engine jit in $where"
         [ "$where" = "$tmp/out" ] || sed 's/^/    /' "$where" | head -n 4
         return

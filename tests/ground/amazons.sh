@@ -19,4 +19,4 @@ start=$(date +%s)
 out=$("$gdlc" check -q -w --dump=ground "$game" 2>&1 >/dev/null)
 rc=$?
 echo "$out (exit $rc, $(($(date +%s) - start)) s)"
-[ $rc -eq 1 ] && echo "$out" | grep -q "grounding stopped: .*relation '[^']*'.*max-[a-z]*=[0-9]*)"
+[ $rc -eq 1 ] && echo "$out" | grep -q "grounding stopped: .*(max-[a-z]*=[0-9]*).*relation '[^']*'"

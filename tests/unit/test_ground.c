@@ -97,8 +97,8 @@ static void output_invariants(void **state)
     GroundLimits lim = {.max_atoms = 3};
     Ir h;
     assert_int_equal(ground_run(&f.ir, &lim, &h, &st, &err), GROUND_LIMIT);
-    assert_string_equal(err, "grounding stopped: relation 'step' grew to 2 atoms, past the budget of 3 atoms in all "
-                             "(max-atoms=3)");
+    assert_string_equal(err, "grounding stopped: the budget of 3 atoms in all (max-atoms=3) ran out as relation "
+                             "'step' grew, at 2 atoms of its own");
     free(err);
     ir_free(&g);
     front_free(&f);
