@@ -1319,10 +1319,10 @@ static int verify_run(CliArgs *a)
         /* agreement on nothing but a fault checks little: the game is at fault */
         printf("%s: engine %s agrees with ref, but every playout (%llu) ended in a game fault both report; the "
                "first: %s\n",
-               pos[0], gdl_machine_engine(s.m), (unsigned long long)done, v.first_fault);
+               pos[0], o.engine ? o.engine : "jit", (unsigned long long)done, v.first_fault);
         rc = CLI_FAULT;
     } else if (rc == CLI_OK) {
-        printf("%s: engine %s agrees with ref: %llu playout%s, %llu states checked", pos[0], gdl_machine_engine(s.m),
+        printf("%s: engine %s agrees with ref: %llu playout%s, %llu states checked", pos[0], o.engine ? o.engine : "jit",
                (unsigned long long)done, done == 1 ? "" : "s", (unsigned long long)v.states);
         if (v.faults)
             printf(", %llu ended in a game fault both report (the first: %s)", (unsigned long long)v.faults,

@@ -141,7 +141,11 @@ static void idx_put(PosIndex *ix, Gt key, uint32_t atom)
         ix->next.n = atom + 1;
 }
 
-enum { PATH_SET = 1u << 31 /* a path of several arguments: the low bits say which */ };
+enum {
+    GROUND_MAX_REL_ATOMS = 1u << 29, /* atoms of one relation, whatever the budgets (hash tables double it) */
+    PATH_SET = 1u << 31, /* a path of several arguments: the low bits say which */
+    PATH_MAX_ARG = 254,  /* arguments from here on are not indexed (a path holds a + 1 in 8 bits) */
+};
 
 /* The key of an atom at path: the term there, or for a set of arguments a
  * hash of their terms (two keys may collide: whoever reads a chain matches
@@ -251,8 +255,6 @@ static bool set_add(const GtStore *st, AtomSet *s, const Gt *t)
             s->slots[i] = a + 1;
         }
     }
-    if (s->tuples.n > UINT32_MAX / 2 - s->arity - 1)
-        base_fatal("array too large"); /* budgets in the billions: memory runs out first */
     uint32_t a = s->n++;
     vec_reserve(s->tuples, s->tuples.n + s->arity + 1);
     for (uint32_t i = 0; i < s->arity; i++)
@@ -330,26 +332,40 @@ static void stop(Grounder *g, char *msg)
 
 /* Adds an atom to rel, with the copies of the relaxed domain (true from
  * init and next, does from legal). False when it was there or grounding stopped. */
-static bool add_atom(Grounder *g, uint32_t rel, const Gt *t)
+/* Adds t to rel; messages name the relation whose growth made it (`next`
+ * or `init` for a copy into `true`, `legal` for one into `does`). */
+static bool add_atom_of(Grounder *g, uint32_t rel, uint32_t named, const Gt *t)
 {
     AtomSet *s = &g->rel[rel];
-    if (g->err || !set_add(&g->st, s, t))
+    const AtomSet *ns = &g->rel[named];
+    if (g->err)
+        return false;
+    /* the tables hold 32-bit positions: a budget in the billions stops here,
+     * not at a wrapped size */
+    if (s->n >= GROUND_MAX_REL_ATOMS || s->tuples.n > UINT32_MAX / 2 - s->arity - 1) {
+        stop(g, base_sprintf("grounding stopped: relation '%s' holds %u atoms, more than the grounder's tables take",
+                             rel_name(g, named), ns->n));
+        return false;
+    }
+    if (!set_add(&g->st, s, t))
         return false;
     if (++g->natoms > g->lim.max_atoms) {
         stop(g, base_sprintf("grounding stopped: the budget of %llu atoms in all (max-atoms=%llu) ran out as "
                              "relation '%s' grew, at %u atoms of its own",
                              (unsigned long long)g->lim.max_atoms, (unsigned long long)g->lim.max_atoms,
-                             rel_name(g, rel), s->n));
+                             rel_name(g, named), ns->n));
         return false;
     }
     const Ir *ir = g->ir;
     uint32_t kind = ir->rels.v[rel].kind;
     if ((kind == IR_REL_NEXT || kind == IR_REL_INIT) && ir->kwrel[IR_REL_TRUE] != BASE_NONE)
-        add_atom(g, ir->kwrel[IR_REL_TRUE], t);
+        add_atom_of(g, ir->kwrel[IR_REL_TRUE], named, t);
     else if (kind == IR_REL_LEGAL && ir->kwrel[IR_REL_DOES] != BASE_NONE)
-        add_atom(g, ir->kwrel[IR_REL_DOES], t);
+        add_atom_of(g, ir->kwrel[IR_REL_DOES], named, t);
     return true;
 }
+
+static bool add_atom(Grounder *g, uint32_t rel, const Gt *t) { return add_atom_of(g, rel, rel, t); }
 
 /* ---- terms under the bindings ---------------------------------------- */
 
@@ -478,8 +494,11 @@ static void record(Grounder *g, uint32_t head, uint32_t nlits)
                              (unsigned long long)g->lim.max_links));
         return;
     }
-    if (g->inst.n > UINT32_MAX / 2 - g->cur.n - 1 || g->inst_at.n > UINT32_MAX / 2)
-        base_fatal("array too large");
+    if (g->inst.n > UINT32_MAX / 2 - g->cur.n - 1 || g->inst_at.n > UINT32_MAX / 2) {
+        stop(g, base_sprintf("grounding stopped: relation '%s' has %llu ground rules, and all of them more literals "
+                             "than the grounder's tables take", rel_name(g, head), (unsigned long long)s->rules));
+        return;
+    }
     s->rules++;
     g->nlinks += nlits;
     g->islots[i] = g->inst_at.n + 1;
@@ -564,9 +583,11 @@ static bool lit_access(Grounder *g, uint32_t j, Gt *call, Access *ac)
             if ((call[a] = build(g, t, false)) == BASE_NONE)
                 return false;
             nbound++;
-            paths[np] = a + 1;
-            keys[np++] = call[a];
-        } else {
+            if (a < PATH_MAX_ARG) {
+                paths[np] = a + 1;
+                keys[np++] = call[a];
+            }
+        } else if (a < PATH_MAX_ARG) {
             const IrTerm *x = &ir->terms.v[t];
             for (uint32_t i = 0; x->kind == IR_FN && i < x->nargs && i < 254 && np < 16; i++) {
                 uint32_t u = ir->targs.v[x->args + i];
@@ -654,7 +675,7 @@ static double lit_estimate(Grounder *g, uint32_t j)
     for (uint32_t a = 0; a < l->nargs; a++) {
         uint32_t t = ir->largs.v[l->args + a];
         if (term_known(g, t)) {
-            PosIndex *ix = idx_get(&g->st, s, a + 1);
+            PosIndex *ix = a < PATH_MAX_ARG ? idx_get(&g->st, s, a + 1) : NULL;
             double avg = !ix ? best : ix->nkeys ? (double)s->n / ix->nkeys : 0;
             if (avg < best)
                 best = avg;
@@ -662,7 +683,7 @@ static double lit_estimate(Grounder *g, uint32_t j)
         }
         all = false;
         const IrTerm *x = &ir->terms.v[t];
-        for (uint32_t i = 0; x->kind == IR_FN && i < x->nargs && i < 254; i++) {
+        for (uint32_t i = 0; a < PATH_MAX_ARG && x->kind == IR_FN && i < x->nargs && i < 254; i++) {
             if (!term_known(g, ir->targs.v[x->args + i]))
                 continue;
             PosIndex *ix = idx_get(&g->st, s, (a + 1) | (i + 1) << 8);

@@ -508,11 +508,12 @@ static bool build(Build *b)
                 uint32_t in = map_get(&b->input_of, gt_intern(st, b->sym_does, 2, args));
                 vec_push(pn->roles.v[k].legal, ((PnLegal){atom_comp(b, a), v, in}));
             } else {
+                /* a value that is no number from 0 to 100 (one bound
+                 * through a variable gets past validate) is kept, so that
+                 * the API reports the game fault as it does for ref */
                 int value;
-                /* a value that is no number is never reported (validate
-                 * refuses the written ones) */
-                if (gt_arity(st, v) == 0 && base_goal_value(gt_text(st, v), &value))
-                    vec_push(pn->roles.v[k].goals, ((PnGoal){atom_comp(b, a), (uint32_t)value}));
+                bool number = gt_arity(st, v) == 0 && base_goal_value(gt_text(st, v), &value);
+                vec_push(pn->roles.v[k].goals, ((PnGoal){atom_comp(b, a), number ? (uint32_t)value : PN_NONE, v}));
             }
         }
     }
@@ -677,7 +678,7 @@ void pn_dump(FILE *f, const Propnet *pn)
             fputc('\n', f);
         }
         for (uint32_t i = 0; i < r->goals.n; i++)
-            fprintf(f, "goal %s %u: comp %u\n", role, r->goals.v[i].value, r->goals.v[i].comp);
+            fprintf(f, "goal %s %s: comp %u\n", role, gt_text(pn->store, r->goals.v[i].term), r->goals.v[i].comp);
     }
     fprintf(f, "terminal: comp %u\n", pn->terminal);
     for (uint32_t i = 0; i < pn->aliases.n; i++)

@@ -108,7 +108,8 @@ typedef struct PnLegal {
 
 typedef struct PnGoal {
     uint32_t comp;     /* the component of (goal r v) */
-    uint32_t value;    /* 0..100 */
+    uint32_t value;    /* 0..100, or PN_NONE when v is no such number (a game fault the API reports) */
+    Gt term;           /* v as written */
 } PnGoal;
 
 typedef struct PnRole {

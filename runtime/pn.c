@@ -573,7 +573,6 @@ static void flatten(Pn *p, const Propnet *pn)
         p->watch_at[c + 1] += p->watch_at[c];
     p->watch = base_xmalloc((nwatch + 1) * sizeof *p->watch);
     uint32_t *fill = base_xcalloc(n + 1, sizeof *fill);
-    Symtab *syms = p->store->syms;
     for (uint32_t k = 0; k < p->nroles; k++) {
         const PnRole *pr = &pn->roles.v[k];
         PnRoleTab *r = &p->roles[k];
@@ -601,10 +600,10 @@ static void flatten(Pn *p, const Propnet *pn)
         r->goal_comp = base_xmalloc((r->ngoals + 1) * sizeof *r->goal_comp);
         r->goal_value = base_xmalloc((r->ngoals + 1) * sizeof *r->goal_value);
         for (uint32_t g = 0; g < r->ngoals; g++) {
-            char text[16];
-            int len = snprintf(text, sizeof text, "%u", pr->goals.v[g].value);
+            /* the value term as written, in the machine's store: the API
+             * reads it as ref's (and reports one that is no number) */
             r->goal_comp[g] = pr->goals.v[g].comp;
-            r->goal_value[g] = gt_intern(p->store, symtab_intern(syms, text, (size_t)len), 0, NULL);
+            r->goal_value[g] = pr->goals.v[g].term;
         }
     }
     for (uint32_t i = 0; i < pn->inputs.n; i++) {
