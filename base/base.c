@@ -314,9 +314,9 @@ void strbuf_add(StrBuf *b, const char *text)
     b->len += n;
 }
 
-static void sort_u32_rec(uint32_t *v, uint32_t *tmp, uint32_t n)
+void base_sort_u32_with(uint32_t *v, uint32_t *tmp, uint32_t n)
 {
-    if (n <= 16) {
+    if (n <= 24) {
         for (uint32_t i = 1; i < n; i++) {
             uint32_t x = v[i], j = i;
             for (; j > 0 && v[j - 1] > x; j--)
@@ -326,8 +326,10 @@ static void sort_u32_rec(uint32_t *v, uint32_t *tmp, uint32_t n)
         return;
     }
     uint32_t h = n / 2, i = 0, j = h, k = 0;
-    sort_u32_rec(v, tmp, h);
-    sort_u32_rec(v + h, tmp, n - h);
+    base_sort_u32_with(v, tmp, h);
+    base_sort_u32_with(v + h, tmp, n - h);
+    if (v[h - 1] <= v[h])
+        return; /* the halves are already in order */
     while (i < h && j < n)
         tmp[k++] = v[j] < v[i] ? v[j++] : v[i++];
     while (i < h)
@@ -339,12 +341,12 @@ static void sort_u32_rec(uint32_t *v, uint32_t *tmp, uint32_t n)
 
 void base_sort_u32(uint32_t *v, uint32_t n)
 {
-    if (n <= 16) {
-        sort_u32_rec(v, NULL, n);
+    if (n <= 24) {
+        base_sort_u32_with(v, NULL, n);
         return;
     }
     uint32_t *tmp = base_xmalloc(n * sizeof *tmp);
-    sort_u32_rec(v, tmp, n);
+    base_sort_u32_with(v, tmp, n);
     free(tmp);
 }
 

@@ -131,6 +131,9 @@ void vec_grow_(void **v, uint32_t *cap, uint32_t need, size_t elem);
 typedef VEC(uint32_t) U32Vec;
 /* Sorts ids ascending (no comparison callback: states are sorted a lot). */
 void base_sort_u32(uint32_t *v, uint32_t n);
+/* The same with scratch room for n numbers from the caller (none needed
+ * for n <= 24): no allocation. */
+void base_sort_u32_with(uint32_t *v, uint32_t *tmp, uint32_t n);
 
 /* &v->v[i], without arithmetic on a NULL array (an empty vector of tuples of
  * arity 0 has none). */

@@ -648,32 +648,6 @@ static void rank_add(GdlMachine *m, const Gt *v, uint32_t n)
         m->rank.v[m->ranked.v[j]] = j + 1;
 }
 
-/* Sorts n numbers; tmp has room for n. */
-static void sort_u32_with(uint32_t *v, uint32_t *tmp, uint32_t n)
-{
-    if (n <= 24) {
-        for (uint32_t i = 1; i < n; i++) {
-            uint32_t x = v[i], j = i;
-            for (; j > 0 && v[j - 1] > x; j--)
-                v[j] = v[j - 1];
-            v[j] = x;
-        }
-        return;
-    }
-    uint32_t h = n / 2, i = 0, j = h, k = 0;
-    sort_u32_with(v, tmp, h);
-    sort_u32_with(v + h, tmp, n - h);
-    if (v[h - 1] < v[h])
-        return;
-    while (i < h && j < n)
-        tmp[k++] = v[j] < v[i] ? v[j++] : v[i++];
-    while (i < h)
-        tmp[k++] = v[i++];
-    while (j < n)
-        tmp[k++] = v[j++];
-    memcpy(v, tmp, n * sizeof *v);
-}
-
 /* Sorts n numbers, repeats removed, with the machine's scratch (no
  * allocation once it has grown); returns how many remain. Numbers within a
  * span of a few times 64n (ranks, the facts of most states) are sorted by
@@ -701,7 +675,7 @@ static uint32_t sort_unique(GdlMachine *m, uint32_t *v, uint32_t n)
     }
     if (n > 24)
         vec_reserve(m->rank_tmp, n);
-    sort_u32_with(v, m->rank_tmp.v, n);
+    base_sort_u32_with(v, m->rank_tmp.v, n);
     for (uint32_t i = 0; i < n; i++)
         if (k == 0 || v[k - 1] != v[i])
             v[k++] = v[i];
