@@ -234,6 +234,28 @@ int cli_load_game(const char *path, Front *f, bool show_warnings)
     return ok ? CLI_OK : CLI_FAULT;
 }
 
+int cli_opt_budget(CliArgs *a, GroundLimits *lim)
+{
+    const char *budget = NULL, *opt;
+    bool bad = false;
+    if (!((opt = "max-atoms", cli_opt_value(a, "--max-atoms", &budget, &bad)) ||
+          (opt = "max-rules", cli_opt_value(a, "--max-rules", &budget, &bad)) ||
+          (opt = "max-links", cli_opt_value(a, "--max-links", &budget, &bad))))
+        return -1;
+    if (bad)
+        return CLI_USAGE;
+    char *spec = base_sprintf("%s=%s", opt, budget), *err = NULL;
+    bool ok = !strchr(budget, ',') && ground_limits_parse(spec, lim, &err);
+    if (!ok && !err)
+        err = base_sprintf("%s takes a positive whole number, not '%s'", opt, budget);
+    free(spec);
+    if (ok)
+        return CLI_OK;
+    int rc = cli_usage_error(a->cmd, "--%s", err);
+    free(err);
+    return rc;
+}
+
 const CliDump *cli_dump_find(const char *cmd, const CliDump *table, size_t n, const char *value)
 {
     for (size_t i = 0; i < n; i++)
@@ -325,8 +347,9 @@ static const CliDump check_dumps[] = {
 
 static int check_run(CliArgs *a)
 {
-    const char *value = NULL, *budget = NULL, *budget_opt = NULL;
+    const char *value = NULL;
     const CliDump *dump = NULL;
+    int rc;
     bool warnings = true, quiet = false, bad = false, timing = false;
     CliDumpCtx ctx = {0};
     U32Vec files = {0};
@@ -339,19 +362,8 @@ static int check_run(CliArgs *a)
                 vec_free(files);
                 return CLI_USAGE;
             }
-        } else if ((budget_opt = "max-atoms", cli_opt_value(a, "--max-atoms", &budget, &bad)) ||
-                   (budget_opt = "max-rules", cli_opt_value(a, "--max-rules", &budget, &bad)) ||
-                   (budget_opt = "max-links", cli_opt_value(a, "--max-links", &budget, &bad))) {
-            if (bad)
-                return CLI_USAGE;
-            char *spec = base_sprintf("%s=%s", budget_opt, budget), *err = NULL;
-            bool ok = !strchr(budget, ',') && ground_limits_parse(spec, &ctx.lim, &err);
-            if (!ok && !err)
-                err = base_sprintf("%s takes a positive whole number, not '%s'", budget_opt, budget);
-            free(spec);
-            if (!ok) {
-                int rc = cli_usage_error(a->cmd, "--%s", err);
-                free(err);
+        } else if ((rc = cli_opt_budget(a, &ctx.lim)) >= 0) {
+            if (rc != CLI_OK) {
                 vec_free(files);
                 return rc;
             }

@@ -46,6 +46,10 @@ typedef struct CliDump {
      * message. NULL for emit, whose back half prints it. */
     int (*print)(FILE *out, const Front *f, const CliDumpCtx *ctx);
 } CliDump;
+/* Reads --max-atoms N, --max-rules N or --max-links N at a->i into lim:
+ * CLI_OK when one was read, CLI_USAGE after a message for a bad one, -1
+ * when the argument is none of them. */
+int cli_opt_budget(CliArgs *a, GroundLimits *lim);
 /* The row of table[0..n) named value, or NULL after a usage error that
  * names the rows. */
 const CliDump *cli_dump_find(const char *cmd, const CliDump *table, size_t n, const char *value);

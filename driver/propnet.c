@@ -105,23 +105,11 @@ static int propnet_run(CliArgs *a)
     bool stats = false, json = false, dump_raw = false, dump = false, raw = false, bad = false;
     uint64_t depth = 2;
     GroundLimits lim = {0};
-    const char *budget = NULL, *budget_opt = NULL;
     while (a->i < a->argc) {
-        if ((budget_opt = "max-atoms", cli_opt_value(a, "--max-atoms", &budget, &bad)) ||
-            (budget_opt = "max-rules", cli_opt_value(a, "--max-rules", &budget, &bad)) ||
-            (budget_opt = "max-links", cli_opt_value(a, "--max-links", &budget, &bad))) {
-            if (bad)
-                return CLI_USAGE;
-            char *spec = base_sprintf("%s=%s", budget_opt, budget), *err = NULL;
-            bool ok = !strchr(budget, ',') && ground_limits_parse(spec, &lim, &err);
-            if (!ok && !err)
-                err = base_sprintf("%s takes a positive whole number, not '%s'", budget_opt, budget);
-            free(spec);
-            if (!ok) {
-                int rc = cli_usage_error(a->cmd, "--%s", err);
-                free(err);
-                return rc;
-            }
+        int brc = cli_opt_budget(a, &lim);
+        if (brc >= 0) {
+            if (brc != CLI_OK)
+                return brc;
         } else if (cli_opt_flag(a, "--stats"))
             stats = true;
         else if (cli_opt_flag(a, "--json"))
