@@ -12,6 +12,8 @@
  *   "pn"       the grounded game as a propositional network, evaluated from
  *              tables; "pn:max-atoms=N,max-rules=N,max-links=N" sets the
  *              grounding budgets (a game past one is refused: GDL_LIMIT)
+ * The analyses of a game (gdl_analysis_new, below) and the filtered
+ * machines built on them work over that same network.
  *
  * Objects and ownership
  *   GdlGame     a loaded, validated game. Immutable once loaded: several
@@ -311,6 +313,113 @@ GdlStatus gdl_input_moves(GdlMachine *m, unsigned role, uint64_t max, const GdlM
 #define GDL_STATE_FORMAT 1
 GdlStatus gdl_state_write(GdlMachine *m, const GdlState *s, void *buf, size_t cap, size_t *len);
 GdlStatus gdl_state_read(GdlMachine *m, const void *buf, size_t len, GdlState **out);
+
+/* ---- game analyses (over the propositional network) ------------------ */
+
+/* The analyses of the game's propnet (the grounded game, as engine pn
+ * builds it): latches, joint latches, goal latches, inhibitors, dead
+ * states, control propositions, irrelevant roles, move partitions, and the
+ * per-state queries built on them (score range, winning and losing moves,
+ * goal distance). Made from a machine, whose term store it shares: its
+ * states and moves are the machine's, and its calls count as calls on the
+ * machine (not thread-safe with it; make one machine and analysis per
+ * thread). options: NULL or "samples=N,seed=S,max-atoms=N,max-rules=N,
+ * max-links=N" (samples: states sampled along seeded random playthroughs
+ * for joint latches, default 64). GDL_LIMIT, with the grounder's message in
+ * *err, when the game does not ground within the budgets. Free it before
+ * its machine. */
+typedef struct GdlAnalysis GdlAnalysis;
+GdlStatus gdl_analysis_new(GdlMachine *m, const char *options, GdlAnalysis **a, char **err);
+void gdl_analysis_free(GdlAnalysis *a);
+
+typedef enum GdlClaimKind {
+    GDL_CLAIM_LATCH,       /* sentences[0] keeps values[0] once it has it */
+    GDL_CLAIM_JOINT_LATCH, /* when every sentence has its value, all keep them */
+    GDL_CLAIM_GOAL_LATCH,  /* sentences[0] with values[0] fixes or excludes role's goal value goal */
+    GDL_CLAIM_INHIBITOR,   /* sentences[0] true forces sentences[1] false in the next state */
+    GDL_CLAIM_DEAD,        /* every state where sentences[0] has values[0] is dead for role */
+    GDL_CLAIM_CONTROL,     /* sentences[0] is independent of every move choice */
+    GDL_CLAIM_IRRELEVANT,  /* the moves of other_role cannot affect role's goals */
+    GDL_CLAIM_PARTITION,   /* role's moves in groups: moves[group_at[g] .. group_at[g+1]) */
+    GDL_CLAIM_NKINDS
+} GdlClaimKind;
+
+/* One claim of the analysis. Sentences are canonical KIF text of the
+ * facts (`(cell 1 1 x)`, as in states); moves are the machine's. */
+typedef struct GdlClaim {
+    GdlClaimKind kind;
+    unsigned role, other_role;
+    int goal;                     /* GOAL_LATCH: the goal value */
+    bool fixes;                   /* GOAL_LATCH: fixes (true) or excludes it */
+    size_t n;                     /* sentences and values */
+    const char *const *sentences;
+    const bool *values;
+    size_t ngroups;               /* PARTITION */
+    const size_t *group_at;       /* ngroups + 1 entries */
+    const GdlMove *moves;
+} GdlClaim;
+
+/* The claims of a kind, in a stable order; NULL past the last. Valid as
+ * long as the analysis. */
+size_t gdl_analysis_count(const GdlAnalysis *a, GdlClaimKind kind);
+const GdlClaim *gdl_analysis_claim(const GdlAnalysis *a, GdlClaimKind kind, size_t i);
+/* How many states the joint latches were sought from, and seconds spent. */
+unsigned gdl_analysis_sampled(const GdlAnalysis *a);
+double gdl_analysis_seconds(const GdlAnalysis *a);
+
+/* The range of role's achievable goal values from s: every value the role
+ * can end the game with is in [*lo, *hi]. */
+GdlStatus gdl_analysis_goal_range(GdlAnalysis *a, const GdlState *s, unsigned role, int *lo, int *hi);
+/* role's legal moves in s proven to win at once (every joint move with it
+ * ends the game with the role's highest value) and to lose at once (its
+ * lowest). *win and *lose point into the analysis until its next call. */
+GdlStatus gdl_analysis_winning_moves(GdlAnalysis *a, const GdlState *s, unsigned role, const GdlMove **win,
+                                     size_t *nwin, const GdlMove **lose, size_t *nlose);
+/* A lower bound on the turns before role's highest goal can hold from s
+ * (0: it holds); -1 when it never can. */
+GdlStatus gdl_analysis_goal_distance(GdlAnalysis *a, const GdlState *s, unsigned role, int *turns);
+
+/* Implication deduction over turns 0 .. nturns-1: given sentences with
+ * values and turns, every other timed sentence whose value they force.
+ * A sentence is any the network computes, as written in GDL: `(true
+ * (cell 1 1 x))`, `(does x noop)`, `(legal x noop)`, `terminal`, `(goal x
+ * 100)`, `(line x)`. With moves_played, a move is made between consecutive
+ * turns (terminal false before the last, one legal move per role). On
+ * GDL_OK *consistent says whether the givens have a model; the results
+ * (when consistent) are every sentence with a value, given or deduced,
+ * and point into the analysis until its next call. GDL_BAD_ARGUMENT for a
+ * sentence the network does not compute. */
+typedef struct GdlTimed {
+    const char *sentence;
+    unsigned turn;
+    bool value;
+} GdlTimed;
+GdlStatus gdl_analysis_deduce(GdlAnalysis *a, const GdlTimed *given, size_t ngiven, unsigned nturns,
+                              bool moves_played, bool *consistent, const GdlTimed **out, size_t *nout);
+
+/* State-machine filters, as Sancho layers them between search and the
+ * machine: a machine of the engine named that answers through the
+ * analysis of the game.
+ *   GDL_FILTER_FIXED_RANGE  a state where every role's goal range is one
+ *                           value is terminal, with those goals
+ *                           (preserves the game's value)
+ *   GDL_FILTER_DEAD         role's moves into states dead for it are
+ *                           dropped unless every move leads to one
+ *                           (preserves the value when the role can reach
+ *                           its highest goal)
+ *   GDL_FILTER_PARTITION    role's legal moves are those of its most
+ *                           constrained partition group (preserves the
+ *                           value of puzzles whose groups commute, as
+ *                           Sudoku's; not in general)
+ * role names the role of DEAD and PARTITION. The machine is made as
+ * gdl_machine_new makes one, and its analysis with options. */
+#define GDL_FILTER_FIXED_RANGE 1u
+#define GDL_FILTER_DEAD 2u
+#define GDL_FILTER_PARTITION 4u
+GdlStatus gdl_machine_new_filtered(const GdlGame *game, const char *engine, const char *options, unsigned filters,
+                                   unsigned role, GdlMachine **m, char **err);
+/* Whether a filter keeps the value of every game (only FIXED_RANGE). */
+bool gdl_filter_preserves_value(unsigned filter);
 
 #ifdef __cplusplus
 }

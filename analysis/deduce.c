@@ -1,0 +1,2 @@
+/* deduce.c: placeholder, filled by its owner. */
+#include "internal.h"

@@ -1,0 +1,2 @@
+/* dot.c: placeholder, filled by its owner. */
+#include "internal.h"

@@ -1,0 +1,2 @@
+/* eval.c: placeholder, filled by its owner. */
+#include "internal.h"

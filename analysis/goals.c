@@ -1,0 +1,2 @@
+/* goals.c: placeholder, filled by its owner. */
+#include "internal.h"

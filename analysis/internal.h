@@ -1,0 +1,60 @@
+/*
+ * internal.h: what the files of the analysis stage share (not for other
+ * stages: they read analysis.h).
+ *
+ * an_analyse (analysis.c) runs the passes below in this order, each
+ * appending to its lists in a (sorted and deduplicated at the end by
+ * analysis.c): latches first (goal latches, dead states, partitions read
+ * them), then the others.
+ */
+#ifndef GDLC_ANALYSIS_INTERNAL_H
+#define GDLC_ANALYSIS_INTERNAL_H
+
+#include "analysis.h"
+
+/* The tools every pass may use, made once by an_analyse. */
+typedef struct AnCtx {
+    const Propnet *pn;
+    const AnOptions *opt;
+    AnDeduce *d1;      /* one turn, no move rules */
+    AnDeduce *d2;      /* two turns, AN_MOVES_PLAYED */
+    AnEval *ev;
+    uint32_t words;    /* an_state_words(pn) */
+    /* per role: the components of its goals of the highest value (the
+     * role's best), and of the lowest */
+    VEC(U32Vec) best_goals, worst_goals;
+} AnCtx;
+
+/* latch.c */
+void an_find_latches(AnCtx *c, Analysis *a);        /* single latches, by deduction over turns 0 and 1 */
+void an_find_joint_latches(AnCtx *c, Analysis *a);  /* from the initial state and sampled states */
+void an_find_inhibitors(AnCtx *c, Analysis *a);
+/* goals.c */
+void an_find_goal_latches(AnCtx *c, Analysis *a);
+void an_find_dead(AnCtx *c, Analysis *a);
+/* structure.c */
+void an_find_control(AnCtx *c, Analysis *a);
+void an_find_irrelevant(AnCtx *c, Analysis *a);
+/* moves.c */
+void an_find_partitions(AnCtx *c, Analysis *a);
+
+/* The per-state queries' scratch (query.c makes and frees it). */
+struct AnQuery {
+    const Analysis *a;
+    AnCtx ctx;          /* d1, d2, ev, goals as an_analyse makes them */
+    uint64_t *state;    /* scratch states, ctx.words words each */
+    uint64_t *next;
+    U32Vec tmp, tmp2;
+    U32Vec joint;
+};
+
+/* Whether the base is a fixed one (its component a constant). */
+static inline bool an_base_fixed(const Propnet *pn, uint32_t b)
+{
+    return pn->comps.v[pn->base.v[b].comp].kind == PN_CONST;
+}
+/* Makes and frees the context (used by an_analyse and an_query_new). */
+void an_ctx_init(AnCtx *c, const Propnet *pn, const AnOptions *o);
+void an_ctx_free(AnCtx *c);
+
+#endif

@@ -1,0 +1,2 @@
+/* latch.c: placeholder, filled by its owner. */
+#include "internal.h"

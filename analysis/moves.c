@@ -1,0 +1,2 @@
+/* moves.c: placeholder, filled by its owner. */
+#include "internal.h"

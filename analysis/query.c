@@ -1,0 +1,2 @@
+/* query.c: placeholder, filled by its owner. */
+#include "internal.h"

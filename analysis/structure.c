@@ -1,0 +1,2 @@
+/* structure.c: placeholder, filled by its owner. */
+#include "internal.h"
