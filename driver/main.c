@@ -21,6 +21,7 @@ static const CliCommand *const commands[] = {
     &cli_emit,
     &cli_compile,
     &cli_propnet,
+    &cli_analyze,
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
