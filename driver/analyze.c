@@ -52,6 +52,9 @@
 #include <string.h>
 
 #include "../include/gdl.h"
+#include "../analysis/analysis.h"
+#include "../frontend/kif.h"
+#include "../runtime/pipeline.h"
 #include "cli.h"
 
 /* Joint moves expanded per state at most (a state with more is played
@@ -1235,6 +1238,70 @@ done:
     return rc;
 }
 
+/* ---- --dot ----------------------------------------------------------- */
+
+/* The picture is drawn as gdlc propnet draws its own: from the network
+ * itself (an_dot of analysis/analysis.h), not through gdl.h, whose
+ * GdlAnalysis keeps its network private. So the game is read again, its
+ * network built with the same budgets and analysed with the same options
+ * (the analyses are deterministic: the claims are those of the report),
+ * and the --state facts are mapped to the network's bases. */
+static int draw(const char *cmd, const AzOpts *o)
+{
+    Front f;
+    int rc = cli_load_game(o->path, &f, false);
+    if (rc != CLI_OK) {
+        front_free(&f);
+        return rc;
+    }
+    GtStore store;
+    gt_init(&store, &f.syms);
+    Propnet pn;
+    char *err = NULL;
+    if (!rt_propnet(&f.ir, &o->lim, &store, PN_OPT_ALL, &pn, NULL, &err)) {
+        fprintf(stderr, "gdlc %s: %s: %s\n", cmd, o->path, err);
+        free(err);
+        gt_free(&store);
+        front_free(&f);
+        return CLI_FAULT;
+    }
+    uint64_t *bits = NULL;
+    if (o->state) {
+        bits = base_xcalloc(an_state_words(&pn) + 1, sizeof *bits);
+        size_t len = strlen(o->state);
+        Source *src = source_new("--state", base_xstrndup(o->state, len), len);
+        DiagList d;
+        diag_init(&d, src);
+        KifDoc doc = {0};
+        if (kif_read(src, &f.syms, &d, &doc))
+            for (uint32_t i = 0; i < doc.tops.n; i++) {
+                Gt g = gt_from_kif(&store, &doc, &f.syms, doc.tops.v[i]);
+                for (uint32_t b = 0; g != BASE_NONE && b < pn.base.n; b++)
+                    if (pn.base.v[b].fact == g)
+                        bits[b >> 6] |= (uint64_t)1 << (b & 63);
+            }
+        kif_doc_free(&doc);
+        diag_free(&d);
+        source_free(src);
+    }
+    AnOptions opt = {.samples = o->has_samples ? (uint32_t)o->samples : 64, .seed = o->has_seed ? o->seed : 0};
+    Analysis an;
+    an_analyse(&pn, &opt, &an);
+    bool to_stdout = strcmp(o->dot, "-") == 0;
+    FILE *out = to_stdout ? stdout : cli_output_open(cmd, o->dot, &o->path, 1);
+    rc = CLI_USAGE;
+    if (out) {
+        an_dot(out, &an, bits, PN_NONE, 0);
+        rc = cli_output_close(cmd, out, to_stdout ? NULL : o->dot);
+    }
+    an_free(&an);
+    free(bits);
+    pn_free(&pn);
+    gt_free(&store);
+    front_free(&f);
+    return rc;
+}
+
 /* ---- the command ----------------------------------------------------- */
 
 static int parse_opts(CliArgs *a, AzOpts *o)
@@ -1368,25 +1435,8 @@ static int analyze_run(CliArgs *a)
         report_json(stdout, &o, m, game, an, ans);
     else
         report_text(stdout, &o, m, game, an, state, ans);
-    if (o.dot) {
-        bool to_stdout = strcmp(o.dot, "-") == 0;
-        FILE *f = to_stdout ? stdout : cli_output_open(a->cmd, o.dot, &o.path, 1);
-        if (!f) {
-            rc = CLI_USAGE;
-            goto out;
-        }
-        st = gdl_analysis_write_dot(an, f, state);
-        int crc = cli_output_close(a->cmd, f, to_stdout ? NULL : o.dot);
-        if (st != GDL_OK) {
-            fprintf(stderr, "gdlc %s: --dot: %s\n", a->cmd, gdl_status_name(st));
-            rc = CLI_FAULT;
-            goto out;
-        }
-        if (crc != CLI_OK) {
-            rc = crc;
-            goto out;
-        }
-    }
+    if (o.dot && (rc = draw(a->cmd, &o)) != CLI_OK)
+        goto out;
     if (o.check) {
         fflush(stdout);
         rc = run_check(&o, m, game, an, o.json ? stderr : stdout);

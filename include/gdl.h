@@ -397,12 +397,6 @@ typedef struct GdlTimed {
 GdlStatus gdl_analysis_deduce(GdlAnalysis *a, const GdlTimed *given, size_t ngiven, unsigned nturns,
                               bool moves_played, bool *consistent, const GdlTimed **out, size_t *nout);
 
-/* The network as Graphviz DOT on f, coloured by what the analysis knows:
- * latched bases (positive, negative), control, dead; with state != NULL
- * also every component's value deduced from the state (forced true or
- * false). GDL_IO_ERROR when a write fails. */
-GdlStatus gdl_analysis_write_dot(GdlAnalysis *a, FILE *f, const GdlState *state);
-
 /* State-machine filters, as Sancho layers them between search and the
  * machine: a machine of the engine named that answers through the
  * analysis of the game.
