@@ -9,7 +9,8 @@
  *     joint move, up to a cap) refute no claim: every latch and joint latch
  *     holds on every transition, every inhibitor too, every goal latch's
  *     goal is fixed or excluded in every state where its literal holds,
- *     every dead literal keeps the role's best goals false, every control
+ *     every dead literal keeps the role's best goals false in every state
+ *     after, every control
  *     base has one next value per state whatever the moves, every winning
  *     or losing move wins or loses, every goal range holds every outcome
  *     reachable, every goal distance is at most the true one;
@@ -189,13 +190,20 @@ static void check_game(uint64_t seed)
             if (any != (gl->effect == AN_FIXES))
                 fail_msg("seed %llu: goal latch of %d does not hold", (unsigned long long)seed, gl->goal);
         }
+        /* dead: no state after one where the literal holds has the role's best goal */
         for (uint32_t h = 0; h < a.dead.n; h++) {
             if (!lit_holds(s, a.dead.v[h].lit))
                 continue;
             const PnRole *r = &pn->roles.v[a.dead.v[h].role];
-            for (uint32_t k = 0; k < r->goals.n; k++)
-                if ((int)r->goals.v[k].value == a.best.v[a.dead.v[h].role] && an_eval_value(e, r->goals.v[k].comp))
-                    fail_msg("seed %llu: a dead state holds its role's best goal", (unsigned long long)seed);
+            for (uint32_t k = g.succ_at.v[i]; k < g.succ_at.v[i + 1]; k++) {
+                an_eval(e, state_of(&g, g.succ.v[k]), NULL);
+                for (uint32_t x = 0; x < r->goals.n; x++)
+                    if ((int)r->goals.v[x].value == a.best.v[a.dead.v[h].role] &&
+                        an_eval_value(e, r->goals.v[x].comp))
+                        fail_msg("seed %llu: a state after a dead one holds its role's best goal",
+                                 (unsigned long long)seed);
+            }
+            an_eval(e, s, NULL);
         }
         /* control: one next value whatever the moves */
         for (uint32_t c = 0; c < a.control.n; c++) {
