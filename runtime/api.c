@@ -97,7 +97,7 @@ bool rt_should_stop(RtControl *ctl)
  * allocate through base_x*: memory has just run out. */
 static const char OOM_TEXT[] = "out of memory: an allocation failed; this machine can only be freed";
 
-static GdlStatus machine_oom(GdlMachine *m, const char *what)
+GdlStatus rt_machine_oom(GdlMachine *m, const char *what)
 {
     m->oom = true;
     free(m->ctl.error);
@@ -109,57 +109,25 @@ static GdlStatus machine_oom(GdlMachine *m, const char *what)
 /* The outermost guarded call records what it allocates in the machine's
  * journal (base.h): after a success it is forgotten; after running out it
  * stays, and gdl_machine_free frees what the machine's own teardown did
- * not (the call's temporaries). A nested call keeps the outer journal. */
-static BaseJournal *journal_enter(GdlMachine *m)
+ * not (the call's temporaries). A nested call keeps the outer journal.
+ * GUARDED and GUARDED_AS are RT_GUARDED and RT_GUARDED_AS (runtime.h), which
+ * analysis_api.c uses too. */
+BaseJournal *rt_journal_enter(GdlMachine *m)
 {
     BaseJournal *outer = base_journal_swap(NULL);
     base_journal_swap(outer ? outer : &m->journal);
     return outer;
 }
 
-static void journal_leave(GdlMachine *m, BaseJournal *outer, bool ok)
+void rt_journal_leave(GdlMachine *m, BaseJournal *outer, bool ok)
 {
     base_journal_swap(outer);
     if (!outer && ok)
         base_journal_forget_all(&m->journal);
 }
 
-#define GUARDED(m, call)                                                       \
-    do {                                                                       \
-        if ((m)->oom)                                                          \
-            return GDL_OUT_OF_MEMORY;                                          \
-        BaseJournal *outer_ = journal_enter(m);                                \
-        BaseOom oom_;                                                          \
-        base_oom_push(&oom_);                                                  \
-        if (setjmp(oom_.jb)) {                                                 \
-            journal_leave((m), outer_, false);                                 \
-            return machine_oom((m), oom_.what);                                \
-        }                                                                      \
-        GdlStatus st_ = (call);                                                \
-        base_oom_pop(&oom_);                                                   \
-        journal_leave((m), outer_, true);                                      \
-        return st_;                                                            \
-    } while (0)
-
-/* The same for calls that return a value of type T: fail when memory ran
- * out (NULL for a pointer). */
-#define GUARDED_AS(m, T, fail, call)                                           \
-    do {                                                                       \
-        if ((m)->oom)                                                          \
-            return (fail);                                                     \
-        BaseJournal *outer_ = journal_enter(m);                                \
-        BaseOom oom_;                                                          \
-        base_oom_push(&oom_);                                                  \
-        if (setjmp(oom_.jb)) {                                                 \
-            journal_leave((m), outer_, false);                                 \
-            machine_oom((m), oom_.what);                                       \
-            return (fail);                                                     \
-        }                                                                      \
-        T r_ = (call);                                                         \
-        base_oom_pop(&oom_);                                                   \
-        journal_leave((m), outer_, true);                                      \
-        return r_;                                                             \
-    } while (0)
+#define GUARDED RT_GUARDED
+#define GUARDED_AS RT_GUARDED_AS
 
 /* ---- diagnostics and games ------------------------------------------ */
 
@@ -892,6 +860,11 @@ static GdlStatus parse_terms(GdlMachine *m, const char *text, U32Vec *out)
     source_free(src);
     return st;
 }
+
+/* For analysis_api.c (runtime.h). */
+GdlStatus rt_state_check(GdlMachine *m, const GdlState *s) { return state_check(m, s); }
+const Gt *rt_own_facts(GdlMachine *m, const GdlState *s) { return own_facts(m, s); }
+GdlStatus rt_parse_terms(GdlMachine *m, const char *text, U32Vec *out) { return parse_terms(m, text, out); }
 
 static GdlStatus state_parse_(GdlMachine *m, const char *text, GdlState **out)
 {

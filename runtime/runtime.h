@@ -144,4 +144,61 @@ struct GdlState {
     Gt facts[];
 };
 
+/* ---- what the API's files share (api.c, analysis_api.c) ---------------- */
+
+/* Out of memory inside a public call (see GUARDED in api.c): the outermost
+ * guarded call records its allocations in the machine's journal, and a
+ * machine that ran out is marked and refuses every later query. */
+BaseJournal *rt_journal_enter(GdlMachine *m);
+void rt_journal_leave(GdlMachine *m, BaseJournal *outer, bool ok);
+GdlStatus rt_machine_oom(GdlMachine *m, const char *what);
+
+/* Runs call (a GdlStatus) under the machine's out-of-memory handler and
+ * returns its status (GDL_OUT_OF_MEMORY when memory ran out). */
+#define RT_GUARDED(m, call)                                                    \
+    do {                                                                       \
+        if ((m)->oom)                                                          \
+            return GDL_OUT_OF_MEMORY;                                          \
+        BaseJournal *outer_ = rt_journal_enter(m);                             \
+        BaseOom oom_;                                                          \
+        base_oom_push(&oom_);                                                  \
+        if (setjmp(oom_.jb)) {                                                 \
+            rt_journal_leave((m), outer_, false);                              \
+            return rt_machine_oom((m), oom_.what);                             \
+        }                                                                      \
+        GdlStatus st_ = (call);                                                \
+        base_oom_pop(&oom_);                                                   \
+        rt_journal_leave((m), outer_, true);                                   \
+        return st_;                                                            \
+    } while (0)
+
+/* The same for calls that return a value of type T: fail when memory ran
+ * out (NULL for a pointer). */
+#define RT_GUARDED_AS(m, T, fail, call)                                        \
+    do {                                                                       \
+        if ((m)->oom)                                                          \
+            return (fail);                                                     \
+        BaseJournal *outer_ = rt_journal_enter(m);                             \
+        BaseOom oom_;                                                          \
+        base_oom_push(&oom_);                                                  \
+        if (setjmp(oom_.jb)) {                                                 \
+            rt_journal_leave((m), outer_, false);                              \
+            rt_machine_oom((m), oom_.what);                                    \
+            return (fail);                                                     \
+        }                                                                      \
+        T r_ = (call);                                                         \
+        base_oom_pop(&oom_);                                                   \
+        rt_journal_leave((m), outer_, true);                                   \
+        return r_;                                                             \
+    } while (0)
+
+/* GDL_OK when s is a state of m's game, else GDL_BAD_ARGUMENT (message set). */
+GdlStatus rt_state_check(GdlMachine *m, const GdlState *s);
+/* The facts of s (a state of m's game) as m's own term ids, sorted by id:
+ * s's own array when m made it, else mapped (valid until the next call). */
+const Gt *rt_own_facts(GdlMachine *m, const GdlState *s);
+/* Parses ground terms written in KIF into m's store, appending them to
+ * out; GDL_BAD_ARGUMENT (message set) on text that is not ground KIF. */
+GdlStatus rt_parse_terms(GdlMachine *m, const char *text, U32Vec *out);
+
 #endif
