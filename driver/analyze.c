@@ -10,6 +10,8 @@
  * Everything goes through the public API (include/gdl.h): a machine of the
  * game (--engine, default jit) reads the --state text and plays for the
  * check; gdl_analysis_new builds its own network of the game beside it.
+ * The one exception is --dot, drawn from the network itself as gdlc
+ * propnet draws (see draw() below).
  *
  * The check. A state graph is made with an engine independent of the
  * propnet (jit unless --engine names another; a pn machine is replaced by

@@ -9,7 +9,9 @@
 #   - the ground program of every accepted corpus game against the game
 #     (ref:ground against ref), games past the grounding budget listed;
 #   - random games (tests/gen): GDLC_GEN_SEEDS (default 20000) on jit and
-#     pn, 200 on aot (each one a system-compiler run), 5000 on ref:ground.
+#     pn, 200 on aot (each one a system-compiler run), 5000 on ref:ground;
+#   - gdlc analyze --check 20000 on every accepted corpus game (every claim
+#     of the analyses against brute force; tests/analyze-corpus.sh).
 set -u
 cd "$(dirname "$0")/.."
 shared=${1:-${GDL_SHARED:-$(cd .. && pwd)/shared}}
@@ -26,7 +28,7 @@ step() {
     out=$("$@" 2>&1)
     rc=$?
     echo "$out" | grep -v '^\(/work\|[a-z]\)' | tail -n 5
-    line=$(echo "$out" | grep -E '^(replay|verify|ground) \(|agrees with' | tail -n 1)
+    line=$(echo "$out" | grep -E '^(replay|verify|ground|analyze) \(|agrees with' | tail -n 1)
     echo "$name: $line ($(($(date +%s) - start)) s)$([ $rc -ne 0 ] && echo ' FAILED')" | tee -a "$summary"
     [ $rc -eq 0 ] || status=1
 }
@@ -41,6 +43,7 @@ step "random games jit" env GDLC_GEN_SEEDS=${GDLC_GEN_SEEDS:-20000} GDLC_ENGINE=
 step "random games pn" env GDLC_GEN_SEEDS=${GDLC_GEN_SEEDS:-20000} GDLC_ENGINE=pn build/test_jit_ref
 step "random games aot" env GDLC_GEN_SEEDS=200 GDLC_GEN_FIRST=100001 GDLC_ENGINE=aot build/test_jit_ref
 step "random games ref:ground" env GDLC_GEN_SEEDS=5000 GDLC_GEN_FIRST=200001 GDLC_ENGINE=ref:ground build/test_jit_ref
+step "analyze check" sh tests/analyze-corpus.sh "$gdlc" "$shared" 20000 120
 echo "== summary"
 cat "$summary"
 exit $status
