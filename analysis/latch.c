@@ -178,6 +178,7 @@ static bool sample(AnCtx *c, uint64_t *rng, const uint64_t *init, uint64_t *cur,
             memcpy(pick, cur, (size_t)c->words * sizeof *cur);
         bool stuck = false;
         for (uint32_t r = 0; r < nroles; r++) {
+            legal->n = 0;
             an_eval_legal(c->ev, r, legal);
             if (legal->n == 0) {
                 stuck = true;
