@@ -310,6 +310,7 @@ static void test_deduce(void **state_)
     GdlTimed late = {"(true (cell 1 1 x))", 2, true};
     assert_int_equal(gdl_analysis_deduce(a, &late, 1, 2, true, &ok, &out, &n), GDL_BAD_ARGUMENT);
     assert_int_equal(gdl_analysis_deduce(a, &x11, 1, 0, true, &ok, &out, &n), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_analysis_deduce(a, &x11, 1, 1u << 30, true, &ok, &out, &n), GDL_LIMIT);
     /* after all that, it still answers */
     assert_int_equal(gdl_analysis_deduce(a, &x11, 1, 3, true, &ok, &out, &n), GDL_OK);
     assert_true(ok);
