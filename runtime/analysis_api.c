@@ -17,6 +17,12 @@
  * as the machine's ids. A partition claim also names, per group, the base
  * its moves switch off (sentences[g], value false).
  *
+ * Deduction (gdl_analysis_deduce) keeps one AnDeduce, made again when the
+ * number of turns or the move rules change, and reports every timed
+ * component with a value under each sentence it computes (its name and
+ * the aliases optimising gave it); more than 2^24 timed components (some
+ * 10 bytes each) is GDL_LIMIT.
+ *
  * Per-state queries reuse the analysis's AnQuery (no allocation once
  * warm); the bitset of the last state asked about is kept by its stamp,
  * so asking for a state's range, then its winning moves, maps it once.
@@ -52,7 +58,7 @@
 enum {
     AN_API_MAX_JOINT = 4096,  /* joint moves evaluated per candidate winning move */
     AN_API_MAX_TURNS = 64,    /* the bound of goal distance */
-    AN_API_MAX_DEDUCE_TURNS = 256,
+    AN_API_MAX_TIMED = 1u << 24, /* deduction's timed components (about 10 bytes each) */
     AN_API_DEFAULT_SAMPLES = 64,
 };
 
@@ -502,9 +508,11 @@ static GdlStatus deduce_(GdlAnalysis *a, const GdlTimed *given, size_t ngiven, u
     *out = NULL;
     *nout = 0;
     *consistent = false;
-    if (nturns == 0 || nturns > AN_API_MAX_DEDUCE_TURNS)
-        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "deduction takes 1 to %u turns, not %u", AN_API_MAX_DEDUCE_TURNS,
-                       nturns);
+    if (nturns == 0)
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "deduction takes one turn at least");
+    if ((uint64_t)nturns * a->pn.comps.n > AN_API_MAX_TIMED)
+        return rt_fail(&m->ctl, GDL_LIMIT, "deduction over %u turns of %u components: more than %u timed components",
+                       nturns, a->pn.comps.n, (unsigned)AN_API_MAX_TIMED);
     if (ngiven && !given)
         return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no givens (NULL)");
     /* every given read before anything is deduced */
@@ -547,15 +555,6 @@ static GdlStatus deduce_(GdlAnalysis *a, const GdlTimed *given, size_t ngiven, u
     an_deduce_known(d, &a->comps, &a->turns, &a->vals);
     for (uint32_t i = 0; i < a->comps.n; i++)
         timed_push(a, a->comps.v[i], a->turns.v[i], a->vals.v[i] != 0);
-    /* a base at a later turn is the value of its next before: reported as
-     * (true s) when the deduction keeps it only there */
-    for (uint32_t t = 1; t < nturns; t++)
-        for (uint32_t b = 0; b < a->pn.base.n; b++) {
-            uint32_t c = a->pn.base.v[b].comp;
-            int v = an_deduce_base(d, b, t);
-            if (v >= 0 && an_deduce_get(d, c, t) < 0)
-                timed_push(a, c, t, v == 1);
-        }
     *out = a->timed.v;
     *nout = a->timed.n;
     return GDL_OK;

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "../../base/base.h"
 #include "gdl.h"
 
 static const char TICTACTOE[] =
@@ -309,6 +310,7 @@ static void test_deduce(void **state_)
     GdlTimed late = {"(true (cell 1 1 x))", 2, true};
     assert_int_equal(gdl_analysis_deduce(a, &late, 1, 2, true, &ok, &out, &n), GDL_BAD_ARGUMENT);
     assert_int_equal(gdl_analysis_deduce(a, &x11, 1, 0, true, &ok, &out, &n), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_analysis_deduce(a, &x11, 1, 1u << 30, true, &ok, &out, &n), GDL_LIMIT);
     /* after all that, it still answers */
     assert_int_equal(gdl_analysis_deduce(a, &x11, 1, 3, true, &ok, &out, &n), GDL_OK);
     assert_true(ok);
@@ -489,13 +491,108 @@ static void test_dead_filter(void **state_)
     gdl_game_free(g);
 }
 
+/* ---- out of memory ------------------------------------------------------ */
+
+typedef struct Failing {
+    unsigned long count, fail_at;
+    bool failed;
+} Failing;
+
+static void *failing_alloc(void *ud, void *p, size_t n)
+{
+    Failing *f = ud;
+    if (++f->count == f->fail_at) {
+        f->failed = true;
+        return NULL;
+    }
+    return realloc(p, n);
+}
+
+static bool ok_or_oom(GdlStatus st, const Failing *f)
+{
+    if (st == GDL_OK)
+        return true;
+    assert_int_equal(st, GDL_OUT_OF_MEMORY);
+    assert_true(f->failed);
+    return false;
+}
+
+/* An analysis and a filtered machine made and asked with the N-th
+ * allocation failing: every call returns GDL_OUT_OF_MEMORY or succeeds,
+ * the machine refuses later calls, and everything frees (the sanitizer
+ * build checks for leaks and double frees). */
+static void oom_session(GdlGame *g, Failing *f)
+{
+    GdlMachine *m = machine(g), *fm = NULL;
+    GdlState *s = state(m, "(step 1) won");
+    GdlAnalysis *a = NULL;
+    base_set_alloc(failing_alloc, f);
+    bool dead = !ok_or_oom(gdl_analysis_new(m, "samples=2", &a, NULL), f);
+    if (dead)
+        assert_null(a);
+    int lo, hi, d;
+    const GdlMove *win, *lose;
+    size_t nwin, nlose, n;
+    bool ok;
+    const GdlTimed *out;
+    GdlTimed given = {"(does a press)", 0, true};
+    if (!dead)
+        dead = !ok_or_oom(gdl_analysis_goal_range(a, s, 0, &lo, &hi), f) ||
+               !ok_or_oom(gdl_analysis_winning_moves(a, s, 0, &win, &nwin, &lose, &nlose), f) ||
+               !ok_or_oom(gdl_analysis_goal_distance(a, s, 1, &d), f) ||
+               !ok_or_oom(gdl_analysis_deduce(a, &given, 1, 2, true, &ok, &out, &n), f);
+    if (dead) {
+        GdlState *again = NULL;
+        assert_int_equal(gdl_initial_state(m, &again), GDL_OUT_OF_MEMORY);
+        if (a)
+            assert_int_equal(gdl_analysis_goal_range(a, s, 0, &lo, &hi), GDL_OUT_OF_MEMORY);
+    }
+    GdlStatus st = gdl_machine_new_filtered(g, "ref", "samples=2", GDL_FILTER_FIXED_RANGE | GDL_FILTER_DEAD, 0, &fm,
+                                            NULL);
+    if (ok_or_oom(st, f)) {
+        GdlState *f0 = NULL;
+        GdlRng rng;
+        gdl_rng_seed(&rng, 1);
+        int goals[2];
+        uint64_t depth;
+        if (ok_or_oom(gdl_initial_state(fm, &f0), f))
+            ok_or_oom(gdl_depth_charge(fm, f0, &rng, 0, goals, &depth), f);
+        gdl_state_free(f0);
+    } else
+        assert_null(fm);
+    base_set_alloc(NULL, NULL);
+    gdl_machine_free(fm);
+    gdl_state_free(s);
+    gdl_analysis_free(a);
+    gdl_machine_free(m);
+}
+
+static void test_out_of_memory(void **state_)
+{
+    (void)state_;
+    GdlGame *g = load_text(BUTTON);
+    Failing probe = {0};
+    oom_session(g, &probe);
+    assert_false(probe.failed);
+    unsigned long total = probe.count, seen = 0;
+    assert_true(total > 100);
+    for (unsigned long k = 1; k <= total + 1; k += k < 300 ? 1 : 7) {
+        Failing f = {.fail_at = k};
+        oom_session(g, &f);
+        seen += f.failed;
+    }
+    print_message("%lu allocations per session, %lu sessions ran out\n", total, seen);
+    assert_true(seen > 100);
+    gdl_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_claims),        cmocka_unit_test(test_range),
         cmocka_unit_test(test_winning_moves), cmocka_unit_test(test_deduce),
         cmocka_unit_test(test_bad_arguments), cmocka_unit_test(test_fixed_range),
-        cmocka_unit_test(test_dead_filter),
+        cmocka_unit_test(test_dead_filter),   cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
