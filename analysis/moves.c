@@ -1,2 +1,392 @@
-/* moves.c: placeholder, filled by its owner. */
+/*
+ * moves.c: what the analysis says about moves: move-choice partitions (a
+ * game-level pass), and three per-state queries: winning and losing moves,
+ * goal distance, the moves of the most constrained partition group.
+ *
+ * Partitions (the Sudoku analysis). For a role with goals: the candidates
+ * are the negatively latched bases that every best-goal state has false
+ * (each best goal set true at turn 0 of the one-turn deduction d1; the
+ * bases it forces false, intersected over the best goals that can hold,
+ * and with the negative single latches). Then for every input of the role
+ * whose legal is not the constant false: its does set true at turn 0 of
+ * d2 (moves played); the candidates forced false at turn 1 are what that
+ * move switches off. A partition exists when every such input switches off
+ * exactly one candidate and at least two groups result: one group per
+ * candidate base, its inputs sorted. An input whose does is inconsistent
+ * (it can never be played) belongs to no group. Then at every turn a
+ * player of the puzzle need only consider one group: every candidate must
+ * be switched off before the best goal, and only its group does it.
+ *
+ * Winning and losing moves. The converse trick of Alloy: the state set at
+ * turn 0 of d2 and terminal set false at turn 1; a legal move of the role
+ * whose does is then forced false cannot avoid the end, so only those are
+ * candidates (all the legal moves when the deduction is inconsistent: no
+ * joint move avoids the end). Each candidate is confirmed by evaluation
+ * over every joint move containing it (the others' legal moves, at most
+ * max_joint joint moves, else the move is not reported): every next state
+ * terminal with the role's goal its best (win) or its worst (lose).
+ * Deduction only prunes; what is reported is proven by evaluation.
+ *
+ * Goal distance. 0 when a best goal of the role holds in the state (by
+ * evaluation); -1 when the state is terminal without one. Else K_0 = the
+ * state, and K_d = the bases known at turn 1 of d2 after setting K_{d-1}
+ * at turn 0: every state reachable in d turns agrees with K_d (induction:
+ * deduction is sound), so while every best goal is forced false at turn 1
+ * no state reached in d turns has it, and the first d where some best goal
+ * is not forced false is a lower bound on the distance. K_d is a function
+ * of K_{d-1}: when it repeats an earlier K_j (hashed, then compared
+ * exactly), the goal stays forced false for ever: -1. An inconsistent
+ * deduction (no transition from any state agreeing with K_{d-1}) is -1 as
+ * well. The bound max_turns is returned when reached.
+ *
+ * Partition moves. The role's partition's groups whose base still holds in
+ * the state, each with the role's legal moves in it (by evaluation); the
+ * group with the fewest legal moves (at least one; the first on a tie).
+ *
+ * The queries use the scratch of AnQuery (query.c makes it): q->ctx for
+ * deduction and evaluation, q->state and q->next as state buffers, q->tmp,
+ * q->tmp2, q->joint as vectors that grow once and are reused.
+ */
 #include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- partitions ------------------------------------------------------- */
+
+/* The legal component of input i of role r, or PN_NONE. */
+static uint32_t legal_of(const Propnet *pn, uint32_t r, uint32_t i)
+{
+    const PnRole *role = &pn->roles.v[r];
+    for (uint32_t l = 0; l < role->legal.n; l++)
+        if (role->legal.v[l].input == i)
+            return role->legal.v[l].comp;
+    return PN_NONE;
+}
+
+static bool const_false(const Propnet *pn, uint32_t comp)
+{
+    return comp == PN_NONE || (pn->comps.v[comp].kind == PN_CONST && !pn->comps.v[comp].const_value);
+}
+
+/* The partition of role r, appended to a->partitions when there is one. */
+static void role_partition(AnCtx *c, Analysis *a, uint32_t r)
+{
+    const Propnet *pn = c->pn;
+    const U32Vec *best = &c->best_goals.v[r];
+    if (best->n == 0)
+        return;
+    /* candidates: negative single latches, forced false by every best
+     * goal that can hold */
+    uint32_t nb = pn->base.n;
+    uint8_t *cand = base_xcalloc(nb + 1, 1);
+    uint32_t ncand = 0;
+    for (uint32_t i = 0; i < a->latches.n; i++)
+        if (!a->latches.v[i].value && !cand[a->latches.v[i].base]) {
+            cand[a->latches.v[i].base] = 1;
+            ncand++;
+        }
+    bool any_goal = false;
+    for (uint32_t g = 0; g < best->n && ncand > 0; g++) {
+        an_deduce_reset(c->d1);
+        if (!an_deduce_set(c->d1, best->v[g], 0, true))
+            continue; /* this best goal never holds: no constraint from it */
+        any_goal = true;
+        for (uint32_t b = 0; b < nb; b++)
+            if (cand[b] && an_deduce_base(c->d1, b, 0) != 0) {
+                cand[b] = 0;
+                ncand--;
+            }
+    }
+    an_deduce_reset(c->d1);
+    if (!any_goal || ncand < 2) {
+        free(cand);
+        return;
+    }
+    U32Vec cands = {0};
+    for (uint32_t b = 0; b < nb; b++)
+        if (cand[b])
+            vec_push(cands, b);
+    /* each playable input of r: the one candidate it switches off */
+    U32Vec in_of = {0}, base_of = {0};
+    bool ok = true;
+    for (uint32_t i = 0; i < pn->inputs.n && ok; i++) {
+        if (pn->inputs.v[i].role != r || const_false(pn, legal_of(pn, r, i)))
+            continue;
+        an_deduce_reset(c->d2);
+        if (!an_deduce_set(c->d2, pn->inputs.v[i].comp, 0, true))
+            continue; /* never playable */
+        uint32_t off = PN_NONE, noff = 0;
+        for (uint32_t k = 0; k < cands.n; k++)
+            if (an_deduce_base(c->d2, cands.v[k], 1) == 0) {
+                off = cands.v[k];
+                noff++;
+            }
+        if (noff != 1)
+            ok = false;
+        else {
+            vec_push(in_of, i);
+            vec_push(base_of, off);
+        }
+    }
+    an_deduce_reset(c->d2);
+    /* group by base (cands is sorted; inputs were taken in order) */
+    AnPartition p = {0};
+    p.role = r;
+    if (ok) {
+        for (uint32_t k = 0; k < cands.n; k++) {
+            uint32_t start = p.inputs.n;
+            for (uint32_t j = 0; j < in_of.n; j++)
+                if (base_of.v[j] == cands.v[k])
+                    vec_push(p.inputs, in_of.v[j]);
+            if (p.inputs.n > start) {
+                vec_push(p.group_base, cands.v[k]);
+                vec_push(p.group_at, start);
+            }
+        }
+        vec_push(p.group_at, p.inputs.n);
+    }
+    if (ok && p.group_base.n >= 2)
+        vec_push(a->partitions, p);
+    else {
+        vec_free(p.group_base);
+        vec_free(p.group_at);
+        vec_free(p.inputs);
+    }
+    vec_free(in_of);
+    vec_free(base_of);
+    vec_free(cands);
+    free(cand);
+}
+
+void an_find_partitions(AnCtx *c, Analysis *a)
+{
+    for (uint32_t r = 0; r < c->pn->roles.n; r++)
+        role_partition(c, a, r);
+}
+
+/* ---- winning and losing moves ---------------------------------------- */
+
+/* Every role's legal moves in the state last evaluated, flat in q->tmp with
+ * role k's at q->tmp2.v[k] .. q->tmp2.v[k+1]. */
+static void gather_legal(AnQuery *q)
+{
+    const Propnet *pn = q->ctx.pn;
+    U32Vec one = {0};
+    q->tmp.n = 0;
+    q->tmp2.n = 0;
+    for (uint32_t k = 0; k < pn->roles.n; k++) {
+        vec_push(q->tmp2, q->tmp.n);
+        /* an_eval_legal fills a vector: borrow q->joint's storage */
+        one = q->joint;
+        one.n = 0;
+        an_eval_legal(q->ctx.ev, k, &one);
+        q->joint = one;
+        for (uint32_t j = 0; j < one.n; j++)
+            vec_push(q->tmp, one.v[j]);
+    }
+    vec_push(q->tmp2, q->tmp.n);
+    q->joint.n = 0;
+}
+
+void an_winning_moves(AnQuery *q, const uint64_t *state, uint32_t role, uint64_t max_joint, U32Vec *win,
+                      U32Vec *lose)
+{
+    win->n = 0;
+    lose->n = 0;
+    const Analysis *a = q->a;
+    const Propnet *pn = q->ctx.pn;
+    uint32_t nroles = pn->roles.n;
+    if (role >= nroles || a->best.v[role] < 0)
+        return;
+    int best = a->best.v[role], worst = a->worst.v[role];
+    AnEval *ev = q->ctx.ev;
+    an_eval(ev, state, NULL);
+    if (an_eval_terminal(ev))
+        return;
+    gather_legal(q);
+    uint32_t r0 = q->tmp2.v[role], r1 = q->tmp2.v[role + 1];
+    if (r0 == r1)
+        return;
+    /* the number of joint moves per move of the role */
+    uint64_t others = 1;
+    for (uint32_t k = 0; k < nroles; k++) {
+        if (k == role)
+            continue;
+        uint64_t m = q->tmp2.v[k + 1] - q->tmp2.v[k];
+        if (m == 0 || others > max_joint / m)
+            return; /* no joint move at all, or too many */
+        others *= m;
+    }
+    if (others > max_joint)
+        return;
+    /* the moves that do not force the end, ruled out in one deduction */
+    AnDeduce *d = q->ctx.d2;
+    an_deduce_reset(d);
+    bool cons = an_deduce_set_state(d, state, 0) && an_deduce_set(d, pn->terminal, 1, false);
+    /* q->joint: the joint move, then per role the index in q->tmp of its pick */
+    vec_reserve(q->joint, 2 * nroles);
+    q->joint.n = 2 * nroles;
+    uint32_t *pick = q->joint.v + nroles;
+    for (uint32_t j = r0; j < r1; j++) {
+        uint32_t mv = q->tmp.v[j];
+        if (cons && an_deduce_get(d, pn->inputs.v[mv].comp, 0) != 0)
+            continue;
+        bool wins = true, loses = true;
+        /* every joint move with the role playing mv: an odometer over the
+         * other roles' legal moves */
+        for (uint32_t k = 0; k < nroles; k++)
+            pick[k] = k == role ? j : q->tmp2.v[k];
+        for (;;) {
+            for (uint32_t k = 0; k < nroles; k++)
+                q->joint.v[k] = q->tmp.v[pick[k]];
+            an_eval(ev, state, q->joint.v);
+            an_eval_next(ev, q->next);
+            an_eval(ev, q->next, NULL);
+            int g = an_eval_terminal(ev) ? an_eval_goal(ev, role) : -3;
+            wins &= g == best;
+            loses &= g == worst;
+            if (!wins && !loses)
+                break;
+            uint32_t k = 0;
+            for (; k < nroles; k++) {
+                if (k == role)
+                    continue;
+                if (++pick[k] < q->tmp2.v[k + 1])
+                    break;
+                pick[k] = q->tmp2.v[k];
+            }
+            if (k == nroles)
+                break;
+        }
+        if (wins)
+            vec_push(*win, mv);
+        if (loses)
+            vec_push(*lose, mv);
+    }
+    q->joint.n = 0;
+    an_deduce_reset(d);
+}
+
+/* ---- goal distance ----------------------------------------------------- */
+
+/* The known set of bases at turn (mask and values, 32 bits a word) appended
+ * to out after its hash (2 words); the hash returned. */
+static uint64_t known_set(AnDeduce *d, const Propnet *pn, uint32_t turn, U32Vec *out)
+{
+    uint32_t w = (pn->base.n + 31) / 32;
+    uint32_t at = out->n;
+    vec_reserve(*out, out->n + 2 + 2 * w);
+    out->n += 2 + 2 * w;
+    uint32_t *mask = out->v + at + 2, *val = mask + w;
+    memset(mask, 0, 2 * w * sizeof *mask);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint32_t b = 0; b < pn->base.n; b++) {
+        int v = an_deduce_base(d, b, turn);
+        if (v < 0)
+            continue;
+        mask[b >> 5] |= 1u << (b & 31);
+        if (v)
+            val[b >> 5] |= 1u << (b & 31);
+        h = (h ^ (b * 2u + (uint32_t)v)) * 0x100000001b3ull;
+    }
+    out->v[at] = (uint32_t)h;
+    out->v[at + 1] = (uint32_t)(h >> 32);
+    return h;
+}
+
+int an_goal_distance(AnQuery *q, const uint64_t *state, uint32_t role, uint32_t max_turns)
+{
+    const Propnet *pn = q->ctx.pn;
+    if (role >= pn->roles.n)
+        return -1;
+    const U32Vec *best = &q->ctx.best_goals.v[role];
+    if (best->n == 0)
+        return -1;
+    AnEval *ev = q->ctx.ev;
+    an_eval(ev, state, NULL);
+    for (uint32_t g = 0; g < best->n; g++)
+        if (an_eval_value(ev, best->v[g]))
+            return 0;
+    if (an_eval_terminal(ev))
+        return -1;
+    AnDeduce *d = q->ctx.d2;
+    uint32_t w = (pn->base.n + 31) / 32, rec = 2 + 2 * w;
+    U32Vec *seen = &q->tmp; /* the known sets so far, rec words each */
+    seen->n = 0;
+    /* K_0: the whole state */
+    an_deduce_reset(d);
+    bool cons = an_deduce_set_state(d, state, 0);
+    if (cons)
+        known_set(d, pn, 0, seen);
+    for (uint32_t t = 1; cons && t <= max_turns; t++) {
+        /* K_{t-1} is the last record of seen */
+        if (t > 1) {
+            const uint32_t *mask = seen->v + seen->n - rec + 2, *val = mask + w;
+            an_deduce_reset(d);
+            for (uint32_t b = 0; b < pn->base.n && cons; b++) {
+                if (!(mask[b >> 5] >> (b & 31) & 1) || an_base_fixed(pn, b))
+                    continue;
+                cons = an_deduce_set(d, pn->base.v[b].comp, 0, val[b >> 5] >> (b & 31) & 1);
+            }
+        }
+        if (!cons || !an_deduce_set(d, pn->terminal, 0, false)) {
+            cons = false;
+            break;
+        }
+        for (uint32_t g = 0; g < best->n; g++)
+            if (an_deduce_get(d, best->v[g], 1) != 0) {
+                an_deduce_reset(d);
+                return (int)t;
+            }
+        uint32_t at = seen->n;
+        uint64_t h = known_set(d, pn, 1, seen);
+        for (uint32_t j = 0; j < at; j += rec) {
+            uint64_t hj = seen->v[j] | (uint64_t)seen->v[j + 1] << 32;
+            if (hj == h && memcmp(seen->v + j + 2, seen->v + at + 2, 2 * w * sizeof(uint32_t)) == 0) {
+                an_deduce_reset(d);
+                return -1;
+            }
+        }
+    }
+    an_deduce_reset(d);
+    return cons ? (int)max_turns : -1;
+}
+
+/* ---- partition moves ----------------------------------------------------- */
+
+bool an_partition_moves(AnQuery *q, const uint64_t *state, uint32_t role, U32Vec *inputs)
+{
+    inputs->n = 0;
+    const Analysis *a = q->a;
+    const AnPartition *p = NULL;
+    for (uint32_t i = 0; i < a->partitions.n; i++)
+        if (a->partitions.v[i].role == role)
+            p = &a->partitions.v[i];
+    if (!p)
+        return false;
+    AnEval *ev = q->ctx.ev;
+    an_eval(ev, state, NULL);
+    q->tmp.n = 0;
+    an_eval_legal(ev, role, &q->tmp);
+    uint32_t bestg = PN_NONE, bestn = 0;
+    for (uint32_t g = 0; g + 1 < p->group_at.n; g++) {
+        if (!an_bit(state, p->group_base.v[g]))
+            continue;
+        uint32_t m = 0;
+        for (uint32_t j = p->group_at.v[g]; j < p->group_at.v[g + 1]; j++)
+            for (uint32_t k = 0; k < q->tmp.n; k++)
+                m += q->tmp.v[k] == p->inputs.v[j];
+        if (m > 0 && (bestg == PN_NONE || m < bestn)) {
+            bestg = g;
+            bestn = m;
+        }
+    }
+    if (bestg == PN_NONE)
+        return false;
+    for (uint32_t j = p->group_at.v[bestg]; j < p->group_at.v[bestg + 1]; j++)
+        for (uint32_t k = 0; k < q->tmp.n; k++)
+            if (q->tmp.v[k] == p->inputs.v[j])
+                vec_push(*inputs, p->inputs.v[j]);
+    return true;
+}

@@ -712,6 +712,12 @@ static void dot_string(FILE *f, const char *s)
 
 void pn_dot(FILE *f, const Propnet *pn, uint32_t focus, uint32_t depth)
 {
+    pn_dot_with(f, pn, focus, depth, NULL, NULL);
+}
+
+void pn_dot_with(FILE *f, const Propnet *pn, uint32_t focus, uint32_t depth, const char *const *extra,
+                 const char *trailer)
+{
     uint32_t n = pn->comps.n;
     /* the components shown: all, or the cone up to depth levels upstream */
     uint32_t *level = base_xmalloc((n + 1) * sizeof *level);
@@ -765,6 +771,8 @@ void pn_dot(FILE *f, const Propnet *pn, uint32_t focus, uint32_t depth)
             fputs(x->const_value ? "\"1\"" : "\"0\"", f);
         else
             fprintf(f, "\"%s\"", kind_names[x->kind]);
+        if (extra && extra[c])
+            fprintf(f, ",%s", extra[c]);
         fputs("];\n", f);
     }
     for (uint32_t c = 0; c < n; c++) {
@@ -783,6 +791,8 @@ void pn_dot(FILE *f, const Propnet *pn, uint32_t focus, uint32_t depth)
         if (x->next != PN_NONE && x->next != x->comp && level[x->comp] != PN_NONE && level[x->next] != PN_NONE)
             fprintf(f, "  n%u -> n%u [style=dashed];\n", x->next, x->comp);
     }
+    if (trailer)
+        fputs(trailer, f);
     fputs("}\n", f);
     free(level);
     free(first_alias);

@@ -188,6 +188,12 @@ void pn_dump(FILE *f, const Propnet *pn);
 /* Graphviz DOT of the network, or with focus != PN_NONE of the cone of
  * components feeding focus up to depth levels upstream. */
 void pn_dot(FILE *f, const Propnet *pn, uint32_t focus, uint32_t depth);
+/* pn_dot with, per component c, extra[c] (when extra and extra[c] are not
+ * NULL) appended to its node's attributes (DOT lets a later attribute win:
+ * `fillcolor=...` recolours it), and trailer (when not NULL) written before
+ * the closing brace (a legend). The analyses' pictures use it. */
+void pn_dot_with(FILE *f, const Propnet *pn, uint32_t focus, uint32_t depth, const char *const *extra,
+                 const char *trailer);
 
 /* The component named by a sentence (its name or an alias), or PN_NONE. */
 uint32_t pn_find(const Propnet *pn, Gt name);
