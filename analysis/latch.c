@@ -124,6 +124,15 @@ static bool keep_agreeing(const AnDeduce *d, U32Vec *set, const uint64_t *s)
     return all;
 }
 
+/* Whether every base of set, with its value in s, is a single latch. */
+static bool only_latches(const Analysis *a, const U32Vec *set, const uint64_t *s)
+{
+    for (uint32_t i = 0; i < set->n; i++)
+        if (!is_latch(a, set->v[i], an_bit(s, set->v[i])))
+            return false;
+    return true;
+}
+
 /* The joint latch through state s, if any, appended to a. */
 static void joint_from(AnCtx *c, Analysis *a, const uint64_t *s, U32Vec *f, U32Vec *r)
 {
@@ -136,8 +145,9 @@ static void joint_from(AnCtx *c, Analysis *a, const uint64_t *s, U32Vec *f, U32V
     for (uint32_t b = 0; b < pn->base.n; b++)
         if (!an_base_fixed(pn, b) && an_deduce_base(d, b, 1) == (int)an_bit(s, b))
             vec_push(*f, b);
-    /* shrink to a closed set: a subset of a consistent assignment stays consistent */
-    while (f->n > 0) {
+    /* shrink to a closed set: a subset of a consistent assignment stays
+     * consistent; once only single latches are left nothing is reported */
+    while (!only_latches(a, f, s)) {
         if (!set_part(d, pn, f, s))
             return;
         if (keep_agreeing(d, f, s))
