@@ -11,8 +11,10 @@
  * reaches what forward propagation alone does not: a false OR makes every
  * input false, a role plays exactly one legal move). When b = v at turn 0
  * is already contradictory (b true makes the state terminal, say) no
- * transition leaves such a state: the latch would hold vacuously, and it is
- * not reported.
+ * transition leaves such a state: the latch holds vacuously, and it is
+ * reported (a structural X' = X OR ... whose X also ends the game is one),
+ * unless no state at all has a transition (the move rules alone are
+ * contradictory: terminal always holds), where nothing is reported.
  *
  * Joint latches. From a full state S at turn 0 the deduction gives turn 1;
  * F starts as the non-fixed bases whose turn-1 value is known and equals S's.
@@ -62,7 +64,7 @@ static bool latched(AnDeduce *d, const Propnet *pn, uint32_t b, bool v)
     uint32_t comp = pn->base.v[b].comp;
     an_deduce_reset(d);
     if (!an_deduce_set(d, comp, 0, v))
-        return false;
+        return true; /* no transition leaves a state with b = v: it holds vacuously */
     int at1 = an_deduce_base(d, b, 1);
     if (at1 >= 0)
         return at1 == (int)v;
@@ -72,6 +74,9 @@ static bool latched(AnDeduce *d, const Propnet *pn, uint32_t b, bool v)
 void an_find_latches(AnCtx *c, Analysis *a)
 {
     const Propnet *pn = c->pn;
+    an_deduce_reset(c->d2);
+    if (!an_deduce_consistent(c->d2))
+        return; /* no state has a transition (terminal always holds): nothing to say */
     for (uint32_t b = 0; b < pn->base.n; b++) {
         if (an_base_fixed(pn, b))
             continue;
