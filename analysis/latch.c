@@ -11,8 +11,10 @@
  * reaches what forward propagation alone does not: a false OR makes every
  * input false, a role plays exactly one legal move). When b = v at turn 0
  * is already contradictory (b true makes the state terminal, say) no
- * transition leaves such a state: the latch would hold vacuously, and it is
- * not reported.
+ * transition leaves such a state: the latch holds vacuously, and it is
+ * reported (a structural X' = X OR ... whose X also ends the game is one),
+ * unless no state at all has a transition (the move rules alone are
+ * contradictory: terminal always holds), where nothing is reported.
  *
  * Joint latches. From a full state S at turn 0 the deduction gives turn 1;
  * F starts as the non-fixed bases whose turn-1 value is known and equals S's.
@@ -62,7 +64,7 @@ static bool latched(AnDeduce *d, const Propnet *pn, uint32_t b, bool v)
     uint32_t comp = pn->base.v[b].comp;
     an_deduce_reset(d);
     if (!an_deduce_set(d, comp, 0, v))
-        return false;
+        return true; /* no transition leaves a state with b = v: it holds vacuously */
     int at1 = an_deduce_base(d, b, 1);
     if (at1 >= 0)
         return at1 == (int)v;
@@ -72,6 +74,9 @@ static bool latched(AnDeduce *d, const Propnet *pn, uint32_t b, bool v)
 void an_find_latches(AnCtx *c, Analysis *a)
 {
     const Propnet *pn = c->pn;
+    an_deduce_reset(c->d2);
+    if (!an_deduce_consistent(c->d2))
+        return; /* no state has a transition (terminal always holds): nothing to say */
     for (uint32_t b = 0; b < pn->base.n; b++) {
         if (an_base_fixed(pn, b))
             continue;
@@ -124,6 +129,15 @@ static bool keep_agreeing(const AnDeduce *d, U32Vec *set, const uint64_t *s)
     return all;
 }
 
+/* Whether every base of set, with its value in s, is a single latch. */
+static bool only_latches(const Analysis *a, const U32Vec *set, const uint64_t *s)
+{
+    for (uint32_t i = 0; i < set->n; i++)
+        if (!is_latch(a, set->v[i], an_bit(s, set->v[i])))
+            return false;
+    return true;
+}
+
 /* The joint latch through state s, if any, appended to a. */
 static void joint_from(AnCtx *c, Analysis *a, const uint64_t *s, U32Vec *f, U32Vec *r)
 {
@@ -136,8 +150,9 @@ static void joint_from(AnCtx *c, Analysis *a, const uint64_t *s, U32Vec *f, U32V
     for (uint32_t b = 0; b < pn->base.n; b++)
         if (!an_base_fixed(pn, b) && an_deduce_base(d, b, 1) == (int)an_bit(s, b))
             vec_push(*f, b);
-    /* shrink to a closed set: a subset of a consistent assignment stays consistent */
-    while (f->n > 0) {
+    /* shrink to a closed set: a subset of a consistent assignment stays
+     * consistent; once only single latches are left nothing is reported */
+    while (!only_latches(a, f, s)) {
         if (!set_part(d, pn, f, s))
             return;
         if (keep_agreeing(d, f, s))

@@ -19,6 +19,7 @@
 #include "net.h"
 
 #include "../../analysis/internal.h"
+#include "../../include/gdl.h"
 #include "../../runtime/pipeline.h"
 
 #include <stdio.h>
@@ -631,6 +632,62 @@ static void escort_latch(void **state)
     net_free(&n);
 }
 
+/* GDLC_AN_LATCH_GAMES="ggp-repository/breakthrough.kif ...": prints what
+ * the analyses find on those corpus games (nothing checked: a survey). */
+static void corpus_survey(void **state)
+{
+    (void)state;
+    const char *list = getenv("GDLC_AN_LATCH_GAMES");
+    if (!list)
+        return;
+    char game[512], path[1024];
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, " ");
+        if (len > 0 && len < sizeof game) {
+            memcpy(game, p, len);
+            game[len] = 0;
+            if (corpus_path(path, sizeof path, game)) {
+                Net n = {0};
+                net_load_file(&n, path);
+                AnOptions o = {.samples = 64, .seed = 1};
+                Analysis a;
+                an_analyse(&n.pn, &o, &a);
+                summary(&n, game, &a);
+                /* the passes of this file, timed one by one */
+                Analysis b;
+                memset(&b, 0, sizeof b);
+                b.pn = &n.pn;
+                AnCtx c;
+                an_ctx_init(&c, &n.pn, &o);
+                for (uint32_t r = 0; r < n.pn.roles.n; r++) {
+                    vec_push(b.best, a.best.v[r]);
+                    vec_push(b.worst, a.worst.v[r]);
+                }
+                double t[6];
+                t[0] = gdl_now();
+                an_find_latches(&c, &b);
+                t[1] = gdl_now();
+                an_find_joint_latches(&c, &b);
+                t[2] = gdl_now();
+                an_find_inhibitors(&c, &b);
+                t[3] = gdl_now();
+                an_find_goal_latches(&c, &b);
+                t[4] = gdl_now();
+                an_find_dead(&c, &b);
+                t[5] = gdl_now();
+                print_message("  seconds: latches %.3f, joint %.3f, inhibitors %.3f, goal latches %.3f, dead %.3f\n",
+                              t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3], t[5] - t[4]);
+                an_ctx_free(&c);
+                an_free(&b);
+                an_free(&a);
+                net_free(&n);
+            }
+        }
+        p += len;
+        p += strspn(p, " ");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -640,6 +697,7 @@ int main(void)
         cmocka_unit_test(goal_latch_and_dead),
         cmocka_unit_test(untwisty_corridor),
         cmocka_unit_test(escort_latch),
+        cmocka_unit_test(corpus_survey),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
