@@ -736,6 +736,30 @@ static void dot_tictactoe(void **state)
     assert_non_null(strstr(l, "fillcolor=\"#7570b3\""));
     free(l);
     free(buf);
+    /* a dead literal (set by hand here: goals.c finds them) gets a double
+     * border and says for whom */
+    AnDead dead = {role_named(&g, "oplayer"), {base_named(&g, "(cell 2 2 x)"), true}};
+    vec_push(g.a.dead, dead);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    an_dot(f, &g.a, NULL, PN_NONE, 0);
+    fclose(f);
+    snprintf(want, sizeof want, "  n%u [", g.pn.base.v[dead.lit.base].comp);
+    line = strstr(buf, want);
+    assert_non_null(line);
+    eol = strchr(line, '\n');
+    l = strndup(line, (size_t)(eol - line));
+    assert_non_null(strstr(l, "peripheries=2,xlabel=\"dead: oplayer if true\""));
+    free(l);
+    size_t ndead = 1; /* distinct dead bases, plus the legend */
+    for (uint32_t i = 0; i < g.a.dead.n; i++) {
+        bool seen = false;
+        for (uint32_t j = 0; j < i; j++)
+            seen |= g.a.dead.v[j].lit.base == g.a.dead.v[i].lit.base;
+        ndead += !seen;
+    }
+    assert_int_equal(count(buf, "peripheries=2"), ndead);
+    free(buf);
     /* a focused picture stays small */
     buf = NULL;
     f = open_memstream(&buf, &len);
