@@ -99,6 +99,11 @@ int an_eval_goal(const AnEval *e, uint32_t role);
 
 static inline uint32_t an_state_words(const Propnet *pn) { return (pn->base.n + 63) / 64; }
 static inline bool an_bit(const uint64_t *s, uint32_t i) { return s[i >> 6] >> (i & 63) & 1; }
+/* Whether the base is a fixed one (its component a constant). */
+static inline bool an_base_fixed(const Propnet *pn, uint32_t b)
+{
+    return pn->comps.v[pn->base.v[b].comp].kind == PN_CONST;
+}
 /* The initial state (base.init). */
 void an_initial(const Propnet *pn, uint64_t *state);
 

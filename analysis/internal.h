@@ -48,11 +48,6 @@ struct AnQuery {
     U32Vec joint;
 };
 
-/* Whether the base is a fixed one (its component a constant). */
-static inline bool an_base_fixed(const Propnet *pn, uint32_t b)
-{
-    return pn->comps.v[pn->base.v[b].comp].kind == PN_CONST;
-}
 /* Makes and frees the context (used by an_analyse and an_query_new). */
 void an_ctx_init(AnCtx *c, const Propnet *pn, const AnOptions *o);
 void an_ctx_free(AnCtx *c);

@@ -5,7 +5,7 @@
  * (a least fixpoint per strongly connected component), answers legal, goal,
  * terminal and next exactly as ref does along random playouts, both as
  * built and optimised. */
-#include "helpers.h"
+#include "net.h"
 
 #include "../../include/gdl.h"
 #include "../../middle/propnet.h"
@@ -13,67 +13,7 @@
 
 #define SRC GDLC_SOURCE_DIR "/tests/propnet/"
 
-typedef struct Net {
-    Front f;
-    GtStore store;
-    Ir ground;   /* the ground program, when the game has variables */
-    bool grounded;
-    Propnet pn;
-} Net;
-
-/* Loads a game and builds its network (grounding it first when needed),
- * optimised with opts (0: as built). */
-static void net_load(Net *n, const char *path, unsigned opts)
-{
-    char *err = NULL;
-    bool ok = front_run_file(&n->f, path, &err);
-    if (!ok)
-        fail_msg("%s: %s", path, err ? err : "rejected");
-    gt_init(&n->store, &n->f.syms);
-    const Ir *ir = &n->f.ir;
-    n->grounded = false;
-    bool vars = false;
-    for (uint32_t r = 0; r < ir->rules.n; r++)
-        vars |= ir->rules.v[r].nvars > 0;
-    if (vars) {
-        GroundLimits lim = {0};
-        GroundStats st;
-        if (ground_run(ir, &lim, &n->ground, &st, &err) != GROUND_OK)
-            fail_msg("%s: %s", path, err);
-        n->grounded = true;
-        ir = &n->ground;
-    }
-    if (!pn_build(ir, &n->store, &n->pn, &err))
-        fail_msg("%s: %s", path, err);
-    if (opts)
-        pn_optimise(&n->pn, opts);
-}
-
-static void net_free(Net *n)
-{
-    pn_free(&n->pn);
-    if (n->grounded)
-        ir_free(&n->ground);
-    gt_free(&n->store);
-    front_free(&n->f);
-}
-
-static uint32_t named(Net *n, const char *text)
-{
-    /* read the sentence with the game's own symbols */
-    size_t len = strlen(text);
-    Source *src = source_new("name", base_xstrndup(text, len), len);
-    DiagList d;
-    diag_init(&d, src);
-    KifDoc doc = {0};
-    assert_true(kif_read(src, &n->f.syms, &d, &doc));
-    Gt g2 = gt_from_kif(&n->store, &doc, &n->f.syms, doc.tops.v[0]);
-    assert_int_not_equal(g2, BASE_NONE);
-    kif_doc_free(&doc);
-    diag_free(&d);
-    source_free(src);
-    return pn_find(&n->pn, g2);
-}
+static uint32_t named(Net *n, const char *text) { return net_named(n, text); }
 
 static uint32_t count_kind(const Propnet *pn, PnKind k)
 {

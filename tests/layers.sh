@@ -1,0 +1,32 @@
+#!/bin/sh
+# The stage folders include each other in one direction only (README: the
+# design): base <- frontend <- middle <- analysis <- runtime <- driver, and
+# backend <- runtime. A file may include its own folder, the folders listed
+# for it, and include/ where noted.
+src=${1:?source dir}
+status=0
+check() { # folder, allowed folders (space-separated)
+    dir=$1; shift
+    for f in "$src/$dir"/*.c "$src/$dir"/*.h; do
+        [ -f "$f" ] || continue
+        grep -o '#include "\.\./[a-z]*/' "$f" | sed 's|#include "\.\./||; s|/$||' | sort -u | while read -r to; do
+            ok=no
+            for a in "$@"; do [ "$a" = "$to" ] && ok=yes; done
+            if [ $ok = no ]; then
+                echo "FAIL: $dir/$(basename "$f") includes $to/ (allowed: $*)"
+                echo x >> "$tmp"
+            fi
+        done
+    done
+}
+tmp=$(mktemp)
+check base
+check frontend base
+check middle base frontend
+check analysis base frontend middle
+check backend base frontend include
+check runtime base frontend middle analysis backend include
+check driver base frontend middle analysis runtime backend include
+if [ -s "$tmp" ]; then status=1; else echo "ok: the stages include each other in one direction"; fi
+rm -f "$tmp"
+exit $status
