@@ -1,2 +1,254 @@
-/* latch.c: placeholder, filled by its owner. */
+/*
+ * latch.c: single latches, joint latches and inhibitors, by implication
+ * deduction over two turns with the moves played (ctx->d2).
+ *
+ * Single latches. (b, v) is a latch when b = v at turn 0 forces b = v at
+ * turn 1, whatever the (legal) joint move. For each non-fixed base b and
+ * value v the deduction sets b = v at turn 0 and reads b at turn 1: known
+ * and equal, it is a latch (the structural forms X' = X OR ..., X' = NOT X
+ * AND ... and anything the gates force beyond them); unknown, it sets b =
+ * !v at turn 1 too, and a contradiction proves the latch (refutation
+ * reaches what forward propagation alone does not: a false OR makes every
+ * input false, a role plays exactly one legal move). When b = v at turn 0
+ * is already contradictory (b true makes the state terminal, say) no
+ * transition leaves such a state: the latch would hold vacuously, and it is
+ * not reported.
+ *
+ * Joint latches. From a full state S at turn 0 the deduction gives turn 1;
+ * F starts as the non-fixed bases whose turn-1 value is known and equals S's.
+ * Then F alone (its bases with S's values) is set at turn 0 and the bases of
+ * F that keep their value at turn 1 are kept, until F stops shrinking: then
+ * all of F at turn 0 forces all of F at turn 1 (F is closed). The single
+ * latches are taken out of F: when the rest R is non-empty and closed by
+ * itself it is reported, else (R non-empty, not closed alone) F is. The
+ * states are the initial one and, per sample, one state chosen uniformly
+ * (reservoir sampling) among the non-terminal states after the first of a
+ * random playthrough (uniform legal moves, SplitMix64 seeded by opt->seed,
+ * at most opt->max_depth steps). a->joint_states counts the states tried.
+ *
+ * Inhibitors. p inhibits q when p true at turn 0 forces q false at turn 1.
+ * One deduction per p (p true at turn 0), then every candidate q is read at
+ * turn 1. Candidates are the non-fixed bases that can be true after turn 0
+ * (a next that is not the constant false) and are not forced false at turn 1
+ * by the move rules alone (with nothing set): those would be inhibited by
+ * every p, which says nothing about p.
+ *
+ * Everything here is sound as the deduction is: a claim holds on every
+ * transition of every state (reachable or not) with a legal joint move.
+ */
 #include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether (b, v) is in the sorted list of single latches. */
+static bool is_latch(const Analysis *a, uint32_t b, bool v)
+{
+    uint32_t lo = 0, hi = a->latches.n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        const AnLit *l = &a->latches.v[mid];
+        if (l->base < b || (l->base == b && (int)l->value < (int)v))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < a->latches.n && a->latches.v[lo].base == b && a->latches.v[lo].value == v;
+}
+
+/* b = v at turn 0 forces b = v at turn 1 (see the essay). */
+static bool latched(AnDeduce *d, const Propnet *pn, uint32_t b, bool v)
+{
+    uint32_t comp = pn->base.v[b].comp;
+    an_deduce_reset(d);
+    if (!an_deduce_set(d, comp, 0, v))
+        return false;
+    int at1 = an_deduce_base(d, b, 1);
+    if (at1 >= 0)
+        return at1 == (int)v;
+    return !an_deduce_set(d, comp, 1, !v);
+}
+
+void an_find_latches(AnCtx *c, Analysis *a)
+{
+    const Propnet *pn = c->pn;
+    for (uint32_t b = 0; b < pn->base.n; b++) {
+        if (an_base_fixed(pn, b))
+            continue;
+        for (int v = 1; v >= 0; v--)
+            if (latched(c->d2, pn, b, v))
+                vec_push(a->latches, ((AnLit){b, v}));
+    }
+}
+
+/* ---- joint latches ------------------------------------------------------ */
+
+static uint64_t splitmix(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static uint64_t below(uint64_t *rng, uint64_t n)
+{
+    uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    for (;;) {
+        uint64_t x = splitmix(rng);
+        if (x < limit)
+            return x % n;
+    }
+}
+
+/* Sets the bases of set at turn 0 with their values in s. */
+static bool set_part(AnDeduce *d, const Propnet *pn, const U32Vec *set, const uint64_t *s)
+{
+    an_deduce_reset(d);
+    for (uint32_t i = 0; i < set->n; i++)
+        if (!an_deduce_set(d, pn->base.v[set->v[i]].comp, 0, an_bit(s, set->v[i])))
+            return false;
+    return true;
+}
+
+/* Keeps the bases of set whose turn-1 value is known and equal to s's;
+ * true when every one was kept. */
+static bool keep_agreeing(const AnDeduce *d, U32Vec *set, const uint64_t *s)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < set->n; i++)
+        if (an_deduce_base(d, set->v[i], 1) == (int)an_bit(s, set->v[i]))
+            set->v[k++] = set->v[i];
+    bool all = k == set->n;
+    set->n = k;
+    return all;
+}
+
+/* The joint latch through state s, if any, appended to a. */
+static void joint_from(AnCtx *c, Analysis *a, const uint64_t *s, U32Vec *f, U32Vec *r)
+{
+    const Propnet *pn = c->pn;
+    AnDeduce *d = c->d2;
+    an_deduce_reset(d);
+    if (!an_deduce_set_state(d, s, 0))
+        return; /* a terminal state, or one where a role has no legal move */
+    f->n = 0;
+    for (uint32_t b = 0; b < pn->base.n; b++)
+        if (!an_base_fixed(pn, b) && an_deduce_base(d, b, 1) == (int)an_bit(s, b))
+            vec_push(*f, b);
+    /* shrink to a closed set: a subset of a consistent assignment stays consistent */
+    while (f->n > 0) {
+        if (!set_part(d, pn, f, s))
+            return;
+        if (keep_agreeing(d, f, s))
+            break;
+    }
+    r->n = 0;
+    for (uint32_t i = 0; i < f->n; i++)
+        if (!is_latch(a, f->v[i], an_bit(s, f->v[i])))
+            vec_push(*r, f->v[i]);
+    if (r->n == 0)
+        return;
+    const U32Vec *out = f;
+    if (r->n < f->n && set_part(d, pn, r, s) && keep_agreeing(d, r, s))
+        out = r;
+    AnJoint j = {0};
+    vec_reserve(j.lits, out->n);
+    for (uint32_t i = 0; i < out->n; i++)
+        j.lits.v[j.lits.n++] = (AnLit){out->v[i], an_bit(s, out->v[i])};
+    vec_push(a->joints, j);
+}
+
+/* Plays one random playthrough from init and copies into pick one of its
+ * non-terminal states after the first, chosen uniformly; false when there
+ * is none. */
+static bool sample(AnCtx *c, uint64_t *rng, const uint64_t *init, uint64_t *cur, uint64_t *pick, U32Vec *legal,
+                   uint32_t *joint)
+{
+    const Propnet *pn = c->pn;
+    uint32_t max_depth = c->opt && c->opt->max_depth ? c->opt->max_depth : 1000;
+    uint32_t nroles = pn->roles.n;
+    memcpy(cur, init, (size_t)c->words * sizeof *cur);
+    uint64_t seen = 0;
+    for (uint32_t step = 0; step < max_depth; step++) {
+        an_eval(c->ev, cur, NULL);
+        if (an_eval_terminal(c->ev))
+            break;
+        if (step > 0 && below(rng, ++seen) == 0)
+            memcpy(pick, cur, (size_t)c->words * sizeof *cur);
+        bool stuck = false;
+        for (uint32_t r = 0; r < nroles; r++) {
+            legal->n = 0;
+            an_eval_legal(c->ev, r, legal);
+            if (legal->n == 0) {
+                stuck = true;
+                break;
+            }
+            joint[r] = legal->v[below(rng, legal->n)];
+        }
+        if (stuck)
+            break;
+        an_eval(c->ev, cur, joint);
+        an_eval_next(c->ev, cur);
+    }
+    return seen > 0;
+}
+
+void an_find_joint_latches(AnCtx *c, Analysis *a)
+{
+    const Propnet *pn = c->pn;
+    size_t wbytes = (size_t)(c->words ? c->words : 1) * sizeof(uint64_t);
+    uint64_t *init = base_xcalloc(1, wbytes), *cur = base_xcalloc(1, wbytes), *pick = base_xcalloc(1, wbytes);
+    uint32_t *joint = base_xcalloc(pn->roles.n ? pn->roles.n : 1, sizeof *joint);
+    U32Vec f = {0}, r = {0}, legal = {0};
+    an_initial(pn, init);
+    joint_from(c, a, init, &f, &r);
+    a->joint_states = 1;
+    uint64_t rng = c->opt ? c->opt->seed : 0;
+    uint32_t samples = c->opt ? c->opt->samples : 0;
+    for (uint32_t k = 0; k < samples; k++) {
+        if (!sample(c, &rng, init, cur, pick, &legal, joint))
+            continue;
+        joint_from(c, a, pick, &f, &r);
+        a->joint_states++;
+    }
+    vec_free(f);
+    vec_free(r);
+    vec_free(legal);
+    free(joint);
+    free(init);
+    free(cur);
+    free(pick);
+}
+
+/* ---- inhibitors --------------------------------------------------------- */
+
+void an_find_inhibitors(AnCtx *c, Analysis *a)
+{
+    const Propnet *pn = c->pn;
+    AnDeduce *d = c->d2;
+    U32Vec cand = {0};
+    an_deduce_reset(d);
+    for (uint32_t q = 0; q < pn->base.n; q++) {
+        uint32_t next = pn->base.v[q].next;
+        if (an_base_fixed(pn, q) || next == PN_NONE)
+            continue;
+        const PnComp *x = &pn->comps.v[next];
+        if (x->kind == PN_CONST && x->const_value == 0)
+            continue;
+        if (an_deduce_base(d, q, 1) == 0)
+            continue;
+        vec_push(cand, q);
+    }
+    for (uint32_t p = 0; p < pn->base.n && cand.n > 0; p++) {
+        if (an_base_fixed(pn, p))
+            continue;
+        an_deduce_reset(d);
+        if (!an_deduce_set(d, pn->base.v[p].comp, 0, true))
+            continue;
+        for (uint32_t i = 0; i < cand.n; i++)
+            if (an_deduce_base(d, cand.v[i], 1) == 0)
+                vec_push(a->inhibitors, ((AnInhibitor){p, cand.v[i]}));
+    }
+    vec_free(cand);
+}
