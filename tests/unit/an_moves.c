@@ -3,20 +3,22 @@
  *   - control: the step counter and turn control of a tiny game (exactly
  *     those bases), tic-tac-toe's (control xplayer) and (control oplayer);
  *   - irrelevant roles: one-sided in the tiny game, both ways in
- *     stanford-2018/dualhunter.kif (two boards, one per role), none in
+ *     stanford-2018/dualhunter.kif (two boards, one per role; there the
+ *     goal distance from the start is 14, a capture a turn), none in
  *     ggp-repository/chinook.kif (both roles play on both boards);
  *   - partitions: a 4x4 sudoku of our own (tests/unit/data/sudoku4.kif),
  *     one group per blank cell (its digits the givens allow), and the
  *     most constrained group in a state;
  *   - winning and losing moves in tic-tac-toe states;
- *   - goal distance: exact on a counter puzzle and the tiny game, a lower
- *     bound on tic-tac-toe;
+ *   - goal distance: exact on a counter puzzle, the tiny game and the
+ *     sudoku's last cell, a lower bound on tic-tac-toe (1 from the start,
+ *     where x needs 5);
  *   - soundness by brute force over every reachable state of tic-tac-toe:
  *     every winning or losing move reported is one, every distance is a
  *     lower bound, every control base's next value is the same for every
  *     joint move; and how many winning moves the deduction finds;
- *   - the DOT picture: latched and control bases coloured, a state's
- *     forced values marked, a legend.
+ *   - the DOT picture: latched and control bases coloured, a dead literal
+ *     marked for its role, a state's forced values marked, a legend.
  */
 #include "helpers.h"
 
@@ -210,6 +212,12 @@ static void irrelevant_dualhunter(void **state)
     assert_true(is_control(&g, "(step 1)"));
     assert_true(is_control(&g, "(step 14)"));
     assert_false(is_control(&g, "(cell left 1 1 knight)"));
+    /* 100 needs 14 captures, one a turn at most: the deduction sees it */
+    uint64_t *s = calloc(an_state_words(&g.pn) + 1, 8);
+    an_initial(&g.pn, s);
+    assert_int_equal(an_goal_distance(g.q, s, role_named(&g, "left"), 50), 14);
+    assert_int_equal(an_goal_distance(g.q, s, role_named(&g, "right"), 50), 14);
+    free(s);
     game_free(&g);
 }
 
