@@ -172,21 +172,13 @@ void an_find_partitions(AnCtx *c, Analysis *a)
 static void gather_legal(AnQuery *q)
 {
     const Propnet *pn = q->ctx.pn;
-    U32Vec one = {0};
     q->tmp.n = 0;
     q->tmp2.n = 0;
     for (uint32_t k = 0; k < pn->roles.n; k++) {
         vec_push(q->tmp2, q->tmp.n);
-        /* an_eval_legal fills a vector: borrow q->joint's storage */
-        one = q->joint;
-        one.n = 0;
-        an_eval_legal(q->ctx.ev, k, &one);
-        q->joint = one;
-        for (uint32_t j = 0; j < one.n; j++)
-            vec_push(q->tmp, one.v[j]);
+        an_eval_legal(q->ctx.ev, k, &q->tmp); /* appends */
     }
     vec_push(q->tmp2, q->tmp.n);
-    q->joint.n = 0;
 }
 
 void an_winning_moves(AnQuery *q, const uint64_t *state, uint32_t role, uint64_t max_joint, U32Vec *win,
@@ -368,7 +360,7 @@ bool an_partition_moves(AnQuery *q, const uint64_t *state, uint32_t role, U32Vec
     AnEval *ev = q->ctx.ev;
     an_eval(ev, state, NULL);
     q->tmp.n = 0;
-    an_eval_legal(ev, role, &q->tmp);
+    an_eval_legal(ev, role, &q->tmp); /* appends */
     uint32_t bestg = PN_NONE, bestn = 0;
     for (uint32_t g = 0; g + 1 < p->group_at.n; g++) {
         if (!an_bit(state, p->group_base.v[g]))
