@@ -21,8 +21,10 @@
  * repeated for S seconds per query (default 0.3), with the number of
  * winning moves found and the mean distance as a sanity check.
  *
- * A benchmark, not a test: it fails only when a game cannot be loaded.
- * bench/analysis.sh builds and runs it.
+ * --level-only and --queries-only run one part, --no-header leaves the
+ * column names out, --header-only prints them alone. A benchmark, not a test: it fails only when a game
+ * cannot be loaded. bench/analysis.sh builds it and runs it one game at a
+ * time, each under a time limit.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,6 +190,8 @@ int main(int argc, char **argv)
     size_t nstates = 200;
     uint64_t seed = 1;
     int first = argc;
+    bool level = true, query = true, header = true, only_header = false;
+    setvbuf(stdout, NULL, _IOLBF, 0);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--shared") && i + 1 < argc)
             shared = argv[++i];
@@ -197,8 +201,17 @@ int main(int argc, char **argv)
             nstates = (size_t)strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--level-only"))
+            query = false;
+        else if (!strcmp(argv[i], "--queries-only"))
+            level = false;
+        else if (!strcmp(argv[i], "--no-header"))
+            header = false;
+        else if (!strcmp(argv[i], "--header-only"))
+            only_header = true;
         else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: bench_analysis [--shared DIR] [--seconds S] [--states N] [--seed S] [GAME.kif ...]\n");
+            fprintf(stderr, "usage: bench_analysis [--shared DIR] [--seconds S] [--states N] [--seed S] [--level-only | "
+                            "--queries-only] [--no-header | --header-only] [GAME.kif ...]\n");
             return 2;
         } else {
             first = i;
@@ -206,24 +219,31 @@ int main(int argc, char **argv)
         }
     }
     char path[4096];
-    printf("%-22s %8s %8s %7s", "game", "new_s", "anal_s", "sampled");
-    for (int k = 0; k < GDL_CLAIM_NKINDS; k++)
-        printf(" %7s", KIND[k]);
-    printf("\n");
-    if (first < argc)
+    if (level && header) {
+        printf("%-22s %8s %8s %7s", "game", "new_s", "anal_s", "sampled");
+        for (int k = 0; k < GDL_CLAIM_NKINDS; k++)
+            printf(" %7s", KIND[k]);
+        printf("\n");
+    }
+    if (only_header)
+        level = false; /* the loops below: none */
+    if (level && first < argc)
         for (int i = first; i < argc; i++)
             game_level(argv[i]);
-    else
+    else if (level)
         for (size_t i = 0; i < sizeof HEADLINE / sizeof *HEADLINE; i++) {
             snprintf(path, sizeof path, "%s/games/ggp-repository/%s.kif", shared, HEADLINE[i]);
             game_level(path);
         }
-    printf("\n%-22s %6s %10s %10s %10s   (microseconds per call, seed %llu)\n", "game", "states", "range_us",
-           "winning_us", "distance_us", (unsigned long long)seed);
-    if (first < argc)
+    if (query && header)
+        printf("%s%-22s %6s %10s %10s %10s   (microseconds per call, seed %llu)\n", level ? "\n" : "", "game",
+               "states", "range_us", "winning_us", "distance_us", (unsigned long long)seed);
+    if (only_header)
+        return 0;
+    if (query && first < argc)
         for (int i = first; i < argc; i++)
             queries(argv[i], nstates, seed, seconds);
-    else
+    else if (query)
         for (size_t i = 0; i < sizeof QUERIED / sizeof *QUERIED; i++) {
             snprintf(path, sizeof path, "%s/games/ggp-repository/%s.kif", shared, QUERIED[i]);
             queries(path, nstates, seed, seconds);

@@ -579,14 +579,30 @@ typedef struct Filter {
 
 bool gdl_filter_preserves_value(unsigned filter) { return (filter & ~GDL_FILTER_FIXED_RANGE) == 0; }
 
-/* Whether every role's range in the state of facts is one value. */
+/* Whether a goal latch of role r holds in a->bits. */
+static bool goal_latch_holds(const GdlAnalysis *a, uint32_t r)
+{
+    const Analysis *an = &a->an;
+    for (uint32_t i = 0; i < an->goal_latches.n; i++) {
+        const AnGoalLatch *g = &an->goal_latches.v[i];
+        if (g->role == r && an_bit(a->bits, g->lit.base) == g->lit.value)
+            return true;
+    }
+    return false;
+}
+
+/* Whether every role's range in the state of facts (not terminal) is one
+ * value. A role with several goal values and no goal latch holding has
+ * its whole range: that is decided without a query (which evaluates the
+ * state). */
 static bool range_fixed(GdlAnalysis *a, const Gt *facts, uint32_t n)
 {
     bits_from(a, facts, n);
+    for (uint32_t r = 0; r < a->nroles; r++)
+        if (a->an.best.v[r] < 0 || (a->an.best.v[r] != a->an.worst.v[r] && !goal_latch_holds(a, r)))
+            return false;
     for (uint32_t r = 0; r < a->nroles; r++) {
         int lo = 0, hi = -1;
-        if (a->an.best.v[r] < 0)
-            return false;
         an_goal_range(a->q, a->bits, r, &lo, &hi);
         if (lo != hi)
             return false;
