@@ -144,6 +144,22 @@ static void check_game(uint64_t seed)
     net_load(&n, path, PN_OPT_ALL);
     remove(path);
     const Propnet *pn = &n.pn;
+    /* a game over before any move (terminal holds in every state: a
+     * generated terminal rule may be static) has no transition to check,
+     * and every literal is trivially latched there */
+    {
+        AnEval *e0 = an_eval_new(pn);
+        uint64_t *s0 = calloc(an_state_words(pn) + 1, 8);
+        an_initial(pn, s0);
+        an_eval(e0, s0, NULL);
+        bool over = an_eval_terminal(e0);
+        free(s0);
+        an_eval_free(e0);
+        if (over) {
+            net_free(&n);
+            return;
+        }
+    }
     AnOptions o = {.samples = 64, .seed = seed, .max_depth = 0};
     Analysis a;
     an_analyse(pn, &o, &a);
