@@ -155,6 +155,13 @@ typedef struct AnPartition {
     U32Vec inputs;     /* input indexes (pn->inputs) */
 } AnPartition;
 
+/* States sampled for joint latches when the caller says nothing: each costs
+ * a few deductions over the whole network (about 0.1 s on checkers). */
+#define AN_DEFAULT_SAMPLES 16
+/* States taken from one playthrough (evaluating a playthrough costs more
+ * than deducing from a few of its states). */
+#define AN_STATES_PER_PLAYTHROUGH 8
+
 typedef struct AnOptions {
     uint32_t samples;   /* states sampled along random playthroughs for joint latches (0: initial only) */
     uint64_t seed;      /* of those playthroughs (SplitMix64) */

@@ -174,23 +174,28 @@ static void joint_from(AnCtx *c, Analysis *a, const uint64_t *s, U32Vec *f, U32V
     vec_push(a->joints, j);
 }
 
-/* Plays one random playthrough from init and copies into pick one of its
- * non-terminal states after the first, chosen uniformly; false when there
- * is none. */
-static bool sample(AnCtx *c, uint64_t *rng, const uint64_t *init, uint64_t *cur, uint64_t *pick, U32Vec *legal,
-                   uint32_t *joint)
+/* Plays one random playthrough from init and keeps up to want of its
+ * non-terminal states after the first, chosen uniformly (a reservoir:
+ * pick holds want states of c->words words); returns how many it kept. */
+static uint32_t sample(AnCtx *c, uint64_t *rng, const uint64_t *init, uint64_t *cur, uint64_t *pick, uint32_t want,
+                       U32Vec *legal, uint32_t *joint)
 {
     const Propnet *pn = c->pn;
     uint32_t max_depth = c->opt && c->opt->max_depth ? c->opt->max_depth : 1000;
     uint32_t nroles = pn->roles.n;
-    memcpy(cur, init, (size_t)c->words * sizeof *cur);
+    size_t wbytes = (size_t)c->words * sizeof *cur;
+    memcpy(cur, init, wbytes);
     uint64_t seen = 0;
     for (uint32_t step = 0; step < max_depth; step++) {
         an_eval(c->ev, cur, NULL);
         if (an_eval_terminal(c->ev))
             break;
-        if (step > 0 && below(rng, ++seen) == 0)
-            memcpy(pick, cur, (size_t)c->words * sizeof *cur);
+        if (step > 0) {
+            seen++;
+            uint64_t slot = seen <= want ? seen - 1 : below(rng, seen);
+            if (slot < want)
+                memcpy(pick + slot * c->words, cur, wbytes);
+        }
         bool stuck = false;
         for (uint32_t r = 0; r < nroles; r++) {
             legal->n = 0;
@@ -206,14 +211,15 @@ static bool sample(AnCtx *c, uint64_t *rng, const uint64_t *init, uint64_t *cur,
         an_eval(c->ev, cur, joint);
         an_eval_next(c->ev, cur);
     }
-    return seen > 0;
+    return seen < want ? (uint32_t)seen : want;
 }
 
 void an_find_joint_latches(AnCtx *c, Analysis *a)
 {
     const Propnet *pn = c->pn;
     size_t wbytes = (size_t)(c->words ? c->words : 1) * sizeof(uint64_t);
-    uint64_t *init = base_xcalloc(1, wbytes), *cur = base_xcalloc(1, wbytes), *pick = base_xcalloc(1, wbytes);
+    uint64_t *init = base_xcalloc(1, wbytes), *cur = base_xcalloc(1, wbytes);
+    uint64_t *pick = base_xcalloc(AN_STATES_PER_PLAYTHROUGH, wbytes);
     uint32_t *joint = base_xcalloc(pn->roles.n ? pn->roles.n : 1, sizeof *joint);
     U32Vec f = {0}, r = {0}, legal = {0};
     an_initial(pn, init);
@@ -221,11 +227,18 @@ void an_find_joint_latches(AnCtx *c, Analysis *a)
     a->joint_states = 1;
     uint64_t rng = c->opt ? c->opt->seed : 0;
     uint32_t samples = c->opt ? c->opt->samples : 0;
-    for (uint32_t k = 0; k < samples; k++) {
-        if (!sample(c, &rng, init, cur, pick, &legal, joint))
-            continue;
-        joint_from(c, a, pick, &f, &r);
-        a->joint_states++;
+    /* AN_STATES_PER_PLAYTHROUGH states a playthrough; a playthrough that
+     * gives none (over at once) ends the sampling */
+    for (uint32_t done = 0; done < samples;) {
+        uint32_t want = samples - done < AN_STATES_PER_PLAYTHROUGH ? samples - done : AN_STATES_PER_PLAYTHROUGH;
+        uint32_t got = sample(c, &rng, init, cur, pick, want, &legal, joint);
+        if (got == 0)
+            break;
+        for (uint32_t k = 0; k < got; k++) {
+            joint_from(c, a, pick + (size_t)k * c->words, &f, &r);
+            a->joint_states++;
+        }
+        done += got;
     }
     vec_free(f);
     vec_free(r);

@@ -1295,7 +1295,7 @@ static int draw(const char *cmd, const AzOpts *o)
         diag_free(&d);
         source_free(src);
     }
-    AnOptions opt = {.samples = o->has_samples ? (uint32_t)o->samples : 64, .seed = o->has_seed ? o->seed : 0};
+    AnOptions opt = {.samples = o->has_samples ? (uint32_t)o->samples : AN_DEFAULT_SAMPLES, .seed = o->has_seed ? o->seed : 0};
     Analysis an;
     an_analyse(&pn, &opt, &an);
     bool to_stdout = strcmp(o->dot, "-") == 0;
@@ -1518,7 +1518,7 @@ const CliCommand cli_analyze = {
     "                   unsound claim is printed with a state that refutes it\n"
     "                   (exit 1). The report goes to standard output, or to\n"
     "                   standard error with --json\n"
-    "  --samples N      states sampled for joint latches (default 64)\n"
+    "  --samples N      states sampled for joint latches (default 16)\n"
     "  --seed S         the seed of the playthroughs (default 1 for --check)\n"
     "  --engine E       the machine's engine (ref, jit (default), aot, so:PATH,\n"
     "                   pn): it reads --state and plays for --check\n"

@@ -325,7 +325,7 @@ GdlStatus gdl_state_read(GdlMachine *m, const void *buf, size_t len, GdlState **
  * machine (not thread-safe with it; make one machine and analysis per
  * thread). options: NULL or "samples=N,seed=S,max-atoms=N,max-rules=N,
  * max-links=N" (samples: states sampled along seeded random playthroughs
- * for joint latches, default 64). GDL_LIMIT, with the grounder's message in
+ * for joint latches, default 16). GDL_LIMIT, with the grounder's message in
  * *err, when the game does not ground within the budgets. Free it before
  * its machine. */
 typedef struct GdlAnalysis GdlAnalysis;

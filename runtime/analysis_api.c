@@ -59,7 +59,6 @@ enum {
     AN_API_MAX_JOINT = 4096,  /* joint moves evaluated per candidate winning move */
     AN_API_MAX_TURNS = 64,    /* the bound of goal distance */
     AN_API_MAX_TIMED = 1u << 24, /* deduction's timed components (about 10 bytes each) */
-    AN_API_DEFAULT_SAMPLES = 64,
 };
 
 typedef VEC(GdlClaim) ClaimVec;
@@ -315,7 +314,7 @@ static void claims_build(GdlAnalysis *a)
 
 static GdlStatus analysis_new_(GdlMachine *m, const char *options, GdlAnalysis **out, char **err)
 {
-    AnOptions opt = {.samples = AN_API_DEFAULT_SAMPLES};
+    AnOptions opt = {.samples = AN_DEFAULT_SAMPLES};
     GroundLimits lim = {0};
     char *why = NULL;
     if (!parse_options(options, &opt, &lim, &why)) {
