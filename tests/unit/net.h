@@ -7,6 +7,9 @@
 
 #include "../../middle/propnet.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 typedef struct Net {
     Front f;
     GtStore store;
@@ -81,5 +84,24 @@ static inline uint32_t net_base(Net *n, const char *fact)
             return b;
     return PN_NONE;
 }
+
+#ifdef GDLC_SHARED_DIR
+/* The path of a corpus game in path; false, with a visible skip (a failure
+ * when CI=true), when the shared corpus is not there. */
+static inline bool net_corpus_path(char *path, size_t cap, const char *game)
+{
+    snprintf(path, cap, "%s/games/%s", GDLC_SHARED_DIR, game);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        fclose(f);
+        return true;
+    }
+    const char *ci = getenv("CI");
+    if (ci && strcmp(ci, "true") == 0)
+        fail_msg("the shared corpus is missing: %s (set GDL_SHARED)", path);
+    print_message("SKIP: %s: not found (set GDL_SHARED)\n", path);
+    return false;
+}
+#endif
 
 #endif

@@ -21,21 +21,6 @@
 
 #define SRC GDLC_SOURCE_DIR "/"
 
-static bool corpus_path(char *path, size_t cap, const char *game)
-{
-    snprintf(path, cap, "%s/games/%s", GDLC_SHARED_DIR, game);
-    FILE *f = fopen(path, "r");
-    if (f) {
-        fclose(f);
-        return true;
-    }
-    const char *ci = getenv("CI");
-    if (ci && strcmp(ci, "true") == 0)
-        fail_msg("the shared corpus is missing: %s (set GDL_SHARED)", path);
-    print_message("SKIP: %s: not found (set GDL_SHARED)\n", path);
-    return false;
-}
-
 /* ---- evaluation against ref ----------------------------------------- */
 
 static uint32_t base_of_text(Net *n, const char *fact)
@@ -176,7 +161,7 @@ static void eval_corpus(void **state)
                                   "ggp-repository/breakthroughSmall.kif"};
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         char path[4096];
-        if (corpus_path(path, sizeof path, games[i]))
+        if (net_corpus_path(path, sizeof path, games[i]))
             eval_against_ref(path, 3, 60);
     }
 }
@@ -276,7 +261,7 @@ static void latches_of_corpus_tictactoe(void **state)
 {
     (void)state;
     char path[4096];
-    if (!corpus_path(path, sizeof path, "ggp-repository/ticTacToe.kif"))
+    if (!net_corpus_path(path, sizeof path, "ggp-repository/ticTacToe.kif"))
         return;
     Net n;
     net_load(&n, path, PN_OPT_ALL);
@@ -427,7 +412,7 @@ static void sound_corpus(void **state)
                                   "ggp-repository/atariGoVariant_7x7.kif"};
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         char path[4096];
-        if (corpus_path(path, sizeof path, games[i]))
+        if (net_corpus_path(path, sizeof path, games[i]))
             check_sound(path, 2, 40, 3 + i);
     }
 }

@@ -27,21 +27,6 @@
 
 #define SRC GDLC_SOURCE_DIR "/"
 
-static bool corpus_path(char *path, size_t cap, const char *game)
-{
-    snprintf(path, cap, "%s/games/%s", GDLC_SHARED_DIR, game);
-    FILE *f = fopen(path, "r");
-    if (f) {
-        fclose(f);
-        return true;
-    }
-    const char *ci = getenv("CI");
-    if (ci && strcmp(ci, "true") == 0)
-        fail_msg("the shared corpus is missing: %s (set GDL_SHARED)", path);
-    print_message("SKIP: %s: not found (set GDL_SHARED)\n", path);
-    return false;
-}
-
 /* A game's network from its text (rt_propnet: ground, build, optimise). */
 static void net_load_text(Net *n, const char *text)
 {
@@ -389,7 +374,7 @@ static void tictactoe_corpus(void **state)
 {
     (void)state;
     char path[1024];
-    if (!corpus_path(path, sizeof path, "ggp-repository/ticTacToe.kif"))
+    if (!net_corpus_path(path, sizeof path, "ggp-repository/ticTacToe.kif"))
         return;
     Net n = {0};
     net_load_file(&n, path);
@@ -548,7 +533,7 @@ static void untwisty_corridor(void **state)
 {
     (void)state;
     char path[1024];
-    if (!corpus_path(path, sizeof path, "stanford-2018/untwistycorridor.kif"))
+    if (!net_corpus_path(path, sizeof path, "stanford-2018/untwistycorridor.kif"))
         return;
     Net n = {0};
     net_load_file(&n, path);
@@ -586,7 +571,7 @@ static void escort_latch(void **state)
 {
     (void)state;
     char path[1024];
-    if (!corpus_path(path, sizeof path, "ggp-repository/escortLatch.kif"))
+    if (!net_corpus_path(path, sizeof path, "ggp-repository/escortLatch.kif"))
         return;
     Net n = {0};
     net_load_file(&n, path);
@@ -646,7 +631,7 @@ static void corpus_survey(void **state)
         if (len > 0 && len < sizeof game) {
             memcpy(game, p, len);
             game[len] = 0;
-            if (corpus_path(path, sizeof path, game)) {
+            if (net_corpus_path(path, sizeof path, game)) {
                 Net n = {0};
                 net_load_file(&n, path);
                 AnOptions o = {.samples = 64, .seed = 1};
