@@ -121,6 +121,7 @@ typedef VEC(AnLit) AnLitVec;
 typedef struct AnJoint {
     AnLitVec lits; /* sorted by base */
 } AnJoint;
+typedef VEC(AnJoint) AnJointVec;
 
 typedef enum AnEffect { AN_FIXES, AN_EXCLUDES } AnEffect;
 
@@ -173,7 +174,7 @@ typedef struct AnOptions {
 typedef struct Analysis {
     const Propnet *pn;
     AnLitVec latches;           /* single latches (fixed bases left out) */
-    VEC(AnJoint) joints;        /* joint latches */
+    AnJointVec joints;          /* joint latches */
     uint32_t joint_states;      /* states the joint latches were sought from */
     VEC(AnGoalLatch) goal_latches;
     VEC(AnInhibitor) inhibitors;
@@ -217,6 +218,12 @@ void an_winning_moves(AnQuery *q, const uint64_t *state, uint32_t role, uint64_t
  * repeat while the goal stays forced false); at most max_turns (the bound
  * returned when deduction still forces the goal false after max_turns). */
 int an_goal_distance(AnQuery *q, const uint64_t *state, uint32_t role, uint32_t max_turns);
+/* The joint latch through state (the search an_analyse runs from each
+ * sampled state: every base with its value in state, shrunk to a closed
+ * set, single latches left out when the rest is closed alone): its
+ * literals, sorted by base, in out (emptied first); false when there is
+ * none. */
+bool an_joint_latch_at(AnQuery *q, const uint64_t *state, AnLitVec *out);
 /* The inputs of role's most constrained partition group in state: the
  * group, among those whose base holds, with the fewest legal moves (at
  * least one). False when the role has no partition or no group applies. */

@@ -139,7 +139,7 @@ static bool only_latches(const Analysis *a, const U32Vec *set, const uint64_t *s
 }
 
 /* The joint latch through state s, if any, appended to a. */
-static void joint_from(AnCtx *c, Analysis *a, const uint64_t *s, U32Vec *f, U32Vec *r)
+static void joint_from(AnCtx *c, const Analysis *a, const uint64_t *s, U32Vec *f, U32Vec *r, AnJointVec *out)
 {
     const Propnet *pn = c->pn;
     AnDeduce *d = c->d2;
@@ -164,14 +164,14 @@ static void joint_from(AnCtx *c, Analysis *a, const uint64_t *s, U32Vec *f, U32V
             vec_push(*r, f->v[i]);
     if (r->n == 0)
         return;
-    const U32Vec *out = f;
+    const U32Vec *set = f;
     if (r->n < f->n && set_part(d, pn, r, s) && keep_agreeing(d, r, s))
-        out = r;
+        set = r;
     AnJoint j = {0};
-    vec_reserve(j.lits, out->n);
-    for (uint32_t i = 0; i < out->n; i++)
-        j.lits.v[j.lits.n++] = (AnLit){out->v[i], an_bit(s, out->v[i])};
-    vec_push(a->joints, j);
+    vec_reserve(j.lits, set->n);
+    for (uint32_t i = 0; i < set->n; i++)
+        j.lits.v[j.lits.n++] = (AnLit){set->v[i], an_bit(s, set->v[i])};
+    vec_push(*out, j);
 }
 
 /* Plays one random playthrough from init and keeps up to want of its
@@ -223,7 +223,7 @@ void an_find_joint_latches(AnCtx *c, Analysis *a)
     uint32_t *joint = base_xcalloc(pn->roles.n ? pn->roles.n : 1, sizeof *joint);
     U32Vec f = {0}, r = {0}, legal = {0};
     an_initial(pn, init);
-    joint_from(c, a, init, &f, &r);
+    joint_from(c, a, init, &f, &r, &a->joints);
     a->joint_states = 1;
     uint64_t rng = c->opt ? c->opt->seed : 0;
     uint32_t samples = c->opt ? c->opt->samples : 0;
@@ -235,7 +235,7 @@ void an_find_joint_latches(AnCtx *c, Analysis *a)
         if (got == 0)
             break;
         for (uint32_t k = 0; k < got; k++) {
-            joint_from(c, a, pick + (size_t)k * c->words, &f, &r);
+            joint_from(c, a, pick + (size_t)k * c->words, &f, &r, &a->joints);
             a->joint_states++;
         }
         done += got;
@@ -279,4 +279,18 @@ void an_find_inhibitors(AnCtx *c, Analysis *a)
                 vec_push(a->inhibitors, ((AnInhibitor){p, cand.v[i]}));
     }
     vec_free(cand);
+}
+
+bool an_joint_latch_at(AnQuery *q, const uint64_t *state, AnLitVec *out)
+{
+    AnJointVec one = {0};
+    out->n = 0;
+    joint_from(&q->ctx, q->a, state, &q->tmp, &q->tmp2, &one);
+    if (one.n == 0)
+        return false;
+    for (uint32_t i = 0; i < one.v[0].lits.n; i++)
+        vec_push(*out, one.v[0].lits.v[i]);
+    vec_free(one.v[0].lits);
+    vec_free(one);
+    return true;
 }

@@ -281,8 +281,15 @@ static void json_list(FILE *f, GdlMachine *m, const GdlGame *g, const GdlAnalysi
     fputc(']', f);
 }
 
+/* The joint latch through the --state state (n 0: none). */
+typedef struct AzJoint {
+    const char *const *sentences;
+    const bool *values;
+    size_t n;
+} AzJoint;
+
 static void report_json(FILE *f, const AzOpts *o, GdlMachine *m, const GdlGame *g, const GdlAnalysis *an,
-                        const AzRoleAnswer *ans)
+                        const AzRoleAnswer *ans, const AzJoint *jl)
 {
     unsigned nroles = gdl_game_role_count(g);
     fprintf(f, "{\"game\":");
@@ -345,6 +352,22 @@ static void report_json(FILE *f, const AzOpts *o, GdlMachine *m, const GdlGame *
                 fprintf(f, ":%d", ans[r].distance);
         }
         fputc('}', f);
+        /* beyond the keys: the joint latch through the state */
+        fprintf(f, ",\"state_joint_latch\":");
+        if (!jl->n) {
+            fprintf(f, "null");
+        } else {
+            fprintf(f, "{\"sentences\":[");
+            for (size_t i = 0; i < jl->n; i++) {
+                if (i)
+                    fputc(',', f);
+                json_str(f, jl->sentences[i]);
+            }
+            fprintf(f, "],\"values\":[");
+            for (size_t i = 0; i < jl->n; i++)
+                fprintf(f, "%s%s", i ? "," : "", jl->values[i] ? "true" : "false");
+            fprintf(f, "]}");
+        }
     }
     fprintf(f, "}\n");
 }
@@ -362,7 +385,7 @@ static void text_list(FILE *f, GdlMachine *m, const GdlGame *g, const GdlAnalysi
 }
 
 static void report_text(FILE *f, const AzOpts *o, GdlMachine *m, const GdlGame *g, const GdlAnalysis *an,
-                        const GdlState *s, const AzRoleAnswer *ans)
+                        const GdlState *s, const AzRoleAnswer *ans, const AzJoint *jl)
 {
     unsigned nroles = gdl_game_role_count(g);
     fprintf(f, "game: %s\n", o->path);
@@ -382,6 +405,14 @@ static void report_text(FILE *f, const AzOpts *o, GdlMachine *m, const GdlGame *
     fprintf(f, "state: ");
     state_text(f, m, s);
     fputc('\n', f);
+    if (jl->n) {
+        fprintf(f, "  joint latch through it: together,");
+        for (size_t i = 0; i < jl->n; i++)
+            fprintf(f, "%s %s %s", i ? "," : "", jl->sentences[i], jl->values[i] ? "true" : "false");
+        fprintf(f, " stay so\n");
+    } else {
+        fprintf(f, "  joint latch through it: none\n");
+    }
     for (unsigned r = 0; r < nroles; r++) {
         fprintf(f, "  %s: goal range [%d, %d]; winning moves:", role_name(g, r), ans[r].lo, ans[r].hi);
         for (size_t i = 0; i < ans[r].win.n; i++)
@@ -1442,10 +1473,16 @@ static int analyze_run(CliArgs *a)
             }
         }
     }
+    AzJoint jl = {0};
+    if (state && (st = gdl_analysis_joint_latch(an, state, &jl.sentences, &jl.values, &jl.n)) != GDL_OK) {
+        fprintf(stderr, "gdlc %s: --state: %s: %s\n", a->cmd, gdl_status_name(st), gdl_machine_error(m));
+        rc = CLI_FAULT;
+        goto out;
+    }
     if (o.json)
-        report_json(stdout, &o, m, game, an, ans);
+        report_json(stdout, &o, m, game, an, ans, &jl);
     else
-        report_text(stdout, &o, m, game, an, state, ans);
+        report_text(stdout, &o, m, game, an, state, ans, &jl);
     if (o.dot && (rc = draw(a->cmd, &o)) != CLI_OK)
         goto out;
     if (o.check) {

@@ -379,6 +379,13 @@ GdlStatus gdl_analysis_winning_moves(GdlAnalysis *a, const GdlState *s, unsigned
  * (0: it holds); -1 when it never can. */
 GdlStatus gdl_analysis_goal_distance(GdlAnalysis *a, const GdlState *s, unsigned role, int *turns);
 
+/* The joint latch through s: the bases, with their values in s, that keep
+ * each other once all hold (the search the game-level joint latches come
+ * from, run from s). *n is 0 when there is none; the sentences and values
+ * point into the analysis until its next call. */
+GdlStatus gdl_analysis_joint_latch(GdlAnalysis *a, const GdlState *s, const char *const **sentences,
+                                   const bool **values, size_t *n);
+
 /* Implication deduction over turns 0 .. nturns-1: given sentences with
  * values and turns, every other timed sentence whose value they force.
  * A sentence is any the network computes, as written in GDL: `(true

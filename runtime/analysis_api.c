@@ -84,6 +84,9 @@ struct GdlAnalysis {
     size_t *gat;
     GdlMove *mv;
     /* results handed to the caller */
+    AnLitVec jl;           /* gdl_analysis_joint_latch */
+    VEC(const char *) jl_sent;
+    VEC(bool) jl_val;
     U32Vec win, lose;
     MoveVec win_moves, lose_moves;
     /* gdl_analysis_deduce */
@@ -189,6 +192,9 @@ static void analysis_free_(GdlAnalysis *a)
     free(a->gat);
     free(a->mv);
     vec_free(a->win);
+    vec_free(a->jl);
+    vec_free(a->jl_sent);
+    vec_free(a->jl_val);
     vec_free(a->lose);
     vec_free(a->win_moves);
     vec_free(a->lose_moves);
@@ -487,6 +493,33 @@ static GdlStatus goal_distance_(GdlAnalysis *a, const GdlState *s, unsigned role
 GdlStatus gdl_analysis_goal_distance(GdlAnalysis *a, const GdlState *s, unsigned role, int *turns)
 {
     RT_GUARDED(a->m, goal_distance_(a, s, role, turns));
+}
+
+static GdlStatus joint_latch_(GdlAnalysis *a, const GdlState *s, const char *const **sentences, const bool **values,
+                              size_t *n)
+{
+    *sentences = NULL;
+    *values = NULL;
+    *n = 0;
+    GdlStatus st = state_load(a, s, 0);
+    if (st != GDL_OK)
+        return st;
+    a->jl_sent.n = a->jl_val.n = 0;
+    if (an_joint_latch_at(a->q, a->bits, &a->jl))
+        for (uint32_t i = 0; i < a->jl.n; i++) {
+            vec_push(a->jl_sent, base_text(a, a->jl.v[i].base));
+            vec_push(a->jl_val, a->jl.v[i].value);
+        }
+    *sentences = a->jl_sent.v;
+    *values = a->jl_val.v;
+    *n = a->jl_sent.n;
+    return GDL_OK;
+}
+
+GdlStatus gdl_analysis_joint_latch(GdlAnalysis *a, const GdlState *s, const char *const **sentences,
+                                   const bool **values, size_t *n)
+{
+    RT_GUARDED(a->m, joint_latch_(a, s, sentences, values, n));
 }
 
 /* ---- deduction ---------------------------------------------------------- */

@@ -65,6 +65,11 @@ json joint
 has joint '{"sentences":["(lamp a)","(lamp b)"],"values":[true,true]}'
 hasnt joint '{"sentence":"(lamp a)","value":true}'
 hasnt joint '{"sentence":"(lamp b)","value":true}'
+# with --state: the joint latch through that state, and none where it breaks
+json joint --state "(lamp a) (lamp b)"
+has joint '"state_joint_latch":{"sentences":["(lamp a)","(lamp b)"],"values":[true,true]}'
+json joint --state "(lamp a)"
+has joint '"state_joint_latch":null'
 
 json goal
 has goal '{"role":"robot","goal":0,"sentence":"whole","value":false,"effect":"fixes"}'
