@@ -22,6 +22,8 @@ static const CliCommand *const commands[] = {
     &cli_compile,
     &cli_propnet,
     &cli_analyze,
+    &cli_solve,
+    &cli_check_proof,
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -404,6 +404,32 @@ typedef struct GdlTimed {
 GdlStatus gdl_analysis_deduce(GdlAnalysis *a, const GdlTimed *given, size_t ngiven, unsigned nturns,
                               bool moves_played, bool *consistent, const GdlTimed **out, size_t *nout);
 
+/* Symmetries of the game: permutations of the base propositions and of
+ * each role's moves that map the network onto itself, fixing terminal,
+ * each role's goal values and the legal/does pair of every move (found as
+ * automorphisms of a coloured graph of the network with nauty), each one
+ * checked with the state machine along seeded playthroughs before it is
+ * kept. They form a group: element 0 is the identity, and the elements are
+ * listed whole (a group past 512 elements is cut to the identity alone).
+ * Computed at the first call (NULL options: default budget). */
+GdlStatus gdl_analysis_symmetry_count(GdlAnalysis *a, size_t *n);
+/* The image of s under symmetry k (a new state). */
+GdlStatus gdl_analysis_symmetry_state(GdlAnalysis *a, size_t k, const GdlState *s, GdlState **out);
+/* The image of role's move under symmetry k. */
+GdlStatus gdl_analysis_symmetry_move(GdlAnalysis *a, size_t k, unsigned role, GdlMove move, GdlMove *out);
+/* Symmetry k as the pairs it moves: n facts facts_from[i] -> facts_to[i]
+ * (sentences as in states), and nm moves of moves_role[i]:
+ * moves_from[i] -> moves_to[i] (the machine's moves). Everything else maps
+ * to itself. Valid until the analysis is freed. */
+typedef struct GdlSymmetry {
+    size_t n;
+    const char *const *facts_from, *const *facts_to;
+    size_t nm;
+    const unsigned *moves_role;
+    const GdlMove *moves_from, *moves_to;
+} GdlSymmetry;
+GdlStatus gdl_analysis_symmetry(GdlAnalysis *a, size_t k, const GdlSymmetry **sym);
+
 /* State-machine filters, as Sancho layers them between search and the
  * machine: a machine of the engine named that answers through the
  * analysis of the game.
