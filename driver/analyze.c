@@ -756,41 +756,6 @@ static void check_goal_latch(AzCheck *c, const GdlClaim *cl)
     }
 }
 
-/* reach[node]: the node reaches (over known edges) a node in target. */
-static void reach_back(const AzGraph *g, const uint8_t *target, uint8_t *reach)
-{
-    uint32_t n = g->nodes.n;
-    /* reverse edges in CSR form */
-    uint32_t *at = base_xcalloc(n + 1, sizeof *at), *rev = base_xmalloc((g->edge_to.n + 1) * sizeof *rev);
-    for (uint32_t e = 0; e < g->edge_to.n; e++)
-        at[g->edge_to.v[e] + 1]++;
-    for (uint32_t i = 0; i < n; i++)
-        at[i + 1] += at[i];
-    uint32_t *fill = base_xmalloc((n + 1) * sizeof *fill);
-    memcpy(fill, at, (n + 1) * sizeof *fill);
-    for (uint32_t i = 0; i < n; i++) {
-        const AzNode *x = &g->nodes.v[i];
-        for (uint32_t e = x->edge_at; e < x->edge_at + x->nedges; e++)
-            rev[fill[g->edge_to.v[e]]++] = i;
-    }
-    U32Vec q = {0};
-    for (uint32_t i = 0; i < n; i++)
-        if ((reach[i] = target[i]))
-            vec_push(q, i);
-    for (uint32_t h = 0; h < q.n; h++) {
-        uint32_t y = q.v[h];
-        for (uint32_t k = at[y]; k < at[y + 1]; k++)
-            if (!reach[rev[k]]) {
-                reach[rev[k]] = 1;
-                vec_push(q, rev[k]);
-            }
-    }
-    vec_free(q);
-    free(fill);
-    free(rev);
-    free(at);
-}
-
 /* dist[node]: the fewest known edges from node to a target (UINT32_MAX: none). */
 static void dist_back(const AzGraph *g, const uint8_t *target, uint32_t *dist)
 {
@@ -825,6 +790,15 @@ static void dist_back(const AzGraph *g, const uint8_t *target, uint32_t *dist)
     free(fill);
     free(rev);
     free(at);
+}
+
+/* reach[node]: the node reaches (over known edges) a node in target; dist
+ * is dist_back's scratch. */
+static void reach_back(const AzGraph *g, const uint8_t *target, uint32_t *dist, uint8_t *reach)
+{
+    dist_back(g, target, dist);
+    for (uint32_t i = 0; i < g->nodes.n; i++)
+        reach[i] = dist[i] != UINT32_MAX;
 }
 
 /* Per role: the terminal outcomes each node reaches, as [lo, hi] (lo > hi:
@@ -1214,7 +1188,7 @@ static int run_check(const AzOpts *o, GdlMachine *m, const GdlGame *game, GdlAna
             case GDL_CLAIM_DEAD:
                 for (uint32_t j = 0; j < n; j++)
                     target[j] = g.nodes.v[j].terminal && node_goal(&g, j, cl->role) == c.best[cl->role];
-                reach_back(&g, target, reach);
+                reach_back(&g, target, dist, reach);
                 check_dead(&c, cl, reach);
                 break;
             case GDL_CLAIM_CONTROL:
