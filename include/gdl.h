@@ -410,8 +410,11 @@ GdlStatus gdl_analysis_deduce(GdlAnalysis *a, const GdlTimed *given, size_t ngiv
  * automorphisms of a coloured graph of the network with nauty), each one
  * checked with the state machine along seeded playthroughs before it is
  * kept. They form a group: element 0 is the identity, and the elements are
- * listed whole (a group past 512 elements is cut to the identity alone).
- * Computed at the first call (NULL options: default budget). */
+ * listed whole. A group past 512 elements is cut to its symmetries that
+ * fix every move (Untwisty Corridor's seven equivalent moves), and when
+ * those are still too many, or any element fails the check, to the
+ * identity alone. Symmetries that exchange the roles are not sought.
+ * Computed at the first call. */
 GdlStatus gdl_analysis_symmetry_count(GdlAnalysis *a, size_t *n);
 /* The image of s under symmetry k (a new state). */
 GdlStatus gdl_analysis_symmetry_state(GdlAnalysis *a, size_t k, const GdlState *s, GdlState **out);
