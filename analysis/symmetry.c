@@ -9,9 +9,11 @@
  *   - one vertex per component, coloured by kind (a constant by its
  *     value, an input by its role), with an edge from each input of a gate
  *     to the gate (the inputs of AND and OR are unordered, NOT has one);
- *   - one vertex per base proposition (coloured: changing or fixed), with
- *     an edge to its component and one from its next component (the
- *     transition);
+ *   - one vertex per base proposition, with an edge to its component and
+ *     one from its next component (the transition); a fixed base (the
+ *     optimiser made it a constant), or one nothing reads and nothing
+ *     makes true (it holds in the initial state only), is a vertex of a
+ *     colour of its own and no edge: every symmetry fixes it;
  *   - per role, one vertex per legal move (coloured by role), with an edge
  *     from its legal component and one to its input's component (inputs
  *     have no inputs of their own, so the legal/does pair is kept);
@@ -122,7 +124,9 @@ static void identity_only(AnSymmetries *s)
         s->input[i] = i;
 }
 
-void an_symmetries(const Propnet *pn, uint32_t cap, AnSymmetries *s)
+/* One run of nauty and the closure (see an_symmetries); with fix_moves
+ * every input is a colour of its own. */
+static void run(const Propnet *pn, uint32_t cap, bool fix_moves, AnSymmetries *s)
 {
     double t0 = now();
     memset(s, 0, sizeof *s);
@@ -165,16 +169,20 @@ void an_symmetries(const Propnet *pn, uint32_t cap, AnSymmetries *s)
     uint32_t *dst = base_xmalloc(((size_t)ne64 + 1) * sizeof *dst);
     uint32_t ne = 0;
 #define EDGE(a, b) (src[ne] = (a), dst[ne] = (b), ne++)
-    enum { C_CONST0, C_CONST1, C_AND, C_OR, C_NOT, C_BASE, C_INPUT, C_BVAR, C_BFIXED, C_TERMINAL, C_ROLE };
+    enum { C_CONST0, C_CONST1, C_AND, C_OR, C_NOT, C_BASE, C_INPUT, C_BVAR, C_TERMINAL, C_ROLE };
+    uint32_t nfixed = 0; /* vertices of a colour of their own, after the terminal's */
     for (uint32_t c = 0; c < nc; c++) {
         const PnComp *k = &pn->comps.v[c];
         switch (k->kind) {
         case PN_CONST: colour[c] = k->const_value ? C_CONST1 : C_CONST0; break;
         case PN_BASE: colour[c] = C_BASE; break;
         case PN_INPUT:
-            colour[c] = k->index < ni && pn->inputs.v[k->index].role < nr
-                            ? C_ROLE + 2 * pn->inputs.v[k->index].role
-                            : C_INPUT;
+            if (fix_moves)
+                colour[c] = C_ROLE + 2 * nr + nr * 102 + 1 + nfixed++;
+            else
+                colour[c] = k->index < ni && pn->inputs.v[k->index].role < nr
+                                ? C_ROLE + 2 * pn->inputs.v[k->index].role
+                                : C_INPUT;
             break;
         case PN_AND: colour[c] = C_AND; break;
         case PN_OR: colour[c] = C_OR; break;
@@ -185,7 +193,18 @@ void an_symmetries(const Propnet *pn, uint32_t cap, AnSymmetries *s)
     }
     for (uint32_t b = 0; b < nb; b++) {
         const PnBase *pb = &pn->base.v[b];
-        colour[vb + b] = an_base_fixed(pn, b) ? C_BFIXED : C_BVAR;
+        if (an_base_fixed(pn, b) || (pb->next == PN_NONE && pn->comps.v[pb->comp].nout == 0)) {
+            /* a colour of its own, no edge: fixed by every symmetry. A
+             * fixed base has its value in every state; one nothing reads
+             * and nothing makes true again holds in the initial state
+             * alone, with every other such one of its init: moving them
+             * among themselves would change no state, only make the group
+             * larger (checkers' dark squares, empty at the start and never
+             * mentioned again) */
+            colour[vb + b] = C_ROLE + 2 * nr + nr * 102 + 1 + nfixed++;
+            continue;
+        }
+        colour[vb + b] = C_BVAR;
         EDGE(vb + b, pb->comp);
         if (pb->next != PN_NONE)
             EDGE(pb->next, vb + b);
@@ -219,7 +238,7 @@ void an_symmetries(const Propnet *pn, uint32_t cap, AnSymmetries *s)
     free(dst);
     /* the partition: vertices sorted by colour (a counting sort over the
      * colours in use) */
-    uint32_t ncol = colour[vt] + 1;
+    uint32_t ncol = colour[vt] + 1 + nfixed;
     uint32_t *at = base_xcalloc((size_t)ncol + 1, sizeof *at);
     for (uint32_t v = 0; v < nv; v++)
         at[colour[v] + 1]++;
@@ -365,5 +384,26 @@ void an_symmetries(const Propnet *pn, uint32_t cap, AnSymmetries *s)
     }
     s->n = n;
     free(el);
+    s->seconds = now() - t0;
+}
+
+void an_symmetries(const Propnet *pn, uint32_t cap, AnSymmetries *s)
+{
+    double t0 = now();
+    run(pn, cap, false, s);
+    if (s->capped) {
+        /* moves that do the same thing (Untwisty Corridor's seven) make a
+         * symmetric group that moves no base: fix the moves and try again */
+        double nauty = s->nauty_seconds;
+        an_symmetries_free(s);
+        run(pn, cap, true, s);
+        s->moves_fixed = true;
+        s->nauty_seconds += nauty;
+        if (s->capped) {
+            free(s->why);
+            s->why = base_sprintf("the group has more than %u elements, with every move fixed too: cut to the "
+                                  "identity", cap);
+        }
+    }
     s->seconds = now() - t0;
 }
