@@ -27,8 +27,13 @@
  *
  * nauty gives generators (sparse nauty, digraph); they act on the bases
  * and inputs as permutations, and the group they generate there is
- * listed whole by closure (at most cap elements, else the identity only).
- * nauty's global state is guarded by a mutex.
+ * listed whole by closure (at most cap elements). Past cap, nauty runs
+ * again with every input a colour of its own: moves with the same effect
+ * (Untwisty Corridor's seven) give a symmetric group that moves no base,
+ * useless for merging states; what is left are the symmetries that fix
+ * every move. Past cap again: the identity alone.
+ * nauty's global state is guarded by a mutex; nothing allocates through
+ * base_x* (which may jump) while it is held.
  */
 #include "analysis.h"
 
@@ -322,8 +327,9 @@ static void run(const Propnet *pn, uint32_t cap, bool fix_moves, AnSymmetries *s
         free(el);
         free(th);
         free(ti);
-        s->why = base_sprintf(oom ? "out of memory collecting nauty's generators" : "nauty failed (status %d)",
-                              stats.errstatus);
+        if (oom) /* the lock released: out of memory as any allocation here */
+            base_fatal("memory for nauty's generators");
+        s->why = base_sprintf("nauty failed (status %d)", stats.errstatus);
         s->seconds = now() - t0;
         return;
     }

@@ -15,7 +15,9 @@
  *     applied to the state's facts, and _move the move pairs;
  *   - the library's check rejects a candidate that is no symmetry (two
  *     cells swapped), with its reason, and accepts a true one;
- *   - bad arguments (k past the count, a role past the last).
+ *   - bad arguments (k past the count, a role past the last);
+ *   - out of memory at every allocation of the first call (GDL_OK or
+ *     GDL_OUT_OF_MEMORY, nothing leaked: the sanitizer build checks).
  */
 #include "helpers.h"
 
@@ -423,11 +425,74 @@ static void test_check(void **state_)
     ctx_close(&c);
 }
 
+/* ---- out of memory ------------------------------------------------------ */
+
+typedef struct Failing {
+    unsigned long count, fail_at;
+    bool failed;
+} Failing;
+
+static void *failing_alloc(void *ud, void *p, size_t n)
+{
+    Failing *f = ud;
+    if (++f->count == f->fail_at) {
+        f->failed = true;
+        return NULL;
+    }
+    return realloc(p, n);
+}
+
+/* The symmetries made with the N-th allocation failing: GDL_OK with the
+ * whole group, or GDL_OUT_OF_MEMORY (and the machine refuses later
+ * calls); everything frees (the sanitizer build checks). */
+static void oom_session(GdlGame *g, Failing *f)
+{
+    GdlMachine *m = NULL;
+    GdlAnalysis *a = NULL;
+    assert_int_equal(gdl_machine_new(g, "ref", &m, NULL), GDL_OK);
+    assert_int_equal(gdl_analysis_new(m, "samples=1", &a, NULL), GDL_OK);
+    base_set_alloc(failing_alloc, f);
+    size_t n = 0;
+    GdlStatus st = gdl_analysis_symmetry_count(a, &n);
+    GdlState *s = NULL, *t = NULL;
+    if (st == GDL_OK) {
+        assert_int_equal(n, 8);
+        if (gdl_initial_state(m, &s) == GDL_OK && gdl_analysis_symmetry_state(a, 3, s, &t) == GDL_OK)
+            assert_int_equal(gdl_state_size(t), gdl_state_size(s));
+    } else {
+        assert_int_equal(st, GDL_OUT_OF_MEMORY);
+        assert_true(f->failed);
+        assert_int_equal(gdl_analysis_symmetry_count(a, &n), GDL_OUT_OF_MEMORY);
+    }
+    base_set_alloc(NULL, NULL);
+    gdl_state_free(s);
+    gdl_state_free(t);
+    gdl_analysis_free(a);
+    gdl_machine_free(m);
+}
+
+static void test_out_of_memory(void **state_)
+{
+    (void)state_;
+    GdlGame *g = load_file(GDLC_SOURCE_DIR "/games/tictactoe.kif");
+    Failing probe = {0};
+    oom_session(g, &probe);
+    assert_false(probe.failed);
+    unsigned long total = probe.count, seen = 0;
+    for (unsigned long k = 1; k <= total + 1; k += k < 100 ? 1 : 1 + total / 200) {
+        Failing f = {.fail_at = k};
+        oom_session(g, &f);
+        seen += f.failed;
+    }
+    print_message("%lu allocations per session, %lu sessions ran out\n", total, seen);
+    gdl_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tictactoe), cmocka_unit_test(test_connect_four), cmocka_unit_test(test_ours),
-        cmocka_unit_test(test_none),      cmocka_unit_test(test_check),
+        cmocka_unit_test(test_none),      cmocka_unit_test(test_check),        cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
