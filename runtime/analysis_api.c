@@ -1203,9 +1203,12 @@ static GdlStatus sym_ensure(GdlAnalysis *a)
         char *why = sym_check(a, perms, n, &y->checks);
         free(perms);
         if (a->m->oom) {
+            /* a call on the machine ran out: so does this one (the jump
+             * keeps the journal, so that freeing the machine frees what
+             * that call left) */
             free(why);
             sym_free(y);
-            return GDL_OUT_OF_MEMORY;
+            base_fatal("memory checking the symmetries");
         }
         if (why) {
             y->why = why;
