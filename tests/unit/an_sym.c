@@ -479,7 +479,7 @@ static void test_out_of_memory(void **state_)
     oom_session(g, &probe);
     assert_false(probe.failed);
     unsigned long total = probe.count, seen = 0;
-    for (unsigned long k = 1; k <= total + 1; k += k < 100 ? 1 : 1 + total / 200) {
+    for (unsigned long k = 1; k <= total + 1; k += k < 50 ? 1 : 1 + total / 100) {
         Failing f = {.fail_at = k};
         oom_session(g, &f);
         seen += f.failed;
