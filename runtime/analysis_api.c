@@ -32,6 +32,11 @@
  * analysis runs under the machine's journal, like freeing a machine, so
  * that after running out nothing is freed twice.
  *
+ * Symmetries (gdl_analysis_symmetry_*) are made at the first call that
+ * asks: found on the network (analysis/symmetry.c, nauty), then each one
+ * checked with the machine itself along seeded playthroughs (see the
+ * section at the end); a state's image maps its facts through base_of.
+ *
  * A filtered machine is a machine made as gdl_machine_new makes it, whose
  * engine is then wrapped: the wrapper (a Filter) holds the inner engine's
  * operations and instance and an analysis of the machine, and answers
