@@ -53,13 +53,14 @@ static struct {
     uint32_t *gens;   /* generators, nvert each, as indexes into the kept vertices */
     uint32_t ngens, cap;
     int32_t *pos;     /* per graph vertex: its place among the kept (-1: none) */
-    bool oom;
+    bool oom;         /* room for a generator could not be had */
+    bool bad;         /* a kept vertex went to one not kept (the colours forbid it) */
 } collect;
 
 static void on_automorphism(int count, int *perm, int *orbits, int numorbits, int stabvertex, int n)
 {
     (void)count, (void)orbits, (void)numorbits, (void)stabvertex, (void)n;
-    if (collect.oom)
+    if (collect.oom || collect.bad)
         return;
     bool id = true;
     for (uint32_t i = 0; i < collect.nvert && id; i++)
@@ -80,7 +81,7 @@ static void on_automorphism(int count, int *perm, int *orbits, int numorbits, in
     for (uint32_t i = 0; i < collect.nvert; i++) {
         int32_t p = collect.pos[perm[collect.vert[i]]];
         if (p < 0) {
-            collect.oom = true; /* cannot happen: colours keep the kinds */
+            collect.bad = true;
             return;
         }
         g[i] = (uint32_t)p;
@@ -300,12 +301,12 @@ static void run(const Propnet *pn, uint32_t cap, bool fix_moves, AnSymmetries *s
     collect.gens = NULL;
     collect.ngens = collect.cap = 0;
     collect.pos = pos;
-    collect.oom = false;
+    collect.oom = collect.bad = false;
     double t1 = now();
     sparsenauty(&sg, lab, ptn, orbits, &options, &stats, NULL);
     s->nauty_seconds = now() - t1;
     uint32_t *gens = collect.gens, ngens = collect.ngens;
-    bool oom = collect.oom;
+    bool oom = collect.oom, bad = collect.bad;
     memset(&collect, 0, sizeof collect);
     pthread_mutex_unlock(&nauty_lock);
 
@@ -322,14 +323,15 @@ static void run(const Propnet *pn, uint32_t cap, bool fix_moves, AnSymmetries *s
     free(orbits);
     free(pos);
     free(vert);
-    if (oom || stats.errstatus) {
+    if (oom || bad || stats.errstatus) {
         free(gens);
         free(el);
         free(th);
         free(ti);
         if (oom) /* the lock released: out of memory as any allocation here */
             base_fatal("memory for nauty's generators");
-        s->why = base_sprintf("nauty failed (status %d)", stats.errstatus);
+        s->why = bad ? base_xstrdup("nauty mapped a base or a move onto something else")
+                     : base_sprintf("nauty failed (status %d)", stats.errstatus);
         s->seconds = now() - t0;
         return;
     }
