@@ -2,7 +2,9 @@
  * gdl.h calls), pinned where the answer is known and checked here again,
  * independently of the library's own check:
  *   - counts: ggp-repository/ticTacToe.kif has exactly 8 (the square's
- *     rotations and reflections), connectFour.kif 2 (the mirror), our own
+ *     rotations and reflections), connectFour.kif 2 (the mirror), a few
+ *     more corpus games (8-puzzle 2, nim2 4, breakthroughSmall 2, Untwisty
+ *     Corridor and checkersTiny 1, neither cut for size), our own
  *     games/tictactoe.kif 8 and connect4.kif 2, a game of ours with no
  *     symmetry 1 (element 0 the identity, moving nothing);
  *   - every element commutes with the state machine (engine ref) on every
@@ -369,6 +371,38 @@ static void test_connect_four(void **state_)
     check_game(load_file(path), 2, 12);
 }
 
+/* More corpus games: each count pinned with no reason to cut the set
+ * (why NULL): 8-puzzle's transposition (tiles relabelled), Nim's equal
+ * heaps, Breakthrough's mirror; Untwisty Corridor's seven equivalent moves
+ * (5040 permutations moving no base) are fixed, not cut to the identity;
+ * checkersTiny's dark squares (16! permutations) likewise. */
+static void check_corpus(const char *game, size_t expected, uint64_t seed)
+{
+    char path[4096];
+    if (!net_corpus_path(path, sizeof path, game))
+        return;
+    Ctx c;
+    ctx_open(&c, load_file(path));
+    assert_int_equal(c.n, expected);
+    assert_null(rt_symmetry_why(c.a));
+    check_group(&c);
+    unsigned states = check_plays(&c, seed);
+    print_message("%s: %zu symmetries checked on %u states\n", game, c.n, states);
+    ctx_close(&c);
+}
+
+static void test_more(void **state_)
+{
+    (void)state_;
+    check_corpus("stanford-2018/8puzzle.kif", 2, 21);
+    check_corpus("ggp-repository/nim2.kif", 4, 22);
+    check_corpus("ggp-repository/breakthroughSmall.kif", 2, 23);
+    check_corpus("stanford-2018/untwistycorridor.kif", 1, 24);
+#ifdef NDEBUG /* a second or so in Release; more with the sanitizers */
+    check_corpus("ggp-repository/checkersTiny.kif", 1, 25);
+#endif
+}
+
 static void test_ours(void **state_)
 {
     (void)state_;
@@ -491,7 +525,8 @@ static void test_out_of_memory(void **state_)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tictactoe), cmocka_unit_test(test_connect_four), cmocka_unit_test(test_ours),
+        cmocka_unit_test(test_tictactoe), cmocka_unit_test(test_connect_four), cmocka_unit_test(test_more),
+        cmocka_unit_test(test_ours),
         cmocka_unit_test(test_none),      cmocka_unit_test(test_check),        cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
