@@ -237,4 +237,32 @@ bool an_partition_moves(AnQuery *q, const uint64_t *state, uint32_t role, U32Vec
  * focus and depth as pn_dot (PN_NONE: the whole network). */
 void an_dot(FILE *f, const Analysis *a, const uint64_t *state, uint32_t focus, uint32_t depth);
 
+/* ---- symmetries (symmetry.c) ------------------------------------------ */
+
+/* The symmetries of the game as automorphisms of a coloured digraph of the
+ * network (kinds, transitions, terminal, goals per role and value, legal/
+ * does pairs per role; init not fixed), found with nauty: permutations of
+ * the bases and of the inputs (each input to one of the same role) that
+ * map every evaluation onto the evaluation of the images. The group they
+ * generate is listed whole, element 0 the identity. Past cap elements,
+ * nauty runs again with every input fixed (moves_fixed: the symmetries
+ * that fix every move); past cap again (or when nauty cannot run) it is
+ * the identity alone, with why set. */
+typedef struct AnSymmetries {
+    uint32_t n;              /* elements */
+    uint32_t nbase, ninput;
+    uint32_t *base;          /* base[k * nbase + b]: the image of base b under element k */
+    uint32_t *input;         /* input[k * ninput + i]: the image of input i */
+    bool capped;             /* the group had more than cap elements */
+    bool moves_fixed;        /* it had with moves moving: these fix every move */
+    char *why;               /* why the group is the identity alone (malloc-ed), or NULL */
+    uint32_t generators;     /* nauty's, that move a base or an input */
+    double nauty_order;      /* the order nauty gives (of the whole graph's group) */
+    uint32_t vertices, edges;
+    double seconds, nauty_seconds;
+} AnSymmetries;
+
+void an_symmetries(const Propnet *pn, uint32_t cap, AnSymmetries *s);
+void an_symmetries_free(AnSymmetries *s);
+
 #endif

@@ -289,11 +289,12 @@ typedef struct AzJoint {
 } AzJoint;
 
 static void report_json(FILE *f, const AzOpts *o, GdlMachine *m, const GdlGame *g, const GdlAnalysis *an,
-                        const AzRoleAnswer *ans, const AzJoint *jl)
+                        const AzRoleAnswer *ans, const AzJoint *jl, size_t nsym)
 {
     unsigned nroles = gdl_game_role_count(g);
     fprintf(f, "{\"game\":");
     json_str(f, o->path);
+    fprintf(f, ",\"symmetries\":%zu", nsym);
     json_list(f, m, g, an, "latches", GDL_CLAIM_LATCH);
     json_list(f, m, g, an, "joint_latches", GDL_CLAIM_JOINT_LATCH);
     json_list(f, m, g, an, "goal_latches", GDL_CLAIM_GOAL_LATCH);
@@ -385,13 +386,14 @@ static void text_list(FILE *f, GdlMachine *m, const GdlGame *g, const GdlAnalysi
 }
 
 static void report_text(FILE *f, const AzOpts *o, GdlMachine *m, const GdlGame *g, const GdlAnalysis *an,
-                        const GdlState *s, const AzRoleAnswer *ans, const AzJoint *jl)
+                        const GdlState *s, const AzRoleAnswer *ans, const AzJoint *jl, size_t nsym)
 {
     unsigned nroles = gdl_game_role_count(g);
     fprintf(f, "game: %s\n", o->path);
     fprintf(f, "analysis: %.3f s; joint latches sought from %u state%s (the initial one and states of seeded "
                "random playthroughs)\n",
             gdl_analysis_seconds(an), gdl_analysis_sampled(an), gdl_analysis_sampled(an) == 1 ? "" : "s");
+    fprintf(f, "symmetries: %zu (the identity included)\n", nsym);
     text_list(f, m, g, an, "latches", GDL_CLAIM_LATCH);
     text_list(f, m, g, an, "joint latches", GDL_CLAIM_JOINT_LATCH);
     text_list(f, m, g, an, "goal latches", GDL_CLAIM_GOAL_LATCH);
@@ -1453,10 +1455,16 @@ static int analyze_run(CliArgs *a)
         rc = CLI_FAULT;
         goto out;
     }
+    size_t nsym = 1;
+    if ((st = gdl_analysis_symmetry_count(an, &nsym)) != GDL_OK) {
+        fprintf(stderr, "gdlc %s: symmetries: %s: %s\n", a->cmd, gdl_status_name(st), gdl_machine_error(m));
+        rc = CLI_FAULT;
+        goto out;
+    }
     if (o.json)
-        report_json(stdout, &o, m, game, an, ans, &jl);
+        report_json(stdout, &o, m, game, an, ans, &jl, nsym);
     else
-        report_text(stdout, &o, m, game, an, state, ans, &jl);
+        report_text(stdout, &o, m, game, an, state, ans, &jl, nsym);
     if (o.dot && (rc = draw(a->cmd, &o)) != CLI_OK)
         goto out;
     if (o.check) {

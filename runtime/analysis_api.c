@@ -32,6 +32,11 @@
  * analysis runs under the machine's journal, like freeing a machine, so
  * that after running out nothing is freed twice.
  *
+ * Symmetries (gdl_analysis_symmetry_*) are made at the first call that
+ * asks: found on the network (analysis/symmetry.c, nauty), then each one
+ * checked with the machine itself along seeded playthroughs (see the
+ * section at the end); a state's image maps its facts through base_of.
+ *
  * A filtered machine is a machine made as gdl_machine_new makes it, whose
  * engine is then wrapped: the wrapper (a Filter) holds the inner engine's
  * operations and instance and an analysis of the machine, and answers
@@ -49,6 +54,7 @@
  * inner engine's; the analysis is freed with the machine.
  */
 #include <string.h>
+#include <time.h>
 
 #include "../analysis/analysis.h"
 #include "../middle/ground.h"
@@ -103,7 +109,10 @@ struct GdlAnalysis {
     uint32_t *in_group;    /* per input: the generation it was last marked in */
     uint32_t gen;
     Gt *value_term;        /* per role and value 0..100: its goal term (BASE_NONE: not made yet) */
+    struct SymSet *sym;    /* the symmetries, made at the first call that asks (see below) */
 };
+
+static void sym_free(struct SymSet *y);
 
 /* ---- options ---------------------------------------------------------- */
 
@@ -209,6 +218,7 @@ static void analysis_free_(GdlAnalysis *a)
     an_deduce_free(a->fd);
     free(a->in_group);
     free(a->value_term);
+    sym_free(a->sym);
     free(a);
 }
 
@@ -874,4 +884,475 @@ GdlStatus gdl_machine_new_filtered(const GdlGame *game, const char *engine, cons
     }
     *out = m;
     return GDL_OK;
+}
+
+/* ---- symmetries ----------------------------------------------------------
+ *
+ * Made at the first call that asks: an_symmetries (analysis/symmetry.c)
+ * finds the group on the network with nauty; then every element is
+ * checked with the machine itself on the initial state and every state of
+ * SYM_PLAYS seeded random playthroughs (SYM_STEPS steps at most): terminal
+ * and goals equal in s and sigma(s), each role's legal moves in sigma(s)
+ * the images of those in s, and next(sigma s, sigma J) = sigma next(s, J)
+ * for the joint move played and SYM_JOINTS random others. One failure
+ * drops the whole set to the identity (why says what failed). A state's
+ * image maps each fact that is a base of the network and keeps the others
+ * (facts the network does not read). */
+
+enum {
+    SYM_CAP = 512,   /* a larger group is cut to the identity */
+    SYM_PLAYS = 4,
+    SYM_STEPS = 200,
+    SYM_JOINTS = 2,  /* random joint moves checked beside the one played */
+};
+
+typedef struct SymSet {
+    AnSymmetries g;
+    char *why;              /* why the set is the identity alone (NULL: kept whole) */
+    GdlSymmetry *sym;       /* per element */
+    const char **text;      /* every element's facts_from and facts_to */
+    unsigned *mrole;        /* every element's moves_role */
+    GdlMove *mv;            /* every element's moves_from and moves_to */
+    double seconds;         /* finding and checking */
+    uint64_t checks;        /* (element, state) pairs checked */
+} SymSet;
+
+static void sym_free(SymSet *y)
+{
+    if (!y)
+        return;
+    an_symmetries_free(&y->g);
+    free(y->why);
+    free(y->sym);
+    free(y->text);
+    free(y->mrole);
+    free(y->mv);
+    free(y);
+}
+
+static uint64_t sym_rand(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* A candidate element: images of bases and of inputs. */
+typedef struct SymPerm {
+    const uint32_t *base, *input;
+} SymPerm;
+
+static GdlState *sym_image(GdlAnalysis *a, SymPerm p, const GdlState *s)
+{
+    const Gt *f = rt_own_facts(a->m, s);
+    U32Vec out = {0};
+    vec_reserve(out, s->n + 1);
+    for (uint32_t i = 0; i < s->n; i++) {
+        Gt t = f[i];
+        uint32_t b = t < a->nbase_of ? a->base_of[t] : PN_NONE;
+        out.v[out.n++] = b == PN_NONE ? t : a->pn.base.v[p.base[b]].fact;
+    }
+    GdlState *r = rt_state_make(a->m, out.v, out.n);
+    vec_free(out);
+    return r;
+}
+
+static GdlMove sym_move(const GdlAnalysis *a, SymPerm p, unsigned role, GdlMove mv)
+{
+    uint32_t i = mv < a->nbase_of ? a->input_of[role][mv] : PN_NONE;
+    return i == PN_NONE ? mv : a->pn.inputs.v[p.input[i]].move;
+}
+
+static int cmp_move(const void *x, const void *y)
+{
+    GdlMove a = *(const GdlMove *)x, b = *(const GdlMove *)y;
+    return (a > b) - (a < b);
+}
+
+/* The checks of one element in one state s (with its image ts): NULL when
+ * they pass, else why not (malloc-ed). legal[r] holds role r's legal moves
+ * in s (sorted by id), terminal and goals s's. */
+static char *sym_check_state(GdlAnalysis *a, SymPerm p, const GdlState *s, bool terminal, GdlStatus gst,
+                             const int *goals, U32Vec *legal, const GdlMove *joints, uint32_t njoints)
+{
+    GdlMachine *m = a->m;
+    uint32_t nr = a->nroles;
+    char *why = NULL;
+    GdlState *ts = sym_image(a, p, s), *n1 = NULL, *n2 = NULL, *in1 = NULL;
+    bool tt = false;
+    int *tg = base_xcalloc(nr + 1, sizeof *tg);
+    GdlMove *tj = base_xcalloc(nr + 1, sizeof *tj);
+    U32Vec mv = {0};
+    if (gdl_is_terminal(m, ts, &tt) != GDL_OK) {
+        why = base_sprintf("the machine fails on the image of a state: %s", gdl_machine_error(m));
+        goto done;
+    }
+    if (tt != terminal) {
+        why = base_sprintf("it maps a state where terminal is %s to one where it is %s", terminal ? "true" : "false",
+                           tt ? "true" : "false");
+        goto done;
+    }
+    GdlStatus tgst = gdl_goals(m, ts, tg);
+    if (tgst != gst) {
+        why = base_sprintf("the goals of a state and of its image differ (statuses %d and %d)", (int)gst, (int)tgst);
+        goto done;
+    }
+    for (uint32_t r = 0; gst == GDL_OK && r < nr; r++)
+        if (goals[r] != tg[r]) {
+            why = base_sprintf("it maps a state where role %u's goal is %d to one where it is %d", r, goals[r], tg[r]);
+            goto done;
+        }
+    if (terminal)
+        goto done;
+    for (uint32_t r = 0; r < nr; r++) {
+        const GdlMove *lm = NULL;
+        size_t ln = 0;
+        if (gdl_legal_moves(m, ts, r, &lm, &ln) != GDL_OK) {
+            why = base_sprintf("the machine fails on the image of a state: %s", gdl_machine_error(m));
+            goto done;
+        }
+        mv.n = 0;
+        for (size_t i = 0; i < ln; i++)
+            vec_push(mv, lm[i]);
+        if (mv.n > 1)
+            qsort(mv.v, mv.n, sizeof *mv.v, cmp_move);
+        bool same = mv.n == legal[r].n;
+        for (uint32_t i = 0; same && i < mv.n; i++) {
+            /* the image of each legal move of s is legal in ts */
+            GdlMove im = sym_move(a, p, r, legal[r].v[i]);
+            same = bsearch(&im, mv.v, mv.n, sizeof *mv.v, cmp_move) != NULL;
+        }
+        if (!same) {
+            why = base_sprintf("role %u's legal moves in a state (%u) do not map onto those in its image (%u)", r,
+                               legal[r].n, mv.n);
+            goto done;
+        }
+    }
+    for (uint32_t j = 0; j < njoints; j++) {
+        const GdlMove *J = joints + (size_t)j * nr;
+        for (uint32_t r = 0; r < nr; r++)
+            tj[r] = sym_move(a, p, r, J[r]);
+        if (gdl_next_state(m, s, J, &n1) != GDL_OK || gdl_next_state(m, ts, tj, &n2) != GDL_OK) {
+            why = base_sprintf("the machine fails on a next state: %s", gdl_machine_error(m));
+            goto done;
+        }
+        in1 = sym_image(a, p, n1);
+        if (!gdl_state_equal(in1, n2)) {
+            why = base_sprintf("next(sigma s, sigma J) differs from sigma next(s, J) (%u and %u facts)", n2->n, in1->n);
+            goto done;
+        }
+        gdl_state_free(n1);
+        gdl_state_free(n2);
+        gdl_state_free(in1);
+        n1 = n2 = in1 = NULL;
+    }
+done:
+    gdl_state_free(ts);
+    gdl_state_free(n1);
+    gdl_state_free(n2);
+    gdl_state_free(in1);
+    free(tg);
+    free(tj);
+    vec_free(mv);
+    return why;
+}
+
+/* Checks elements perms[0..n) along the seeded playthroughs: NULL when
+ * every one passes, else why the first failure (malloc-ed). */
+static char *sym_check(GdlAnalysis *a, const SymPerm *perms, uint32_t n, uint64_t *checks)
+{
+    GdlMachine *m = a->m;
+    uint32_t nr = a->nroles;
+    char *why = NULL;
+    uint64_t rng = 0x5eed5eedULL ^ a->opt.seed;
+    U32Vec *legal = base_xcalloc(nr + 1, sizeof *legal);
+    int *goals = base_xcalloc(nr + 1, sizeof *goals);
+    GdlMove *joints = base_xcalloc((size_t)(SYM_JOINTS + 1) * nr + 1, sizeof *joints);
+    GdlState *s = NULL, *nx = NULL;
+    for (uint32_t play = 0; play < SYM_PLAYS && !why && n; play++) {
+        gdl_state_free(s);
+        s = NULL;
+        if (gdl_initial_state(m, &s) != GDL_OK) {
+            why = base_sprintf("the machine fails on the initial state: %s", gdl_machine_error(m));
+            break;
+        }
+        for (uint32_t step = 0; step <= SYM_STEPS && !why; step++) {
+            bool terminal = false;
+            if (gdl_is_terminal(m, s, &terminal) != GDL_OK) {
+                why = base_sprintf("the machine fails on a state: %s", gdl_machine_error(m));
+                break;
+            }
+            GdlStatus gst = gdl_goals(m, s, goals);
+            bool stuck = false;
+            for (uint32_t r = 0; r < nr && !terminal && !why; r++) {
+                const GdlMove *lm = NULL;
+                size_t ln = 0;
+                if (gdl_legal_moves(m, s, r, &lm, &ln) != GDL_OK) {
+                    why = base_sprintf("the machine fails on a state: %s", gdl_machine_error(m));
+                    break;
+                }
+                legal[r].n = 0;
+                for (size_t i = 0; i < ln; i++)
+                    vec_push(legal[r], lm[i]);
+                if (legal[r].n > 1)
+                    qsort(legal[r].v, legal[r].n, sizeof *legal[r].v, cmp_move);
+                stuck |= ln == 0;
+            }
+            if (why)
+                break;
+            uint32_t nj = 0;
+            if (!terminal && !stuck) {
+                nj = SYM_JOINTS + 1;
+                for (uint32_t j = 0; j < nj; j++)
+                    for (uint32_t r = 0; r < nr; r++)
+                        joints[(size_t)j * nr + r] = legal[r].v[sym_rand(&rng) % legal[r].n];
+            }
+            for (uint32_t k = 0; k < n && !why; k++) {
+                char *w = sym_check_state(a, perms[k], s, terminal, gst, goals, legal, joints, nj);
+                ++*checks;
+                if (w) {
+                    why = base_sprintf("symmetry %u fails on playthrough %u, step %u: %s", k, play, step, w);
+                    free(w);
+                }
+            }
+            if (why || nj == 0)
+                break;
+            if (gdl_next_state(m, s, joints, &nx) != GDL_OK) {
+                why = base_sprintf("the machine fails on a next state: %s", gdl_machine_error(m));
+                break;
+            }
+            gdl_state_free(s);
+            s = nx;
+            nx = NULL;
+        }
+    }
+    gdl_state_free(s);
+    for (uint32_t r = 0; r < nr; r++)
+        vec_free(legal[r]);
+    free(legal);
+    free(goals);
+    free(joints);
+    return why;
+}
+
+static double sym_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The GdlSymmetry of every element (the pairs each moves). */
+static void sym_describe(GdlAnalysis *a, SymSet *y)
+{
+    const AnSymmetries *g = &y->g;
+    uint32_t nb = g->nbase, ni = g->ninput;
+    size_t nf = 0, nm = 0;
+    for (uint32_t k = 0; k < g->n; k++) {
+        for (uint32_t b = 0; b < nb; b++)
+            nf += g->base[(size_t)k * nb + b] != b;
+        for (uint32_t i = 0; i < ni; i++)
+            nm += g->input[(size_t)k * ni + i] != i;
+    }
+    y->sym = base_xcalloc(g->n + 1, sizeof *y->sym);
+    y->text = base_xmalloc((2 * nf + 1) * sizeof *y->text);
+    y->mrole = base_xmalloc((nm + 1) * sizeof *y->mrole);
+    y->mv = base_xmalloc((2 * nm + 1) * sizeof *y->mv);
+    size_t tf = 0, tm = 0; /* text and moves used (two entries a pair); tm / 2 roles used */
+    for (uint32_t k = 0; k < g->n; k++) {
+        GdlSymmetry *z = &y->sym[k];
+        const uint32_t *bp = g->base + (size_t)k * nb, *ip = g->input + (size_t)k * ni;
+        size_t cf = 0, cm = 0;
+        for (uint32_t b = 0; b < nb; b++)
+            cf += bp[b] != b;
+        for (uint32_t i = 0; i < ni; i++)
+            cm += ip[i] != i;
+        const char **from = y->text + tf, **to = from + cf;
+        GdlMove *mfrom = y->mv + tm, *mto = mfrom + cm;
+        unsigned *roles = y->mrole + tm / 2;
+        size_t x = 0;
+        for (uint32_t b = 0; b < nb; b++)
+            if (bp[b] != b) {
+                from[x] = base_text(a, b);
+                to[x++] = base_text(a, bp[b]);
+            }
+        x = 0;
+        for (uint32_t i = 0; i < ni; i++)
+            if (ip[i] != i) {
+                roles[x] = a->pn.inputs.v[i].role;
+                mfrom[x] = a->pn.inputs.v[i].move;
+                mto[x++] = a->pn.inputs.v[ip[i]].move;
+            }
+        *z = (GdlSymmetry){.n = cf, .facts_from = from, .facts_to = to, .nm = cm, .moves_role = roles,
+                           .moves_from = mfrom, .moves_to = mto};
+        tf += 2 * cf;
+        tm += 2 * cm;
+    }
+}
+
+static GdlStatus sym_ensure(GdlAnalysis *a)
+{
+    if (a->sym)
+        return GDL_OK;
+    double t0 = sym_now();
+    SymSet *y = base_xcalloc(1, sizeof *y);
+    an_symmetries(&a->pn, SYM_CAP, &y->g);
+    if (y->g.why)
+        y->why = base_xstrdup(y->g.why);
+    if (y->g.n > 1) {
+        uint32_t n = y->g.n - 1; /* the identity needs no check */
+        SymPerm *perms = base_xcalloc(n + 1, sizeof *perms);
+        for (uint32_t k = 0; k < n; k++)
+            perms[k] = (SymPerm){y->g.base + (size_t)(k + 1) * y->g.nbase, y->g.input + (size_t)(k + 1) * y->g.ninput};
+        char *why = sym_check(a, perms, n, &y->checks);
+        free(perms);
+        if (a->m->oom) {
+            /* a call on the machine ran out: so does this one (the jump
+             * keeps the journal, so that freeing the machine frees what
+             * that call left) */
+            free(why);
+            sym_free(y);
+            base_fatal("memory checking the symmetries");
+        }
+        if (why) {
+            y->why = why;
+            y->g.n = 1; /* the identity is element 0 */
+        }
+    }
+    sym_describe(a, y);
+    y->seconds = sym_now() - t0;
+    a->sym = y;
+    return GDL_OK;
+}
+
+static GdlStatus sym_count_(GdlAnalysis *a, size_t *n)
+{
+    *n = 1;
+    GdlStatus st = sym_ensure(a);
+    if (st == GDL_OK)
+        *n = a->sym->g.n;
+    return st;
+}
+
+GdlStatus gdl_analysis_symmetry_count(GdlAnalysis *a, size_t *n)
+{
+    RT_GUARDED(a->m, sym_count_(a, n));
+}
+
+static GdlStatus sym_k(GdlAnalysis *a, size_t k)
+{
+    GdlStatus st = sym_ensure(a);
+    if (st == GDL_OK && k >= a->sym->g.n)
+        st = rt_fail(&a->m->ctl, GDL_BAD_ARGUMENT, "no symmetry %zu (the game has %u)", k, a->sym->g.n);
+    return st;
+}
+
+static SymPerm sym_perm(const GdlAnalysis *a, size_t k)
+{
+    const AnSymmetries *g = &a->sym->g;
+    return (SymPerm){g->base + k * g->nbase, g->input + k * g->ninput};
+}
+
+static GdlStatus sym_state_(GdlAnalysis *a, size_t k, const GdlState *s, GdlState **out)
+{
+    *out = NULL;
+    GdlStatus st = rt_state_check(a->m, s);
+    if (st == GDL_OK)
+        st = sym_k(a, k);
+    if (st == GDL_OK)
+        *out = sym_image(a, sym_perm(a, k), s);
+    return st;
+}
+
+GdlStatus gdl_analysis_symmetry_state(GdlAnalysis *a, size_t k, const GdlState *s, GdlState **out)
+{
+    RT_GUARDED(a->m, sym_state_(a, k, s, out));
+}
+
+static GdlStatus sym_move_(GdlAnalysis *a, size_t k, unsigned role, GdlMove move, GdlMove *out)
+{
+    *out = move;
+    if (role >= a->nroles)
+        return rt_fail(&a->m->ctl, GDL_BAD_ARGUMENT, "no role %u", role);
+    GdlStatus st = sym_k(a, k);
+    if (st == GDL_OK)
+        *out = sym_move(a, sym_perm(a, k), role, move);
+    return st;
+}
+
+GdlStatus gdl_analysis_symmetry_move(GdlAnalysis *a, size_t k, unsigned role, GdlMove move, GdlMove *out)
+{
+    RT_GUARDED(a->m, sym_move_(a, k, role, move, out));
+}
+
+static GdlStatus sym_get_(GdlAnalysis *a, size_t k, const GdlSymmetry **sym)
+{
+    *sym = NULL;
+    GdlStatus st = sym_k(a, k);
+    if (st == GDL_OK)
+        *sym = &a->sym->sym[k];
+    return st;
+}
+
+GdlStatus gdl_analysis_symmetry(GdlAnalysis *a, size_t k, const GdlSymmetry **sym)
+{
+    RT_GUARDED(a->m, sym_get_(a, k, sym));
+}
+
+/* ---- for tests and reports (runtime.h) ---- */
+
+const char *rt_symmetry_why(const GdlAnalysis *a) { return a && a->sym ? a->sym->why : NULL; }
+
+double rt_symmetry_seconds(const GdlAnalysis *a) { return a && a->sym ? a->sym->seconds : 0; }
+
+static GdlStatus sym_try_(GdlAnalysis *a, const GdlSymmetry *c, char **why)
+{
+    *why = NULL;
+    uint32_t nb = a->pn.base.n, ni = a->pn.inputs.n;
+    uint32_t *bp = base_xmalloc(((size_t)nb + 1) * sizeof *bp);
+    uint32_t *ip = base_xmalloc(((size_t)ni + 1) * sizeof *ip);
+    for (uint32_t b = 0; b < nb; b++)
+        bp[b] = b;
+    for (uint32_t i = 0; i < ni; i++)
+        ip[i] = i;
+    GdlStatus st = GDL_OK;
+    U32Vec t = {0};
+    for (size_t i = 0; i < c->n && st == GDL_OK; i++) {
+        uint32_t ends[2];
+        for (int e = 0; e < 2 && st == GDL_OK; e++) {
+            t.n = 0;
+            st = rt_parse_terms(a->m, e ? c->facts_to[i] : c->facts_from[i], &t);
+            uint32_t b = st == GDL_OK && t.n == 1 && t.v[0] < a->nbase_of ? a->base_of[t.v[0]] : PN_NONE;
+            if (st == GDL_OK && b == PN_NONE)
+                st = rt_fail(&a->m->ctl, GDL_BAD_ARGUMENT, "no base fact %s", e ? c->facts_to[i] : c->facts_from[i]);
+            ends[e] = b;
+        }
+        if (st == GDL_OK)
+            bp[ends[0]] = ends[1];
+    }
+    for (size_t i = 0; i < c->nm && st == GDL_OK; i++) {
+        unsigned r = c->moves_role[i];
+        GdlMove f = c->moves_from[i], to = c->moves_to[i];
+        uint32_t x = r < a->nroles && f < a->nbase_of ? a->input_of[r][f] : PN_NONE;
+        uint32_t y = r < a->nroles && to < a->nbase_of ? a->input_of[r][to] : PN_NONE;
+        if (x == PN_NONE || y == PN_NONE)
+            st = rt_fail(&a->m->ctl, GDL_BAD_ARGUMENT, "move pair %zu is no move of role %u", i, r);
+        else
+            ip[x] = y;
+    }
+    vec_free(t);
+    if (st == GDL_OK) {
+        SymPerm p = {bp, ip};
+        uint64_t checks = 0;
+        *why = sym_check(a, &p, 1, &checks);
+    }
+    free(bp);
+    free(ip);
+    return st;
+}
+
+GdlStatus rt_symmetry_try(GdlAnalysis *a, const GdlSymmetry *candidate, char **why)
+{
+    RT_GUARDED(a->m, sym_try_(a, candidate, why));
 }

@@ -742,6 +742,8 @@ static GdlState *state_make(GdlMachine *m, const Gt *facts, uint32_t n)
     return s;
 }
 
+GdlState *rt_state_make(GdlMachine *m, const Gt *facts, uint32_t n) { return state_make(m, facts, n); }
+
 /* Is s a state of this machine's game? See Misuse in gdl.h. */
 static GdlStatus state_check(GdlMachine *m, const GdlState *s)
 {

@@ -197,6 +197,16 @@ GdlStatus rt_state_check(GdlMachine *m, const GdlState *s);
 /* The facts of s (a state of m's game) as m's own term ids, sorted by id:
  * s's own array when m made it, else mapped (valid until the next call). */
 const Gt *rt_own_facts(GdlMachine *m, const GdlState *s);
+/* A new state of m holding facts (m's ids, any order, duplicates allowed). */
+GdlState *rt_state_make(GdlMachine *m, const Gt *facts, uint32_t n);
+/* The symmetries of an analysis (analysis_api.c), for tests and reports:
+ * why the set is the identity alone (NULL when kept whole, or not made
+ * yet), the seconds finding and checking took, and the check run on a
+ * candidate (pairs as gdl_analysis_symmetry gives them; every other fact
+ * and move fixed): *why NULL when it passes, else why not (malloc-ed). */
+const char *rt_symmetry_why(const GdlAnalysis *a);
+double rt_symmetry_seconds(const GdlAnalysis *a);
+GdlStatus rt_symmetry_try(GdlAnalysis *a, const GdlSymmetry *candidate, char **why);
 /* Parses ground terms written in KIF into m's store, appending them to
  * out; GDL_BAD_ARGUMENT (message set) on text that is not ground KIF. */
 GdlStatus rt_parse_terms(GdlMachine *m, const char *text, U32Vec *out);

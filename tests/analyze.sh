@@ -154,6 +154,11 @@ ttt=$src/games/tictactoe.kif
 expect 0 "tictactoe json" "$gdlc" analyze --json "$ttt"
 n=$(grep -o '{"sentence":"(cell [123] [123] b)","value":false}' "$tmp/out" | wc -l)
 check "tictactoe: 9 negative blank latches ($n)" test "$n" -eq 9
+has "tictactoe json" '"symmetries":8,'
+expect 0 "tictactoe text" "$gdlc" analyze "$ttt"
+has "tictactoe text" "symmetries: 8 (the identity included)"
+expect 0 "connect4 json" "$gdlc" analyze --json "$src/games/connect4.kif"
+has "connect4 json" '"symmetries":2,'
 expect 0 "tictactoe check" "$gdlc" analyze --check 10000 "$ttt"
 has "tictactoe check" "5478 reachable states, all enumerated"
 has "tictactoe check" "completeness: 27 true single latches over the reachable states"
