@@ -102,7 +102,7 @@ static bool fail_at(Cp *c, uint32_t line, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     fflush(stdout);
-    fprintf(stderr, "%s:%u: error: ", c->file, line);
+    fprintf(stderr, "%s:%u: error: ", c->file, line ? line : 1);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -397,11 +397,19 @@ static int symkey_cmp(const void *a, const void *b)
 static bool check_group(Cp *c, uint32_t symbols_line)
 {
     uint32_t N = c->nsym;
-    /* bijection: froms distinct (checked while reading), tos distinct, and
-     * every image is itself mapped */
+    for (uint32_t k = 1; k <= N; k++)
+        if (!c->sym_line[k])
+            c->sym_line[k] = symbols_line;
+    /* bijection: froms distinct, tos distinct, and every image is itself
+     * mapped (errors at the symmetry's first map line) */
     for (uint32_t k = 1; k <= N; k++) {
         CpPairs *p = &c->sym[k];
-        qsort(p->v, p->n, sizeof *p->v, pair_cmp);
+        if (p->n)
+            qsort(p->v, p->n, sizeof *p->v, pair_cmp);
+        for (uint32_t i = 0; i + 1 < p->n; i++)
+            if (p->v[i].from == p->v[i + 1].from)
+                return fail_at(c, c->sym_line[k], "symmetry %u maps %s twice", k,
+                               strchr(symtab_str(&c->terms, p->v[i].from), ' ') + 1);
         CpPairs tos = {0};
         for (uint32_t i = 0; i < p->n; i++)
             vec_push(tos, ((CpPair){p->v[i].to, p->v[i].from}));
@@ -659,10 +667,6 @@ static bool read_map(Cp *c, CpReader *r)
     if (!read_term(c, r->line, role, &t[at], &from) || !read_term(c, r->line, role, &t[at + 1], &to))
         return false;
     CpPairs *p = &c->sym[k];
-    for (uint32_t i = 0; i < p->n; i++)
-        if (p->v[i].from == from)
-            return fail_at(c, r->line, "symmetry %u maps %s twice", (unsigned)k,
-                           strchr(symtab_str(&c->terms, from), ' ') + 1);
     vec_push(*p, ((CpPair){from, to}));
     if (!c->sym_line[k])
         c->sym_line[k] = r->line;
@@ -726,9 +730,10 @@ static bool read_body_line(Cp *c, CpReader *r, CpSection *s)
 
 /* ---- checking a section ---------------------------------------------- */
 
-static void state_diff(Cp *c, const GdlState *a, const GdlState *b, StrBuf *out)
+/* The first fact of the next state a missing from node id's state b, or
+ * the other way round. */
+static void state_diff(Cp *c, const GdlState *a, const GdlState *b, unsigned long long id, StrBuf *out)
 {
-    /* the first fact of a missing from b, or of b missing from a */
     for (int pass = 0; pass < 2; pass++) {
         const GdlState *x = pass ? b : a, *y = pass ? a : b;
         for (size_t i = 0; i < gdl_state_size(x); i++) {
@@ -737,7 +742,10 @@ static void state_diff(Cp *c, const GdlState *a, const GdlState *b, StrBuf *out)
             for (size_t j = 0; j < gdl_state_size(y) && !found; j++)
                 found = strcmp(f, gdl_state_fact(c->m, y, j)) == 0;
             if (!found) {
-                strbuf_addf(out, pass ? " (%s is not in the next state)" : " (the next state has %s)", f);
+                if (pass)
+                    strbuf_addf(out, " (%s is in node %llu's state, not in the next state)", f, id);
+                else
+                    strbuf_addf(out, " (%s is in the next state, not in node %llu's)", f, id);
                 return;
             }
         }
@@ -1013,7 +1021,7 @@ static bool check_node(Cp *c, const CpSection *sec, const CpNode *nd)
         if (!gdl_state_equal(img, ch->st)) {
             StrBuf b = {0};
             strbuf_add(&b, "");
-            state_diff(c, img, ch->st, &b);
+            state_diff(c, img, ch->st, (unsigned long long)ch->id, &b);
             char *jt = joint_text(c, ed->mv);
             if (ed->sym)
                 NODE_FAIL(ed->line, id, "after (%s), the image of the next state under symmetry %u is not node %llu's "
@@ -1085,6 +1093,13 @@ static bool check_section(Cp *c, CpSection *s)
     if (!gdl_state_equal(s->nodes.v[root].st, c->start))
         return fail_at(c, s->nodes.v[root].line, "node %llu: the root's state is not the start state",
                        (unsigned long long)s->root_id);
+    /* every node on its own, in file order (a missing reply is reported as
+     * such, before the nodes it leaves unreached) */
+    for (uint32_t i = 0; i < nn; i++) {
+        if (!check_node(c, s, &s->nodes.v[i]))
+            return false;
+        c->checked++;
+    }
     /* from the root, depth first with an explicit stack: a cycle is an edge
      * to a node on the stack; then every node must have been reached */
     uint8_t *colour = base_xcalloc(nn + 1, 1);
@@ -1117,10 +1132,6 @@ static bool check_section(Cp *c, CpSection *s)
     free(colour);
     free(stack);
     free(cursor);
-    for (uint32_t i = 0; i < nn && ok; i++) {
-        ok = check_node(c, s, &s->nodes.v[i]);
-        c->checked++;
-    }
     return ok;
 }
 
