@@ -27,6 +27,8 @@ enum {
     CP_MAX_SYMMETRIES = 1024, /* elements besides the identity (the API cuts groups at 512) */
     CP_MAX_ROLES = 2,
 };
+/* N symmetries times their pairs in all, at most (the closure check's work). */
+#define CP_MAX_GROUP_WORK (1ull << 30)
 
 typedef struct CpTok {
     const char *s;
@@ -214,6 +216,17 @@ static char *join(const CpTok *t, size_t from, size_t to)
 }
 
 static char *tok_str(const CpTok *t) { return base_xstrndup(t->s, t->len); }
+
+/* A token for a message: cut to 60 bytes. */
+static char *tok_brief(const CpTok *t)
+{
+    if (t->len <= 60)
+        return tok_str(t);
+    char *head = base_xstrndup(t->s, 57);
+    char *s = base_sprintf("%s...", head);
+    free(head);
+    return s;
+}
 
 /* ---- the node index of a section ------------------------------------- */
 
@@ -444,6 +457,15 @@ static bool check_group(Cp *c, uint32_t symbols_line)
     }
     if (N == 0)
         return true;
+    /* the closure check composes every pair: about 2 N L steps for L pairs
+     * in all; a file past CP_MAX_GROUP_WORK is refused, not ground through */
+    uint64_t total = 0;
+    for (uint32_t k = 1; k <= N; k++)
+        total += c->sym[k].n;
+    if (total * N > CP_MAX_GROUP_WORK)
+        return fail_at(c, symbols_line, "%u symmetries of %llu pairs in all: more than this checker composes "
+                       "(N times the pairs at most %llu)", N, (unsigned long long)total,
+                       (unsigned long long)CP_MAX_GROUP_WORK);
     CpSymKey *keys = base_xmalloc((size_t)N * sizeof *keys);
     for (uint32_t k = 1; k <= N; k++)
         keys[k - 1] = (CpSymKey){pairs_hash(&c->sym[k]), k};
@@ -539,9 +561,12 @@ static bool read_term(Cp *c, uint32_t line, int role, const CpTok *t, uint32_t *
             canon = gdl_move_text(c->m, mv);
     }
     bool ok = e == GDL_OK && canon;
-    if (!ok)
-        fail_at(c, line, "'%s' is not a %s: %s", s, role < 0 ? "fact" : "move",
+    if (!ok) {
+        char *b = tok_brief(t);
+        fail_at(c, line, "'%s' is not a %s: %s", b, role < 0 ? "fact" : "move",
                 e == GDL_OK ? "one term is needed" : status_why(c, e));
+        free(b);
+    }
     else {
         char *key = term_key(role, canon);
         *id = symtab_intern(&c->terms, key, strlen(key));
@@ -556,8 +581,11 @@ static bool read_move(Cp *c, uint32_t line, const CpTok *t, GdlMove *mv)
 {
     char *s = tok_str(t);
     GdlStatus e = gdl_move_parse(c->m, s, mv);
-    if (e != GDL_OK)
-        fail_at(c, line, "'%s' is not a move: %s", s, status_why(c, e));
+    if (e != GDL_OK) {
+        char *b = tok_brief(t);
+        fail_at(c, line, "'%s' is not a move: %s", b, status_why(c, e));
+        free(b);
+    }
     free(s);
     return e == GDL_OK;
 }
@@ -572,7 +600,7 @@ static bool read_header(Cp *c, CpReader *r)
         CpTok *t = r->tok.v;
         uint32_t n = r->tok.n;
         if (!tok_is(&t[0], kinds[k])) {
-            char *w = tok_str(&t[0]);
+            char *w = tok_brief(&t[0]);
             fail_at(c, r->line, "expected the '%s' line of the header, not '%s'", kinds[k], w);
             free(w);
             return false;
@@ -588,13 +616,14 @@ static bool read_header(Cp *c, CpReader *r)
                 return fail_at(c, r->line, "the proof names %u role%s, the game has %u", n - 1, n == 2 ? "" : "s",
                                c->nroles);
             for (unsigned i = 0; i < c->nroles; i++) {
-                char *w = tok_str(&t[i + 1]);
+                char *w = tok_str(&t[i + 1]), *b = tok_brief(&t[i + 1]);
                 unsigned ri;
                 bool ok = gdl_role_find(c->game, w, &ri) == GDL_OK && ri == i;
                 if (!ok)
-                    fail_at(c, r->line, "role %u is '%s', the game's is '%s'", i + 1, w,
+                    fail_at(c, r->line, "role %u is '%s', the game's is '%s'", i + 1, b,
                             gdl_game_role_name(c->game, i));
                 free(w);
+                free(b);
                 if (!ok)
                     return false;
             }
@@ -651,12 +680,13 @@ static bool read_map(Cp *c, CpReader *r)
     if (tok_is(&t[2], "fact") && n == 5)
         at = 3;
     else if (tok_is(&t[2], "move") && n == 6) {
-        char *w = tok_str(&t[3]);
+        char *w = tok_str(&t[3]), *b = tok_brief(&t[3]);
         unsigned ri;
         bool ok = gdl_role_find(c->game, w, &ri) == GDL_OK;
         if (!ok)
-            fail_at(c, r->line, "no role '%s'", w);
+            fail_at(c, r->line, "no role '%s'", b);
         free(w);
+        free(b);
         if (!ok)
             return false;
         role = (int)ri;
@@ -680,7 +710,7 @@ static bool read_body_line(Cp *c, CpReader *r, CpSection *s)
     uint32_t n = r->tok.n;
     uint64_t id;
     if (n < 2 || !tok_u64(&t[1], UINT64_MAX, &id)) {
-        char *w = tok_str(&t[0]);
+        char *w = tok_brief(&t[0]);
         fail_at(c, r->line, "'%s' needs a node id (a whole number)", w);
         free(w);
         return false;
@@ -720,7 +750,7 @@ static bool read_body_line(Cp *c, CpReader *r, CpSection *s)
                 return false;
         vec_push(s->edges, e);
     } else {
-        char *w = tok_str(&t[0]);
+        char *w = tok_brief(&t[0]);
         fail_at(c, r->line, "unknown line kind '%s' (node, play, edge, section or end)", w);
         free(w);
         return false;
@@ -989,7 +1019,8 @@ static bool check_node(Cp *c, const CpSection *sec, const CpNode *nd)
                 found = memcmp(sec->edges.v[e].mv, j, c->nroles * sizeof *j) == 0;
             if (!found) {
                 char *jt = joint_text(c, j);
-                NODE_FAIL(nd->line, id, "no edge for the joint move (%s): a reply is missing", jt);
+                NODE_FAIL(nd->line, id, "no edge for the joint move (%s): %s is missing", jt,
+                          prover >= 0 ? "a reply" : "a line of play");
                 free(jt);
                 goto out;
             }
@@ -1196,7 +1227,7 @@ static bool check_file(Cp *c, CpReader *r)
             sec.root_id = root;
             sec.line = r->line;
         } else if (!sec.present) {
-            char *w = tok_str(&t[0]);
+            char *w = tok_brief(&t[0]);
             ok = fail_at(c, r->line, "unexpected '%s' (a map line belongs before the sections, a node, play or edge "
                                      "line in one)", w);
             free(w);

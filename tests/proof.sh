@@ -1,7 +1,7 @@
 #!/bin/sh
 # proof.sh GDLC MINIMAX SRC [SHARED] [sanitize]: proofs (docs/proofs.md).
 #  - the oracle (tests/tools/minimax, exhaustive minimax over gdl.h) on the
-#    small games of tests/proof and on the corpus's nim1..4, chomp and
+#    small games of tests/proof (two-player and a puzzle) and on the corpus's nim1..4, chomp and
 #    ticTacToe, values pinned; every proof it writes is accepted by
 #    gdlc check-proof (engine ref, and jit once);
 #  - corrupted proofs rejected, the bad node named: a missing reply, an
@@ -60,9 +60,18 @@ reject() {
     has "$1" "$tmp/err" "$4"
 }
 
-# ---- our own small games ----
+# ---- our own small games (tests/proof) ----
 value "$dir/pick.kif" ref 50
 value "$dir/nim23.kif" ref 100
+value "$dir/twostep.kif" ref 75
+# a puzzle: the plan one move a node; every line in the upper section, no play there
+T=$tmp/twostep.proof
+awk '$1 == "section" && $2 == "upper" { up = 1 } { print } up && $1 == "node" && $2 == 1 { print "play 1 (go left)" }' "$T" >"$tmp/c.proof"
+reject "puzzle: a play in the upper section" "$dir/twostep.kif" "$tmp/c.proof" "node 1: a play in a puzzle's upper section"
+grep -v '^edge 2 6 ' "$T" >"$tmp/c.proof"
+reject "puzzle: a line missing" "$dir/twostep.kif" "$tmp/c.proof" "node 2: no edge for the joint move (robot (go right)): a line of play is missing"
+sed 's/^play 1 (go right)/play 1 (go left)/; s/^edge 1 2 0 (go right)/edge 1 2 0 (go left)/' "$T" >"$tmp/c.proof"
+reject "puzzle: a worse plan" "$dir/twostep.kif" "$tmp/c.proof" "node 1: after (robot (go left)), the next state is not node 2's state"
 # the worked example of docs/proofs.md, as written there
 expect 0 "docs example" "$gdlc" check-proof "$dir/pick.kif" "$dir/pick.proof"
 has "docs example" "$tmp/out" "ok: xplayer gets [50, 50] (9 nodes checked)"
