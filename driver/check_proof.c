@@ -566,8 +566,7 @@ static bool read_term(Cp *c, uint32_t line, int role, const CpTok *t, uint32_t *
         fail_at(c, line, "'%s' is not a %s: %s", b, role < 0 ? "fact" : "move",
                 e == GDL_OK ? "one term is needed" : status_why(c, e));
         free(b);
-    }
-    else {
+    } else {
         char *key = term_key(role, canon);
         *id = symtab_intern(&c->terms, key, strlen(key));
         free(key);
