@@ -7,7 +7,8 @@
 #  - corrupted proofs rejected, the bad node named: a missing reply, an
 #    illegal move (a play and a reply), a wrong child state, an extra edge,
 #    a cycle, a value the strategy does not achieve, malformed lines, a
-#    truncated file, an unknown node;
+#    truncated file, an unknown node; 40 seeded mutants of a valid proof
+#    exit 0 or 1 (no crash, nothing for the sanitizers);
 #  - symmetries on tic-tac-toe (games/tictactoe.kif, and the corpus's):
 #    a true reflection written out in full (27 facts, 9 moves of each role)
 #    used by the oracle's proof on its edges is accepted; a bogus one (the
@@ -170,6 +171,45 @@ expect 1 "random bytes" "$gdlc" check-proof "$G" "$tmp/c.proof"
 # deep: a proof of a million nested parentheses is one malformed token, not a crash
 awk 'BEGIN { printf "gdlc-proof 1\nroles first second\nstart "; for (i = 0; i < 1000000; i++) printf "("; print "" }' >"$tmp/c.proof"
 reject "deep" "$G" "$tmp/c.proof" "c.proof:3: error: a '(' without its ')'"
+
+# mutations of a valid proof (lines deleted, doubled, swapped, cut; bytes
+# and tokens changed), seeded: each one exits 0 or 1, never anything else
+# (a crash, a sanitizer's report)
+mutants=0
+for seed in $(seq 1 40); do
+    awk -v seed="$seed" 'BEGIN { srand(seed) }
+        { l[NR] = $0 }
+        END {
+            n = NR
+            for (m = 0; m < 1 + int(rand() * 3); m++) {
+                k = 1 + int(rand() * n); op = int(rand() * 6)
+                if (op == 0) { for (i = k; i < n; i++) l[i] = l[i + 1]; n-- }
+                else if (op == 1) { n++; for (i = n; i > k; i--) l[i] = l[i - 1] }
+                else if (op == 2 && length(l[k]) > 0) {
+                    j = 1 + int(rand() * length(l[k])); c = substr("()019 ;xab-", 1 + int(rand() * 11), 1)
+                    l[k] = substr(l[k], 1, j - 1) c substr(l[k], j + 1)
+                } else if (op == 3) {
+                    t = split(l[k], w, " ")
+                    if (t > 2) {
+                        w[2 + int(rand() * (t - 1))] = (rand() < 0.5 ? "18446744073709551616" : "7")
+                        s = w[1]; for (i = 2; i <= t; i++) s = s " " w[i]; l[k] = s
+                    }
+                } else if (op == 4) n = k
+                else { j = 1 + int(rand() * n); s = l[j]; l[j] = l[k]; l[k] = s }
+            }
+            for (i = 1; i <= n; i++) print l[i]
+        }' "$tmp/nim23.proof" >"$tmp/m.proof"
+    "$gdlc" check-proof "$G" "$tmp/m.proof" >/dev/null 2>"$tmp/err"
+    rc=$?
+    if [ $rc -gt 1 ] || grep -q 'Sanitizer\|runtime error' "$tmp/err"; then
+        echo "FAIL: mutant $seed: exit $rc"
+        head -n 5 "$tmp/err"
+        fail=$((fail + 1))
+    else
+        mutants=$((mutants + 1))
+    fi
+done
+pass=$((pass + mutants))
 
 # ---- usage ----
 expect 2 "missing proof" "$gdlc" check-proof "$G" "$tmp/no-such.proof"
