@@ -81,6 +81,31 @@ cmp -s "$dir/pick.proof" "$tmp/pick.proof" || {
     diff "$dir/pick.proof" "$tmp/pick.proof" | head
     fail=$((fail + 1))
 }
+# from a given start state, written by hand (the upper section first)
+cat >"$tmp/c.proof" <<'END'
+gdlc-proof 1
+roles xplayer oplayer
+start (took left)
+value 30 30    ; oplayer answers a
+symmetries 0
+section upper 30 root 7
+node 7 (took left)
+play 7 (pick a)
+edge 7 8 0 noop (pick a)
+node 8 (ended left a)
+section lower 30 root 0
+edge 0 2 0 noop (pick b)
+edge 0 1 0 noop (pick a)
+play 0 noop
+node 0	(took left)
+node 1 (ended left a)
+node 2 (ended left b)
+end
+END
+expect 0 "a start state" "$gdlc" check-proof "$dir/pick.kif" "$tmp/c.proof"
+has "a start state" "$tmp/out" "ok: xplayer gets [30, 30] (5 nodes checked)"
+sed 's/^start (took left)/start initial/' "$tmp/c.proof" >"$tmp/c2.proof"
+reject "another start state" "$dir/pick.kif" "$tmp/c2.proof" "c2.proof:7: error: node 7: the root's state is not the start state"
 expect 0 "check-proof --engine jit" "$gdlc" check-proof "$dir/nim23.kif" "$tmp/nim23.proof" --engine jit
 
 # ---- corruptions (nim23: value 100, a lower section only) ----
