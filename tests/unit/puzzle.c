@@ -2,6 +2,9 @@
  *   - tests/unit/data/switches.kif (ours): the best, 70, is below 100; the
  *     search exhausts the space and proves it, with and without analyses,
  *     and its proof has both sections;
+ *   - tests/unit/data/corridor50.kif (ours): 100 cannot be reached, the
+ *     goal range defers the states where it is excluded, and 50 is found
+ *     from them once 100 is excluded;
  *   - games/fifteenPuzzle.kif (ours), 12 moves from the solution: the plan
  *     is 12 moves and replays to 100;
  *   - stanford-2018/untwistycorridor.kif: solved (100, 7 moves), with fewer
@@ -259,6 +262,38 @@ static void t_below_100(void **state)
     puz_free(&p);
 }
 
+/* 100 excluded, then 50 from the states the goal range deferred */
+static void t_deferred(void **state)
+{
+    (void)state;
+    Puz p;
+    puz_load(&p, DATA "corridor50.kif");
+    SolveResult r[2];
+    for (int an = 0; an < 2; an++) {
+        solve(&p, an, 0, NULL, &r[an], "corridor50");
+        assert_int_equal(r[an].lo, 50);
+        assert_int_equal(r[an].hi, 50);
+        assert_int_equal(r[an].plan_len, 3);
+        replay(&p, &r[an], 50);
+    }
+    assert_true(r[1].nodes <= r[0].nodes);
+    /* with a proof every state is expanded: the upper section replays */
+    FILE *proof = tmpfile();
+    assert_non_null(proof);
+    SolveResult q;
+    solve(&p, true, 0, proof, &q, "corridor50 with a proof");
+    assert_int_equal(q.lo, 50);
+    assert_int_equal(q.hi, 50);
+    size_t upper;
+    count_lines(proof, "section upper 50 root 0", &upper);
+    assert_int_equal(upper, 1);
+    fclose(proof);
+    result_free(&q);
+    result_free(&r[0]);
+    result_free(&r[1]);
+    puz_free(&p);
+}
+
 static void t_fifteen_shallow(void **state)
 {
     (void)state;
@@ -349,7 +384,7 @@ static void t_eight(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(t_below_100), cmocka_unit_test(t_fifteen_shallow), cmocka_unit_test(t_untwisty),
+        cmocka_unit_test(t_below_100), cmocka_unit_test(t_deferred), cmocka_unit_test(t_fifteen_shallow), cmocka_unit_test(t_untwisty),
         cmocka_unit_test(t_bound),     cmocka_unit_test(t_eight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
