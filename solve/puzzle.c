@@ -39,7 +39,14 @@
  *   (b) gdl_analysis_goal_distance, a lower bound on the turns before the
  *       role's highest goal can hold: used only while T is that highest
  *       goal (it says nothing of lower goals). -1 (it never can) defers the
- *       state below T.
+ *       state below T. It is a deduction over many turns, dear on big
+ *       networks (54 ms a state on the 15-puzzle, 2.4 ms on the 8-puzzle,
+ *       against microseconds for a next state): after 16 calls it is
+ *       dropped when a call costs more than 20 next states. Leaving a
+ *       heuristic out at some nodes keeps h a lower bound; reopening copes
+ *       with the inconsistency.
+ * Goal ranges: without goal latches the range of every non-terminal state
+ * is the role's whole range, so it is asked once, at the start.
  * Without analyses: no heuristic and no pruning, a breadth-first search
  * (uniform cost) that ends at the first terminal state with goal 100 taken
  * from the open list, or exhausts the space.
@@ -53,8 +60,17 @@
  * no cycle. Stopped early, no upper section is written and the proof's
  * value line says HI = 100.
  *
+ * With a proof asked and hi < 100, the interval returned is the one the
+ * proof carries: when a bound stops that completion, [lo, 100].
+ *
+ * SolveOptions.transpositions and .symmetries are not used: A* always
+ * merges equal states (its closed set), and puzzles are solved without
+ * symmetries. `nodes` counts next states computed (a move expanded into a
+ * child), as in the two-player search.
+ *
  * Memory: every state is kept (A*); IDA* for spaces past memory is not
- * done: --memory stops the search with its partial interval.
+ * done: --memory stops the search with its partial interval. peak_bytes is
+ * an estimate: the tables, and 64 + 16 bytes a fact for each state.
  */
 #include "solve.h"
 
@@ -366,8 +382,6 @@ static GdlStatus target_make(Pz *p, int T)
     }
     free(moves);
     p->kfix = k > 0 ? k : 1;
-    if (getenv("GDLC_PUZZLE_DEBUG"))
-        fprintf(stderr, "target %d: %zu facts, k = %d\n", T, keep, p->kfix);
     return GDL_OK;
 }
 
@@ -853,6 +867,9 @@ static GdlStatus run(Pz *p, const GdlGame *g, const GdlState *start, FILE *proof
             if (!p->stopped)
                 phi = hi;
         }
+        /* what the proof proves is what the caller gets */
+        r->hi = phi > lo ? phi : lo;
+        r->exact = r->lo == r->hi;
         uint64_t written = 0;
         st = write_proof(p, g, start, proof, lo, phi, path, plen, &written);
         r->proof_nodes = written;
