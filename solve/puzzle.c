@@ -131,6 +131,7 @@ typedef struct Pz {
     /* accounting */
     uint64_t expansions, transpositions, bytes, peak;
     double t0, next_progress;
+    int fmax;               /* the largest f taken from the open list (progress lines) */
     int range_const;        /* the range max of every non-terminal state (no goal latch), or -1 */
     bool use_distance;      /* goal distance in the heuristic (dropped when too dear) */
     uint64_t distance_calls;
@@ -453,8 +454,8 @@ static bool out_of_bounds(Pz *p)
             return p->stopped = true;
         }
         if (o->progress && now >= p->next_progress) {
-            fprintf(o->progress, "solve: %llu nodes, %zu states, target %d, best %d, %.1f s\n",
-                    (unsigned long long)p->expansions, p->n, p->target, p->best, now - p->t0);
+            fprintf(o->progress, "solve: %llu nodes, %zu states, target %d, best %d, f %d, %.1f s\n",
+                    (unsigned long long)p->expansions, p->n, p->target, p->best, p->fmax, now - p->t0);
             p->next_progress = now + (o->progress_every > 0 ? o->progress_every : 2);
         }
     }
@@ -597,6 +598,8 @@ static GdlStatus astar(Pz *p, bool *found)
             return GDL_OK;
         PzEntry e = heap_pop(p);
         PzNode *x = &p->nodes[e.node];
+        if (e.f > p->fmax)
+            p->fmax = e.f;
         if (e.g != x->g)
             continue; /* stale: reached since at a lesser depth */
         if (x->value >= 0) {
