@@ -131,6 +131,7 @@ typedef struct Pz {
     /* accounting */
     uint64_t expansions, transpositions, bytes, peak;
     double t0, next_progress;
+    bool ida;               /* IDA* took over (the table did not fit) */
     int fmax;               /* the largest f taken from the open list (progress lines) */
     int range_const;        /* the range max of every non-terminal state (no goal latch), or -1 */
     bool use_distance;      /* goal distance in the heuristic (dropped when too dear) */
@@ -443,7 +444,7 @@ static bool out_of_bounds(Pz *p)
         p->stop_reason = "interrupt";
         return p->stopped = true;
     }
-    if (o->memory_mb && p->peak > o->memory_mb * 1024 * 1024) {
+    if (o->memory_mb && !p->ida && p->peak > o->memory_mb * 1024 * 1024) {
         p->stop_reason = "memory";
         return p->stopped = true;
     }
@@ -648,6 +649,218 @@ static GdlStatus complete(Pz *p)
     return GDL_OK;
 }
 
+/* ---- IDA*, when the table would not fit ------------------------------ */
+
+/* A frame of the depth-first search: a state and the moves left. */
+typedef struct PzFrame {
+    GdlState *s;
+    uint64_t hash;
+    GdlMove *moves;
+    size_t n, next;
+} PzFrame;
+
+/* Whether s is on the stack (a cycle). */
+static bool on_stack(const PzFrame *st, size_t depth, const GdlState *s, uint64_t hash)
+{
+    for (size_t i = 0; i < depth; i++)
+        if (st[i].hash == hash && gdl_state_equal(st[i].s, s))
+            return true;
+    return false;
+}
+
+/* Drops the table, keeping the root's state in *root. */
+static GdlState *table_drop(Pz *p)
+{
+    GdlState *root = p->nodes[0].s;
+    for (size_t i = 1; i < p->n; i++)
+        gdl_state_free(p->nodes[i].s);
+    p->n = 0;
+    memset(p->index, 0, p->index_cap * sizeof *p->index);
+    p->nheap = 0;
+    for (int v = 0; v <= 100; v++)
+        p->bucket[v].n = 0;
+    return root;
+}
+
+/* Rebuilds the table as the chain of the plan, so that the plan and the
+ * proof are read as after A*. */
+static GdlStatus table_chain(Pz *p, GdlState *root, const GdlMove *plan, size_t len, int value)
+{
+    uint32_t at = pz_add(p, root, gdl_state_hash(p->m, root), UINT32_MAX, 0, 0);
+    if (at == UINT32_MAX)
+        return GDL_OUT_OF_MEMORY;
+    for (size_t i = 0; i < len; i++) {
+        GdlState *ns = NULL;
+        GdlStatus st = gdl_next_state(p->m, p->nodes[at].s, &plan[i], &ns);
+        if (st != GDL_OK)
+            return pz_fail(p, st, "next state");
+        uint32_t j = pz_add(p, ns, gdl_state_hash(p->m, ns), at, plan[i], (int)i + 1);
+        if (j == UINT32_MAX)
+            return GDL_OUT_OF_MEMORY;
+        at = j;
+    }
+    p->nodes[at].value = value;
+    p->best = value, p->best_node = at;
+    return GDL_OK;
+}
+
+/* IDA* for the current target from root (taken): depth-first searches
+ * bounded by f = g + h, the bound raised to the least f past it, a cycle
+ * check along the path only. The heuristics and pruning are A*'s. *found
+ * when a terminal state with goal T is reached within the bound (the
+ * first such bound is the least: the plan is a shortest one); a better
+ * terminal goal below T is kept as the best seen, with its path. */
+static GdlStatus ida(Pz *p, GdlState *root, GdlMove *best_plan, size_t best_len, bool *found)
+{
+    *found = false;
+    GdlStatus st = GDL_OK;
+    size_t cap = 64, depth = 0, found_len = 0;
+    PzFrame *stack = calloc(cap, sizeof *stack);
+    GdlMove *found_plan = NULL;
+    if (!stack) {
+        gdl_state_free(root);
+        free(best_plan);
+        return GDL_OUT_OF_MEMORY;
+    }
+    PzNode tmp = {root, gdl_state_hash(p->m, root), UINT32_MAX, 0, 0, -1, 100, -1, PZ_UNSEEN};
+    int h0 = 0;
+    if ((st = heuristic(p, &tmp, &h0)) != GDL_OK)
+        goto done;
+    int bound = h0 < 0 ? 0 : h0;
+    while (!*found && !p->stopped && st == GDL_OK) {
+        int next_bound = INT32_MAX;
+        const GdlMove *lm;
+        stack[0] = (PzFrame){root, tmp.hash, NULL, 0, 0};
+        if ((st = gdl_legal_moves(p->m, root, 0, &lm, &stack[0].n)) != GDL_OK) {
+            pz_fail(p, st, "legal moves");
+            break;
+        }
+        if (!(stack[0].moves = malloc((stack[0].n ? stack[0].n : 1) * sizeof *lm))) {
+            st = GDL_OUT_OF_MEMORY;
+            break;
+        }
+        memcpy(stack[0].moves, lm, stack[0].n * sizeof *lm);
+        depth = 1;
+        while (depth && st == GDL_OK && !*found) {
+            if (out_of_bounds(p))
+                break;
+            PzFrame *f = &stack[depth - 1];
+            if (f->next == f->n) {
+                free(f->moves);
+                if (depth > 1)
+                    gdl_state_free(f->s);
+                depth--;
+                continue;
+            }
+            GdlMove mv = f->moves[f->next++];
+            GdlState *ns = NULL;
+            if ((st = gdl_next_state(p->m, f->s, &mv, &ns)) != GDL_OK) {
+                pz_fail(p, st, "next state");
+                break;
+            }
+            p->expansions++;
+            uint64_t hash = gdl_state_hash(p->m, ns);
+            PzNode x = {ns, hash, UINT32_MAX, mv, (int)depth, -1, 100, -1, PZ_UNSEEN};
+            bool term = false;
+            int g = (int)depth;
+            if ((st = gdl_is_terminal(p->m, ns, &term)) != GDL_OK) {
+                pz_fail(p, st, "terminal");
+                gdl_state_free(ns);
+                break;
+            }
+            if (term) {
+                int v = 0;
+                if ((st = gdl_goal(p->m, ns, 0, &v)) != GDL_OK) {
+                    pz_fail(p, st, "goal");
+                    gdl_state_free(ns);
+                    break;
+                }
+                gdl_state_free(ns);
+                GdlMove **keep = v == p->target ? &found_plan : v > p->best ? &best_plan : NULL;
+                if (!keep)
+                    continue;
+                GdlMove *plan = malloc((size_t)g * sizeof *plan);
+                if (!plan) {
+                    st = GDL_OUT_OF_MEMORY;
+                    break;
+                }
+                for (size_t i = 0; i < depth; i++)
+                    plan[i] = stack[i].moves[stack[i].next - 1];
+                free(*keep);
+                *keep = plan;
+                if (v == p->target)
+                    found_len = depth, *found = true;
+                else
+                    best_len = depth, p->best = v;
+                continue;
+            }
+            int rmax = p->range_const;
+            if (rmax < 0) {
+                int lo, hi;
+                if ((st = gdl_analysis_goal_range(p->an, ns, 0, &lo, &hi)) != GDL_OK) {
+                    pz_fail(p, st, "goal range");
+                    gdl_state_free(ns);
+                    break;
+                }
+                rmax = hi;
+            }
+            int h = 0;
+            if (rmax < p->target || (st = heuristic(p, &x, &h)) != GDL_OK || h < 0 ||
+                on_stack(stack, depth, ns, hash)) {
+                gdl_state_free(ns);
+                continue;
+            }
+            if (g + h > bound) {
+                if (g + h < next_bound)
+                    next_bound = g + h;
+                gdl_state_free(ns);
+                continue;
+            }
+            if (depth == cap) {
+                PzFrame *v = realloc(stack, cap * 2 * sizeof *v);
+                if (!v) {
+                    gdl_state_free(ns);
+                    st = GDL_OUT_OF_MEMORY;
+                    break;
+                }
+                stack = v, cap *= 2;
+            }
+            PzFrame *c = &stack[depth];
+            *c = (PzFrame){ns, hash, NULL, 0, 0};
+            if ((st = gdl_legal_moves(p->m, ns, 0, &lm, &c->n)) != GDL_OK) {
+                pz_fail(p, st, "legal moves");
+                gdl_state_free(ns);
+                break;
+            }
+            if (!(c->moves = malloc((c->n ? c->n : 1) * sizeof *lm))) {
+                gdl_state_free(ns);
+                st = GDL_OUT_OF_MEMORY;
+                break;
+            }
+            memcpy(c->moves, lm, c->n * sizeof *lm);
+            depth++;
+        }
+        while (depth) {
+            free(stack[depth - 1].moves);
+            if (depth > 1)
+                gdl_state_free(stack[depth - 1].s);
+            depth--;
+        }
+        if (next_bound == INT32_MAX)
+            break; /* nothing past the bound: the target is out of reach */
+        bound = next_bound;
+    }
+done:
+    if (st == GDL_OK && *found)
+        st = table_chain(p, root, found_plan, found_len, p->target);
+    else if (st == GDL_OK && p->best >= 0)
+        st = table_chain(p, root, best_plan, best_len, p->best);
+    else
+        gdl_state_free(root);
+    free(stack), free(best_plan), free(found_plan);
+    return st;
+}
+
 /* ---- proof ------------------------------------------------------------ */
 
 static void write_facts(Pz *p, FILE *f, const GdlState *s)
@@ -787,6 +1000,31 @@ static GdlStatus run(Pz *p, const GdlGame *g, const GdlState *start, FILE *proof
             hi = p->target;
             if ((st = astar(p, &found)) != GDL_OK)
                 return st;
+            if (p->stopped && p->stop_reason && strcmp(p->stop_reason, "memory") == 0 && !proof &&
+                p->n > 0) {
+                /* the table does not fit: IDA* for the same target, in the
+                 * memory of one path */
+                p->stopped = false, p->stop_reason = NULL, p->ida = true;
+                size_t blen = 0;
+                GdlMove *bplan = NULL;
+                if (p->best >= 0) {
+                    for (uint32_t i = p->best_node; p->nodes[i].parent != UINT32_MAX; i = p->nodes[i].parent)
+                        blen++;
+                    if (!(bplan = malloc((blen ? blen : 1) * sizeof *bplan)))
+                        return GDL_OUT_OF_MEMORY;
+                    size_t k = blen;
+                    for (uint32_t i = p->best_node; p->nodes[i].parent != UINT32_MAX; i = p->nodes[i].parent)
+                        bplan[--k] = p->nodes[i].move;
+                }
+                if ((st = ida(p, table_drop(p), bplan, blen, &found)) != GDL_OK)
+                    return st;
+                if (!found && !p->stopped) {
+                    /* T is out of reach; the targets below it were not
+                     * searched (their states went with the table) */
+                    p->stopped = true, p->stop_reason = "memory";
+                }
+                break;
+            }
             if (found || p->stopped)
                 break;
             /* the target is excluded: the next, from the buckets */

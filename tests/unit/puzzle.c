@@ -7,6 +7,8 @@
  *     from them once 100 is excluded;
  *   - games/fifteenPuzzle.kif (ours), 12 moves from the solution: the plan
  *     is 12 moves and replays to 100;
+ *   - the same with a memory bound of 1 MB: A* hands over to IDA*, which
+ *     finds a 12-move plan too;
  *   - stanford-2018/untwistycorridor.kif: solved (100, 7 moves), with fewer
  *     expansions with the analyses than without;
  *   - the corpus 8-puzzle (stanford-2018/8puzzle.kif; 100 needs the tiles in
@@ -311,6 +313,31 @@ static void t_fifteen_shallow(void **state)
     puz_free(&p);
 }
 
+/* A* past its memory bound hands over to IDA*, which finds the same plan
+ * length in the memory of one path. */
+static void t_ida(void **state)
+{
+    (void)state;
+    Puz p;
+    puz_load(&p, GDLC_SOURCE_DIR "/games/fifteenPuzzle.kif");
+    SolveOptions o;
+    options(&o, true);
+    o.memory_mb = 1;
+    SolveResult r;
+    char *err = NULL;
+    assert_int_equal(solve_puzzle(p.g, p.m, p.an, NULL, &o, NULL, &r, &err), GDL_OK);
+    if (verbose())
+        printf("fifteenPuzzle, IDA* past 1 MB: [%d, %d], plan %zu, nodes %llu, %.3f s\n", r.lo, r.hi, r.plan_len,
+               (unsigned long long)r.nodes, r.seconds);
+    assert_false(r.stopped);
+    assert_true(r.exact);
+    assert_int_equal(r.lo, 100);
+    assert_int_equal(r.plan_len, 12);
+    replay(&p, &r, 100);
+    result_free(&r);
+    puz_free(&p);
+}
+
 static void t_untwisty(void **state)
 {
     (void)state;
@@ -384,7 +411,7 @@ static void t_eight(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(t_below_100), cmocka_unit_test(t_deferred), cmocka_unit_test(t_fifteen_shallow), cmocka_unit_test(t_untwisty),
+        cmocka_unit_test(t_below_100), cmocka_unit_test(t_deferred), cmocka_unit_test(t_fifteen_shallow), cmocka_unit_test(t_ida), cmocka_unit_test(t_untwisty),
         cmocka_unit_test(t_bound),     cmocka_unit_test(t_eight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
