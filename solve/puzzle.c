@@ -68,9 +68,16 @@
  * symmetries. `nodes` counts next states computed (a move expanded into a
  * child), as in the two-player search.
  *
- * Memory: every state is kept (A*); IDA* for spaces past memory is not
- * done: --memory stops the search with its partial interval. peak_bytes is
- * an estimate: the tables, and 64 + 16 bytes a fact for each state.
+ * Memory: A* keeps every state. When its table passes --memory (and no
+ * proof is asked: a proof needs the graph), the table is dropped and IDA*
+ * searches for the same target with the same heuristics and pruning, in
+ * the memory of one path (depth-first searches bounded by f, the bound
+ * raised to the least f past it, cycles checked along the path): the
+ * first bound that reaches T gives a shortest plan. Without --memory, or
+ * with a proof asked, the bound stops the search with its partial
+ * interval. IDA* only looks for T: when T is out of reach it stops with
+ * "memory" and [b, T]. peak_bytes is an estimate: the tables, and 64 + 16
+ * bytes a fact for each state.
  */
 #include "solve.h"
 
