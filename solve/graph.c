@@ -223,25 +223,6 @@ static bool add_inner(SvGraph *g, SvNode *x)
         }
         if (alo > ahi) /* the game's goals are not what the ranges assume: ignore them */
             alo = 0, ahi = 100;
-        if (x->mover >= 0) {
-            /* winning moves first: the search expands them first */
-            const GdlMove *win, *lose;
-            size_t nwin, nlose;
-            unsigned r = (unsigned)x->mover;
-            if ((st = gdl_analysis_winning_moves(g->an, x->s, r, &win, &nwin, &lose, &nlose)) != GDL_OK) {
-                machine_fail(g, st, "winning moves");
-                goto out;
-            }
-            size_t front = 0;
-            for (size_t i = 0; i < nwin; i++)
-                for (size_t j = front; j < n[r]; j++)
-                    if (moves[r][j] == win[i]) {
-                        GdlMove t = moves[r][j];
-                        memmove(moves[r] + front + 1, moves[r] + front, (j - front) * sizeof(GdlMove));
-                        moves[r][front++] = t;
-                        break;
-                    }
-        }
     }
     x->alo = x->lo = clamp100(alo);
     x->ahi = x->hi = clamp100(ahi);
@@ -413,4 +394,33 @@ bool sv_intervals(SvGraph *g, uint32_t x)
     if (!was && n->lo == n->hi)
         g->proven++;
     return changed;
+}
+
+/* Winning moves first (analyses): asked when the search first expands a
+ * move of x, since the query costs a deduction and most nodes of the
+ * frontier are never expanded. Every edge of x is still unexpanded. */
+bool sv_order(SvGraph *g, uint32_t x)
+{
+    SvNode *n = &g->nodes.v[x];
+    n->ordered = 1;
+    if (!g->analyses || n->mover < 0)
+        return true;
+    unsigned r = (unsigned)n->mover;
+    const GdlMove *win, *lose;
+    size_t nwin, nlose;
+    GdlStatus st = gdl_analysis_winning_moves(g->an, n->s, r, &win, &nwin, &lose, &nlose);
+    if (st != GDL_OK)
+        return machine_fail(g, st, "winning moves");
+    GdlMove *j = &g->joints.v[n->move_at];
+    uint32_t front = 0;
+    for (size_t i = 0; i < nwin; i++)
+        for (uint32_t e = front; e < n->nmoves; e++)
+            if (j[(size_t)e * 2 + r] == win[i]) {
+                GdlMove t0 = j[(size_t)e * 2], t1 = j[(size_t)e * 2 + 1];
+                memmove(j + (size_t)(front + 1) * 2, j + (size_t)front * 2, (size_t)(e - front) * 2 * sizeof *j);
+                j[(size_t)front * 2] = t0, j[(size_t)front * 2 + 1] = t1;
+                front++;
+                break;
+            }
+    return true;
 }

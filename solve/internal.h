@@ -49,6 +49,7 @@ typedef struct SvNode {
     uint8_t lo, hi;    /* interval with the analyses */
     uint8_t plo, phi;  /* provable interval */
     uint8_t queued;    /* in the propagation queue */
+    uint8_t ordered;   /* its winning moves were put first (sv_order) */
 } SvNode;
 
 typedef struct SvParent {
@@ -91,6 +92,8 @@ void sv_graph_free(SvGraph *g);
 uint32_t sv_node_add(SvGraph *g, GdlState *s);
 /* Expands edge e of node x: makes or finds the child. False on failure. */
 bool sv_expand(SvGraph *g, uint32_t x, uint32_t e);
+/* Puts the mover's winning moves first (before x's first expansion). */
+bool sv_order(SvGraph *g, uint32_t x);
 /* Recomputes x's intervals from its children; true when one changed. */
 bool sv_intervals(SvGraph *g, uint32_t x);
 uint64_t sv_bytes(const SvGraph *g);

@@ -208,6 +208,11 @@ static bool answer(Pns *p, uint64_t *step)
                                    "the search cannot progress (the game's states form a cycle?)");
                 break;
             }
+            if (!n->ordered) {
+                if (!sv_order(g, x))
+                    return false;
+                n = &g->nodes.v[x];
+            }
             bool maxer = n->mover != 1;
             uint32_t best = BASE_NONE, bestv = SV_INF + 1u;
             for (uint32_t e = 0; e < n->nmoves; e++) {
