@@ -56,6 +56,7 @@ solve() {
     st=0
     [ "$lo" = "$hi" ] || st=3
     expect $st "solve $name $*" "$gdlc" solve "$g" --quiet --json --proof "$tmp/$name.proof" "$@"
+    cp "$tmp/out" "$tmp/solved"
     has "solve $name $*" "\"exact\":$([ $st = 0 ] && echo true || echo false)"
     first=$(sed 's/.*"value":{"\([^"]*\)":\[\([0-9]*\),\([0-9]*\)\].*/\2 \3/' "$tmp/out")
     if [ "$first" = "$lo $hi" ]; then pass=$((pass + 1)); else
@@ -76,18 +77,18 @@ variants() { # variants GAME LO HI: every ablation gives the same value
 
 # ---- our games, values by hand ----
 variants "$dir/sub4.kif" 100 100
-has sub4 '"best_move":{"first":"(take 1)"}'
+has sub4 '"best_move":{"first":"(take 1)"}' "$tmp/solved"
 variants "$dir/sub6.kif" 0 0
 variants "$dir/nim123.kif" 0 0
 variants "$dir/nim122.kif" 100 100
-has nim122 '"best_move":{"first":"(reduce a 0)"}'
+has nim122 '"best_move":{"first":"(reduce a 0)"}' "$tmp/solved"
 variants "$dir/race.kif" 100 100
-has race '"best_move":{"first":"(run 2)"}'
+has race '"best_move":{"first":"(run 2)"}' "$tmp/solved"
 variants "$dir/split.kif" 40 40
-has split '"best_move":{"first":"(pick 2)"}'
-has split '"second":[60,60]'
+has split '"best_move":{"first":"(pick 2)"}' "$tmp/solved"
+has split '"second":[60,60]' "$tmp/solved"
 variants "$dir/draw.kif" 50 50
-has draw '"best_move":{"first":"safe"}'
+has draw '"best_move":{"first":"safe"}' "$tmp/solved"
 
 # text output
 expect 0 "solve split (text)" "$gdlc" solve "$dir/split.kif" --quiet
@@ -128,6 +129,19 @@ expect 1 "damaged --resume" "$gdlc" solve "$dir/sub4.kif" --quiet --resume "$tmp
 c=$shared/ggp-repository
 if [ -n "$shared" ] && [ -f "$c/ticTacToe.kif" ]; then
     variants "$c/ticTacToe.kif" 50 50
+    # with the symmetry analysis (8 elements) symmetric states are merged
+    expect 0 "ticTacToe symmetries" "$gdlc" solve "$c/ticTacToe.kif" --quiet --json
+    if grep -q '"symmetries":8' "$tmp/out"; then
+        if grep -q '"symmetric":0,' "$tmp/out"; then
+            echo "FAIL: ticTacToe: 8 symmetries and no symmetric merge"
+            fail=$((fail + 1))
+        else
+            pass=$((pass + 1))
+        fi
+    elif ! grep -q '"symmetries":1,' "$tmp/out"; then
+        echo "FAIL: ticTacToe: a symmetry count other than 8 (or 1 before the analysis lands)"
+        fail=$((fail + 1))
+    fi
     solve "$c/nim1.kif" 100 100
     solve "$c/nim2.kif" 0 0
     solve "$c/chomp.kif" 100 100
