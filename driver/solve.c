@@ -208,10 +208,12 @@ static int solve_cmd(CliArgs *a)
         return rc;
     const char *inputs[3];
     size_t ninputs = cli_inputs(c.path, c.engine, inputs);
-    if (c.resume)
-        inputs[ninputs++] = c.resume;
+    /* --save may name the --resume file (read whole before the search,
+     * written after it); no other output may */
     if (c.save && cli_output_check(a->cmd, c.save, inputs, ninputs) != CLI_OK)
         return CLI_USAGE;
+    if (c.resume)
+        inputs[ninputs++] = c.resume;
     if (c.proof && c.save && strcmp(c.proof, c.save) == 0)
         return cli_usage_error(a->cmd, "--proof and --save name the same file");
 

@@ -405,12 +405,19 @@ bool sv_order(SvGraph *g, uint32_t x)
     n->ordered = 1;
     if (!g->analyses || n->mover < 0)
         return true;
+    /* the query costs a deduction (about ten expansions' worth): keep
+     * asking while at least one query in 16 finds a winning move */
+    if (g->win_asked >= 256 && g->win_found * 16 < g->win_asked)
+        return true;
+    g->win_asked++;
     unsigned r = (unsigned)n->mover;
     const GdlMove *win, *lose;
     size_t nwin, nlose;
     GdlStatus st = gdl_analysis_winning_moves(g->an, n->s, r, &win, &nwin, &lose, &nlose);
     if (st != GDL_OK)
         return machine_fail(g, st, "winning moves");
+    if (nwin)
+        g->win_found++;
     GdlMove *j = &g->joints.v[n->move_at];
     uint32_t front = 0;
     for (size_t i = 0; i < nwin; i++)

@@ -77,6 +77,8 @@ typedef struct SvGraph {
     uint64_t expansions, transpositions_found, symmetric_found;
     uint64_t state_bytes;   /* an estimate of the states' memory */
     uint64_t proven;        /* nodes whose interval is one value */
+    uint64_t win_asked;     /* winning-move queries asked */
+    uint64_t win_found;     /* of which found one */
     /* the scope failure or machine error, when any */
     SolveScope scope;
     GdlStatus status;

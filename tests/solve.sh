@@ -125,6 +125,24 @@ expect 2 "proof onto the game" "$gdlc" solve "$dir/sub4.kif" --proof "$dir/sub4.
 printf 'not a graph' >"$tmp/damaged.graph"
 expect 1 "damaged --resume" "$gdlc" solve "$dir/sub4.kif" --quiet --resume "$tmp/damaged.graph"
 
+# ---- --save and --resume ----
+expect 3 "save after 3 nodes" "$gdlc" solve "$dir/nim123.kif" --quiet --max-nodes 3 --save "$tmp/g.graph"
+expect 0 "resume" "$gdlc" solve "$dir/nim123.kif" --quiet --json --resume "$tmp/g.graph" --save "$tmp/g.graph" \
+    --proof "$tmp/resumed.proof"
+has "resume" '"first":[0,0]'
+if [ $checker = yes ]; then
+    expect 0 "check-proof resumed" "$gdlc" check-proof "$dir/nim123.kif" "$tmp/resumed.proof"
+fi
+expect 0 "resume a solved graph" "$gdlc" solve "$dir/nim123.kif" --quiet --json --resume "$tmp/g.graph"
+has "resume solved" '"first":[0,0]'
+expect 1 "resume with other options" "$gdlc" solve "$dir/nim123.kif" --quiet --resume "$tmp/g.graph" --no-transpositions
+has "resume with other options" "resume with the same options" "$tmp/err"
+expect 1 "resume another game's graph" "$gdlc" solve "$dir/nim122.kif" --quiet --resume "$tmp/g.graph"
+head -c 100 "$tmp/g.graph" >"$tmp/cut.graph"
+expect 1 "truncated --resume" "$gdlc" solve "$dir/nim123.kif" --quiet --resume "$tmp/cut.graph"
+has "truncated --resume" "damaged" "$tmp/err"
+expect 2 "proof onto the resume file" "$gdlc" solve "$dir/nim123.kif" --quiet --resume "$tmp/g.graph" --proof "$tmp/g.graph"
+
 # ---- the corpus ----
 c=$shared/ggp-repository
 if [ -n "$shared" ] && [ -f "$c/ticTacToe.kif" ]; then
@@ -152,6 +170,16 @@ if [ -n "$shared" ] && [ -f "$c/ticTacToe.kif" ]; then
     for k in value exact best_move nodes seconds states transpositions symmetric symmetries proof_nodes plan stopped; do
         has "ticTacToe json key $k" "\"$k\":"
     done
+    # SIGINT: the partial result, exit 3
+    "$gdlc" solve "$c/nim4.kif" --quiet --json >"$tmp/int.out" 2>"$tmp/int.err" &
+    pid=$!
+    sleep 1
+    kill -INT $pid
+    wait $pid
+    got=$?
+    if [ $got -eq 3 ] && grep -qF '"stopped":"interrupt"' "$tmp/int.out"; then pass=$((pass + 1)); else
+        echo "FAIL: SIGINT: exit $got"; cat "$tmp/int.out" "$tmp/int.err" | head -5; fail=$((fail + 1))
+    fi
     expect 3 "ticTacToe --max-nodes text" "$gdlc" solve "$c/ticTacToe.kif" --quiet --max-nodes 50
     has "ticTacToe --max-nodes text" "stopped: nodes"
 elif [ "${CI:-}" = true ]; then
