@@ -11,9 +11,13 @@
  * Each step descends from the root along a most-proving move (the first of
  * the smallest proof number where the first role chooses, of the smallest
  * disproof number where the second does: winning moves, listed first, go
- * first) to an unexpanded move, expands it, and propagates the intervals
- * and numbers to every parent (the graph is a DAG: numbers of shared
- * children count on every path, as in plain PNS with transpositions).
+ * first) to an unexpanded move, expands it, and propagates: the intervals
+ * to every parent whose interval changes (values must be exact on every
+ * path of the DAG), the numbers along the path descended only (numbers of
+ * parents off the path go stale until a descent passes them: a heuristic
+ * only, as the numbers of shared children counted on every path are in
+ * plain PNS with transpositions; updating every ancestor's numbers cost
+ * half the time on Nim).
  * Moves already known not to help have infinite proof (or disproof)
  * numbers and are never chosen: GameCracker's "won't win" ordering.
  *
@@ -117,8 +121,8 @@ static void renumber(Pns *p)
     vec_free(at);
 }
 
-/* x changed: its intervals and numbers, then every ancestor's whose
- * changed, in a FIFO work list. */
+/* x's children changed: its intervals, then every ancestor's whose
+ * interval changed, with their numbers, in a FIFO work list. */
 static void propagate(Pns *p, uint32_t x)
 {
     SvGraph *g = p->g;
@@ -129,8 +133,8 @@ static void propagate(Pns *p, uint32_t x)
         uint32_t y = g->queue.v[h];
         g->nodes.v[y].queued = 0;
         bool a = sv_intervals(g, y);
-        bool b = numbers(p, y);
-        if (!a && !b && y != x)
+        numbers(p, y);
+        if (!a)
             continue;
         for (uint32_t q = g->nodes.v[y].parent; q != BASE_NONE; q = g->parents.v[q].next) {
             uint32_t z = g->parents.v[q].node;
@@ -193,28 +197,34 @@ static bool answer(Pns *p, uint64_t *step)
     SvGraph *g = p->g;
     renumber(p);
     unsigned idle = 0;
+    U32Vec path = {0};
+    bool ok = true;
     while (!decided(p, g->root)) {
         if (bound(p, ++*step))
-            return true;
+            break;
         uint32_t x = g->root;
-        uint64_t depth = 0;
+        path.n = 0;
         for (;;) {
             SvNode *n = &g->nodes.v[x];
-            if (n->mover == SV_TERMINAL || decided(p, x) || ++depth > (uint64_t)g->nodes.n + 1) {
+            if (n->mover == SV_TERMINAL || decided(p, x) || path.n > g->nodes.n) {
                 /* stale numbers (or a cycle): recompute and start again */
                 propagate(p, x);
-                if (++idle > 1000)
-                    return sv_fail(g, GDL_GAME_FAULT,
-                                   "the search cannot progress (the game's states form a cycle?)");
+                if (++idle > 1000) {
+                    ok = sv_fail(g, GDL_GAME_FAULT, "the search cannot progress (the game's states form a cycle?)");
+                    goto out;
+                }
                 break;
             }
+            vec_push(path, x);
             if (!n->ordered) {
-                if (!sv_order(g, x))
-                    return false;
+                if (!sv_order(g, x)) {
+                    ok = false;
+                    goto out;
+                }
                 n = &g->nodes.v[x];
             }
             bool maxer = n->mover != 1;
-            uint32_t best = BASE_NONE, bestv = SV_INF + 1u;
+            uint32_t best = 0, bestv = SV_INF + 1u;
             for (uint32_t e = 0; e < n->nmoves; e++) {
                 uint32_t c = g->edges.v[n->edge_at + e].child;
                 uint32_t v = 1;
@@ -228,18 +238,24 @@ static bool answer(Pns *p, uint64_t *step)
             }
             uint32_t c = g->edges.v[n->edge_at + best].child;
             if (c == BASE_NONE) {
-                if (!sv_expand(g, x, best))
-                    return false;
+                if (!sv_expand(g, x, best)) {
+                    ok = false;
+                    goto out;
+                }
                 c = g->edges.v[g->nodes.v[x].edge_at + best].child;
                 numbers(p, c);
                 propagate(p, x);
+                for (uint32_t i = path.n; i-- > 0;)
+                    numbers(p, path.v[i]);
                 idle = 0;
                 break;
             }
             x = c;
         }
     }
-    return true;
+out:
+    vec_free(path);
+    return ok;
 }
 
 bool sv_search(SvGraph *g, const SolveOptions *o, bool provable, double t0, const char **stopped)
