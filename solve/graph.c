@@ -202,7 +202,10 @@ static bool add_inner(SvGraph *g, SvNode *x)
     }
     x->mover = n[0] > 1 ? 0 : n[1] > 1 ? 1 : SV_FORCED;
     int alo = 0, ahi = 100;
-    if (g->analyses) {
+    /* the ranges cost an evaluation per state: keep asking while at least
+     * one query in 64 narrows the interval below [0, 100] */
+    if (g->analyses && (g->range_asked < 1024 || g->range_narrowed * 64 >= g->range_asked)) {
+        g->range_asked++;
         int l0, h0;
         GdlStatus st = gdl_analysis_goal_range(g->an, x->s, 0, &l0, &h0);
         if (st != GDL_OK) {
@@ -223,6 +226,8 @@ static bool add_inner(SvGraph *g, SvNode *x)
         }
         if (alo > ahi) /* the game's goals are not what the ranges assume: ignore them */
             alo = 0, ahi = 100;
+        if (alo > 0 || ahi < 100)
+            g->range_narrowed++;
     }
     x->alo = x->lo = clamp100(alo);
     x->ahi = x->hi = clamp100(ahi);

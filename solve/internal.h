@@ -79,6 +79,8 @@ typedef struct SvGraph {
     uint64_t proven;        /* nodes whose interval is one value */
     uint64_t win_asked;     /* winning-move queries asked */
     uint64_t win_found;     /* of which found one */
+    uint64_t range_asked;   /* goal-range queries asked */
+    uint64_t range_narrowed; /* of which narrowed [0, 100] */
     /* the scope failure or machine error, when any */
     SolveScope scope;
     GdlStatus status;
