@@ -6,9 +6,16 @@
  * role's goal; the goals' sum is checked against the first terminal's),
  * the legal moves of each role (two roles with a choice: the game is out
  * of scope), and with the analyses the a-priori interval (the first role's
- * goal range, and C minus the second's once the sum C is known) and the
- * mover's winning moves, which are put first so the search expands them
- * first.
+ * goal range, and C minus the second's once the sum C is known; dead
+ * states show there, as a range without the role's best value). The
+ * mover's winning moves are asked when the search first expands a move of
+ * the node (sv_order) and put first, so the search expands them first.
+ * Both queries are dropped when they do not pay: the ranges after 1024
+ * queries of which fewer than one in 64 narrowed [0, 100], the winning
+ * moves (a deduction each, some ten expansions' worth) after 256 of which
+ * fewer than one in 16 found one. On tic-tac-toe both pay (winning moves
+ * save a fifth of the nodes); on Nim, chomp and checkersTiny neither does,
+ * and asking on every node cost 3 to 8 times the time.
  *
  * Expanding an edge computes the next state, maps it to its canonical form
  * (the image under the group with the smallest hash), and finds it in the

@@ -29,7 +29,12 @@
  * With the analyses the questions are asked of [lo, hi], which the goal
  * ranges narrow a priori; a proof needs the provable interval, so when one
  * is asked the search goes on with the questions asked of [plo, phi] until
- * it matches [lo, hi]: sv_search's `provable`.
+ * it matches [lo, hi]: sv_search's `provable`. Without a proof the value
+ * reported may rest on the ranges (they are sound, not checkable).
+ *
+ * Why PNS and not df-pn: the graph is kept whole anyway (for the proof, the
+ * save file and the intervals of every node), so the memory df-pn saves is
+ * not saved here, and best-first PNS needs no thresholds.
  */
 #include <string.h>
 
