@@ -277,10 +277,7 @@ static int solve_cmd(CliArgs *a)
         report_json(stdout, &c, game, &r);
     else
         report_text(stdout, &c, game, &r);
-    if (cli_output_close(a->cmd, stdout, NULL) != CLI_OK)
-        rc = CLI_USAGE;
-    else
-        rc = r.exact && !r.stopped ? CLI_OK : CLI_PARTIAL;
+    rc = r.exact && !r.stopped ? CLI_OK : CLI_PARTIAL; /* main.c checks standard output */
 out:
     if (proof)
         fclose(proof);

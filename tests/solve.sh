@@ -122,6 +122,10 @@ expect 2 "bad --seconds" "$gdlc" solve "$dir/sub4.kif" --seconds x
 expect 2 "bad --memory" "$gdlc" solve "$dir/sub4.kif" --memory -1
 expect 1 "bad --state" "$gdlc" solve "$dir/sub4.kif" --state "(heap"
 expect 2 "proof onto the game" "$gdlc" solve "$dir/sub4.kif" --proof "$dir/sub4.kif"
+if [ -w /dev/full ]; then
+    "$gdlc" solve "$dir/sub4.kif" --quiet >/dev/full 2>/dev/null
+    if [ $? -eq 2 ]; then pass=$((pass + 1)); else echo "FAIL: standard output lost: not exit 2"; fail=$((fail + 1)); fi
+fi
 printf 'not a graph' >"$tmp/damaged.graph"
 expect 1 "damaged --resume" "$gdlc" solve "$dir/sub4.kif" --quiet --resume "$tmp/damaged.graph"
 
@@ -144,7 +148,7 @@ has "truncated --resume" "damaged" "$tmp/err"
 expect 2 "proof onto the resume file" "$gdlc" solve "$dir/nim123.kif" --quiet --resume "$tmp/g.graph" --proof "$tmp/g.graph"
 
 # ---- the corpus ----
-c=$shared/ggp-repository
+c=$shared/games/ggp-repository
 if [ -n "$shared" ] && [ -f "$c/ticTacToe.kif" ]; then
     variants "$c/ticTacToe.kif" 50 50
     # with the symmetry analysis (8 elements) symmetric states are merged
