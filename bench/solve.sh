@@ -14,7 +14,6 @@
 set -eu
 cd "$(dirname "$0")/.."
 shared=${GDL_SHARED:-$(cd .. && pwd)/shared}
-[ -d "$shared/games" ] || shared=/work/shared
 seconds=60 memory=2000
 while [ $# -gt 0 ]; do
     case $1 in
