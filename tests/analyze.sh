@@ -14,27 +14,7 @@
 set -u
 gdlc=$1 src=$2 shared=${3:-}
 dir=$src/tests/analyze
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0 pass=0
-expect() { # expect STATUS DESCRIPTION COMMAND...
-    want=$1 what=$2
-    shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ $got -ne $want ]; then
-        echo "FAIL: $what: exit $got, expected $want: $*"
-        sed 's/^/    /' "$tmp/err" | head -n 8
-        fail=$((fail + 1))
-    else
-        pass=$((pass + 1))
-    fi
-}
-check() { # check DESCRIPTION CONDITION...
-    what=$1
-    shift
-    if "$@"; then pass=$((pass + 1)); else echo "FAIL: $what"; fail=$((fail + 1)); fi
-}
+. "$src/tests/lib.sh"
 has() { # has GAME TEXT: the last output holds TEXT
     if grep -qF -- "$2" "$tmp/out"; then pass=$((pass + 1)); else
         echo "FAIL: $1: no $2 in"

@@ -23,22 +23,7 @@
 set -u
 gdlc=$1 mm=$2 src=$3 shared=${4:-} mode=${5:-}
 dir=$src/tests/proof
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-fail=0 pass=0
-expect() { # expect STATUS DESCRIPTION COMMAND...
-    want=$1 what=$2
-    shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ $got -ne $want ]; then
-        echo "FAIL: $what: exit $got, expected $want: $*"
-        sed 's/^/    /' "$tmp/err" | head -n 8
-        fail=$((fail + 1))
-    else
-        pass=$((pass + 1))
-    fi
-}
+. "$src/tests/lib.sh"
 has() { # has DESCRIPTION FILE TEXT: FILE holds TEXT
     if grep -qF -- "$3" "$2"; then pass=$((pass + 1)); else
         echo "FAIL: $1: no '$3' in"

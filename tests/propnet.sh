@@ -6,28 +6,7 @@
 set -u
 gdlc=$1 src=$2
 dir=$src/tests/propnet
-tmp=${TMPDIR:-/tmp}/gdlc-propnet.$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-fail=0 pass=0
-expect() { # expect STATUS DESCRIPTION COMMAND...
-    want=$1 what=$2
-    shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ $got -ne $want ]; then
-        echo "FAIL: $what: exit $got, expected $want: $*"
-        sed 's/^/    /' "$tmp/err" | head -n 5
-        fail=$((fail + 1))
-    else
-        pass=$((pass + 1))
-    fi
-}
-check() { # check DESCRIPTION CONDITION...
-    what=$1
-    shift
-    if "$@"; then pass=$((pass + 1)); else echo "FAIL: $what"; fail=$((fail + 1)); fi
-}
+. "$src/tests/lib.sh"
 expect 0 "help" "$gdlc" help propnet
 expect 2 "no game" "$gdlc" propnet
 expect 2 "two games" "$gdlc" propnet "$dir/cycle.kif" "$dir/static.kif"

@@ -15,22 +15,7 @@
 set -u
 gdlc=$1 src=$2 shared=${3:-}
 dir=$src/tests/solve
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0 pass=0
-expect() { # expect STATUS DESCRIPTION COMMAND...
-    want=$1 what=$2
-    shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ $got -ne $want ]; then
-        echo "FAIL: $what: exit $got, expected $want: $*"
-        sed 's/^/    /' "$tmp/err" | head -n 8
-        fail=$((fail + 1))
-    else
-        pass=$((pass + 1))
-    fi
-}
+. "$src/tests/lib.sh"
 has() { # has WHAT TEXT [FILE]: the last output (or FILE) holds TEXT
     f=${3:-$tmp/out}
     if grep -qF -- "$2" "$f"; then pass=$((pass + 1)); else
