@@ -21,6 +21,7 @@
  *   - out of memory at every allocation of the first call (GDL_OK or
  *     GDL_OUT_OF_MEMORY, nothing leaked: the sanitizer build checks).
  */
+#include "failing.h"
 #include "helpers.h"
 
 #include "net.h"
@@ -461,20 +462,6 @@ static void test_check(void **state_)
 
 /* ---- out of memory ------------------------------------------------------ */
 
-typedef struct Failing {
-    unsigned long count, fail_at;
-    bool failed;
-} Failing;
-
-static void *failing_alloc(void *ud, void *p, size_t n)
-{
-    Failing *f = ud;
-    if (++f->count == f->fail_at) {
-        f->failed = true;
-        return NULL;
-    }
-    return realloc(p, n);
-}
 
 /* The symmetries made with the N-th allocation failing: GDL_OK with the
  * whole group, or GDL_OUT_OF_MEMORY (and the machine refuses later

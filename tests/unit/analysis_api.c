@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "failing.h"
 #include "../../base/base.h"
 #include "gdl.h"
 
@@ -493,20 +494,6 @@ static void test_dead_filter(void **state_)
 
 /* ---- out of memory ------------------------------------------------------ */
 
-typedef struct Failing {
-    unsigned long count, fail_at;
-    bool failed;
-} Failing;
-
-static void *failing_alloc(void *ud, void *p, size_t n)
-{
-    Failing *f = ud;
-    if (++f->count == f->fail_at) {
-        f->failed = true;
-        return NULL;
-    }
-    return realloc(p, n);
-}
 
 static bool ok_or_oom(GdlStatus st, const Failing *f)
 {
