@@ -100,6 +100,6 @@ typedef struct CliCommand {
 } CliCommand;
 
 extern const CliCommand cli_check, cli_play, cli_replay, cli_bench, cli_perf_test, cli_verify, cli_emit,
-    cli_compile, cli_correctness_test, cli_propnet, cli_analyze, cli_solve, cli_check_proof;
+    cli_compile, cli_correctness_test, cli_propnet, cli_analyze, cli_solve, cli_check_proof, cli_player, cli_match, cli_balance, cli_pie;
 
 #endif

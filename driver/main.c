@@ -24,6 +24,10 @@ static const CliCommand *const commands[] = {
     &cli_analyze,
     &cli_solve,
     &cli_check_proof,
+    &cli_player,
+    &cli_match,
+    &cli_balance,
+    &cli_pie,
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The stage folders include each other in one direction only (README: the
 # design): base <- frontend <- middle <- analysis <- runtime <- driver,
-# backend <- runtime, and solve (over include/gdl.h only) <- driver. A file may include its own folder, the folders listed
+# backend <- runtime, solve (over include/gdl.h only) <- player (which may read
+# s-expressions with frontend/kif.h) <- driver. A file may include its own folder, the folders listed
 # for it, and include/ where noted.
 src=${1:?source dir}
 status=0
@@ -27,7 +28,8 @@ check analysis base frontend middle
 check backend base frontend include
 check runtime base frontend middle analysis backend include
 check solve base include
-check driver base frontend middle analysis runtime backend solve include
+check player base frontend solve include
+check driver base frontend middle analysis runtime backend solve player include
 if [ -s "$tmp" ]; then status=1; else echo "ok: the stages include each other in one direction"; fi
 rm -f "$tmp"
 exit $status

@@ -1,0 +1,3 @@
+/* match.c: placeholder of the player stage (player/player.h); being written. */
+#include "player.h"
+typedef int player_match_placeholder;

@@ -1,0 +1,3 @@
+/* mcts.c: placeholder of the player stage (player/player.h); being written. */
+#include "player.h"
+typedef int player_mcts_placeholder;

@@ -1,0 +1,3 @@
+/* record.c: placeholder of the player stage (player/player.h); being written. */
+#include "player.h"
+typedef int player_record_placeholder;

@@ -1,0 +1,3 @@
+/* session.c: placeholder of the player stage (player/player.h); being written. */
+#include "player.h"
+typedef int player_session_placeholder;
