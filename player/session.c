@@ -279,7 +279,7 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
     for (unsigned t = 0; t < s->nthreads; t++) {
         char *e = NULL;
         st = gdl_machine_new(s->game, engine, &s->m[t], &e);
-        if (st != GDL_OK && t == 0 && strcmp(engine, "ref") != 0) {
+        if (st != GDL_OK && st != GDL_NO_ENGINE && t == 0 && strcmp(engine, "ref") != 0) {
             slog(s, "engine %s: %s; falling back to ref", engine, e ? e : gdl_status_name(st));
             free(e);
             e = NULL;
