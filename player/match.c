@@ -16,7 +16,8 @@
  * seed, which is the spec's seed mixed with the match id), or X seconds per
  * move (the session's margin kept before the earlier of that and the play
  * clock). Options may follow after commas: ",engine=E" (the sessions'
- * engine, default jit) and ",threads=T" (search threads). "http://..." is
+ * engine, default jit), ",threads=T" (search threads) and ",analyses=0"
+ * (no analyses, no solver). "http://..." is
  * a remote player (remote.c).
  */
 #include <ctype.h>
@@ -139,7 +140,8 @@ MatchPlayer *match_player_http(const char *url, char **err)
 }
 #endif
 
-/* A built-in spec's options after its first comma: engine=E, threads=T. */
+/* A built-in spec's options after its first comma: engine=E, threads=T,
+ * analyses=0|1 (default 1: the analyses and, by time, the solver). */
 static bool spec_options(const char *opts, PlayOptions *po, char **engine, char **err)
 {
     while (*opts) {
@@ -164,8 +166,10 @@ static bool spec_options(const char *opts, PlayOptions *po, char **engine, char 
                 return false;
             }
             po->threads = (unsigned)t;
+        } else if (n == 10 && strncmp(opts, "analyses=", 9) == 0 && (opts[9] == '0' || opts[9] == '1')) {
+            po->analyses = opts[9] == '1';
         } else {
-            *err = msg("unknown option '%.*s' (expected engine=E or threads=T)", (int)n, opts);
+            *err = msg("unknown option '%.*s' (expected engine=E, threads=T or analyses=0|1)", (int)n, opts);
             return false;
         }
         opts += n + (end ? 1 : 0);
