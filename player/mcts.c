@@ -254,7 +254,7 @@ Search *search_new(GdlMachine *m, GdlAnalysis *an, unsigned nroles, const Search
     else
         search_config_default(&s->cfg);
     if (s->cfg.max_nodes == 0)
-        s->cfg.max_nodes = (size_t)1 << 20;
+        s->cfg.max_nodes = (size_t)1 << 18; /* about 350 bytes a node in Connect Four: 90 MB */
     gdl_rng_seed(&s->rng, seed);
     s->joint = calloc(nroles ? nroles : 1, sizeof *s->joint);
     s->goals = calloc(nroles ? nroles : 1, sizeof *s->goals);

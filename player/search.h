@@ -20,7 +20,7 @@ typedef struct SearchConfig {
     bool winning_moves;    /* at every node (not only the root), a role with a
                               winning move plays only those; moves that lose at
                               once are dropped unless all do (default false) */
-    size_t max_nodes;      /* tree size bound (0: 1 << 20) */
+    size_t max_nodes;      /* tree size bound (0: 1 << 18) */
 } SearchConfig;
 
 void search_config_default(SearchConfig *c);
