@@ -340,6 +340,51 @@ static void puzzle_plan(void **state)
     free(rules);
 }
 
+/* A small two-player game by time: the start clock's solver proves
+ * tic-tac-toe, every move then comes from a proof, and the solved player
+ * never loses, in either seat, against UCT. */
+static void two_player_solver(void **state)
+{
+    (void)state;
+    size_t len;
+    char *rules = slurp(GAMES "tictactoe.kif", &len);
+    GdlGame *g = NULL;
+    assert_int_equal(gdl_game_load_string("tictactoe", rules, len, &g, NULL), GDL_OK);
+    for (unsigned seat = 0; seat < 2; seat++) {
+        char *err = NULL;
+        MatchPlayer *a = match_player_new("mcts:3s", 1, &err), *b = match_player_new("mcts:200", 2, &err);
+        assert_non_null(a);
+        assert_non_null(b);
+        MatchPlayer *seats[2];
+        seats[seat] = a;
+        seats[1 - seat] = b;
+        MatchOptions mo = {10, 10, 5 + seat, NULL};
+        MatchRecord *rec = NULL;
+        if (match_run(g, rules, len, seats, &mo, &rec, &err) != GDL_OK)
+            fail_msg("%s", err);
+        assert_true(match_record_goals(rec)[seat] >= 50);
+        assert_int_equal(match_record_errors(rec), 0);
+        match_record_free(rec);
+        (a->ops->free)(a);
+        (b->ops->free)(b);
+    }
+    /* the session itself: solved moves, no playouts */
+    PlayOptions o = opts(PLAY_MCTS, 0, 3);
+    char *err = NULL;
+    Session *s = session_new(rules, len, "xplayer", gdl_now() + 10, 5, &o, &err);
+    if (!s)
+        fail_msg("%s", err);
+    const char *mv = session_play(s, NULL, 0, gdl_now() + 5, &err);
+    assert_non_null(mv);
+    SessionStats ss;
+    session_stats(s, &ss);
+    assert_true(ss.solved);
+    assert_int_equal(ss.playouts, 0);
+    session_free(s);
+    gdl_game_free(g);
+    free(rules);
+}
+
 /* Two search threads: the budget split and summed, the move legal. Short
  * enough for ThreadSanitizer. */
 static void two_threads(void **state)
@@ -585,12 +630,13 @@ int main(void)
     /* the ThreadSanitizer build's subset (scripts/test.sh) */
     const struct CMUnitTest tests[] = {cmocka_unit_test(two_threads)};
     (void)legal_every_turn, (void)refuses_bad_joint_moves, (void)simultaneous_decoupled, (void)winning_move_at_once,
-        (void)puzzle_plan, (void)record_round_trip, (void)specs, (void)confidence_interval;
+        (void)puzzle_plan, (void)record_round_trip, (void)two_player_solver, (void)specs, (void)confidence_interval;
 #else
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(legal_every_turn),        cmocka_unit_test(refuses_bad_joint_moves),
         cmocka_unit_test(simultaneous_decoupled),  cmocka_unit_test(winning_move_at_once),
         cmocka_unit_test(puzzle_plan),             cmocka_unit_test(two_threads),
+        cmocka_unit_test(two_player_solver),
         cmocka_unit_test(record_round_trip),       cmocka_unit_test(specs),
         cmocka_unit_test(confidence_interval),
     };
