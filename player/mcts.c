@@ -57,6 +57,7 @@ struct Node {
 struct Search {
     GdlMachine *m;
     GdlAnalysis *an;
+    GdlMachine *an_m;     /* the analysis's machine (m, or another machine of the game) */
     unsigned nroles;
     SearchConfig cfg;
     GdlRng rng;
@@ -142,10 +143,19 @@ static GdlStatus node_make(Search *s, GdlState *state, Node **out)
     return GDL_OK;
 }
 
-static bool move_in(GdlMove mv, const GdlMove *set, size_t n)
+/* Whether mv (of s->m) is among set (moves of the analysis's machine):
+ * by id on the same machine, by text across machines. */
+static bool move_in(const Search *s, GdlMove mv, const GdlMove *set, size_t n)
 {
+    if (s->an_m == s->m) {
+        for (size_t i = 0; i < n; i++)
+            if (set[i] == mv)
+                return true;
+        return false;
+    }
+    const char *t = gdl_move_text(s->m, mv);
     for (size_t i = 0; i < n; i++)
-        if (set[i] == mv)
+        if (strcmp(gdl_move_text(s->an_m, set[i]), t) == 0)
             return true;
     return false;
 }
@@ -211,7 +221,7 @@ static GdlStatus node_expand(Search *s, Node *n)
                 if (nwin > 0) {
                     size_t j = 0;
                     for (size_t i = 0; i < k; i++)
-                        if (move_in(all[total + i], win, nwin))
+                        if (move_in(s, all[total + i], win, nwin))
                             all[total + j++] = all[total + i];
                     if (j > 0) {
                         k = j;
@@ -220,7 +230,7 @@ static GdlStatus node_expand(Search *s, Node *n)
                 } else if (nlose > 0 && nlose < k) {
                     size_t j = 0;
                     for (size_t i = 0; i < k; i++)
-                        if (!move_in(all[total + i], lose, nlose))
+                        if (!move_in(s, all[total + i], lose, nlose))
                             all[total + j++] = all[total + i];
                     if (j > 0)
                         k = j;
@@ -248,6 +258,7 @@ Search *search_new(GdlMachine *m, GdlAnalysis *an, unsigned nroles, const Search
         return NULL;
     s->m = m;
     s->an = an;
+    s->an_m = m;
     s->nroles = nroles;
     if (cfg)
         s->cfg = *cfg;
@@ -282,6 +293,12 @@ void search_free(Search *s)
 }
 
 size_t search_nodes(const Search *s) { return s->nodes; }
+
+void search_set_analysis(Search *s, GdlAnalysis *an, GdlMachine *an_m)
+{
+    s->an = an;
+    s->an_m = an ? an_m : s->m;
+}
 
 GdlStatus search_set_root(Search *s, const GdlState *state)
 {

@@ -30,6 +30,12 @@ void search_config_default(SearchConfig *c);
 Search *search_new(GdlMachine *m, GdlAnalysis *an, unsigned nroles, const SearchConfig *cfg, uint64_t seed);
 void search_free(Search *s);
 
+/* Gives the search an analysis made on machine an_m, another machine of
+ * the game than the search's (states are shared; moves are matched by
+ * text), or none (NULL). Its calls are made from the search's thread:
+ * nobody else may use an or an_m during search_run. */
+void search_set_analysis(Search *s, GdlAnalysis *an, GdlMachine *an_m);
+
 /* Moves the root to state (a copy is kept): the subtree of a root child
  * with that state is kept (tree reuse across turns), the rest freed. */
 GdlStatus search_set_root(Search *s, const GdlState *state);

@@ -28,9 +28,62 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../solve/solve.h"
 #include "search.h"
+
+/* The analysis, built in a thread of its own on a machine of its own:
+ * gdl_analysis_new does not poll the deadline (Amazons 10x10 takes
+ * minutes), so the session waits for it only until the start clock ends
+ * and adopts it at a later turn when it is done. A session freed first
+ * leaves the thread to free everything, the game included. */
+typedef struct AnBuild {
+    pthread_mutex_t mu;
+    bool done;            /* the thread has finished */
+    bool abandoned;       /* the session is gone: the thread frees it all */
+    GdlGame *game;        /* the session's game */
+    GdlMachine *m;        /* the analysis's machine */
+    GdlAnalysis *an;      /* NULL when it failed */
+    GdlStatus st;
+    char *err;
+    double seconds;       /* how long it took */
+} AnBuild;
+
+static void an_build_free(AnBuild *b, bool free_game)
+{
+    gdl_analysis_free(b->an);
+    gdl_machine_free(b->m);
+    free(b->err);
+    if (free_game)
+        gdl_game_free(b->game);
+    pthread_mutex_destroy(&b->mu);
+    free(b);
+}
+
+static void *an_build_run(void *p)
+{
+    AnBuild *b = p;
+    double t0 = gdl_now();
+    GdlMachine *m = NULL;
+    GdlAnalysis *an = NULL;
+    char *err = NULL;
+    GdlStatus st = gdl_machine_new(b->game, "ref", &m, &err);
+    if (st == GDL_OK)
+        st = gdl_analysis_new(m, NULL, &an, &err);
+    pthread_mutex_lock(&b->mu);
+    b->m = m;
+    b->an = an;
+    b->st = st;
+    b->err = err;
+    b->seconds = gdl_now() - t0;
+    b->done = true;
+    bool abandoned = b->abandoned;
+    pthread_mutex_unlock(&b->mu);
+    if (abandoned)
+        an_build_free(b, true);
+    return NULL;
+}
 
 struct Session {
     PlayOptions o;
@@ -38,8 +91,12 @@ struct Session {
     unsigned nroles, role;
     unsigned nthreads;
     GdlMachine **m;       /* per thread */
-    GdlAnalysis **an;     /* per thread (NULL entries: none) */
     Search **search;      /* per thread */
+    AnBuild *ab;          /* the analysis being built (NULL: none, or adopted) */
+    GdlAnalysis *an;      /* the analysis, once built (on an_m) */
+    GdlMachine *an_m;     /* its own machine ("ref"): thread 0's search and the
+                             session use it, never at the same time */
+    double an_seconds;    /* how long the analysis took to build */
     GdlState *state;      /* the current state */
     GdlRng rng;
     double playclock;
@@ -148,20 +205,31 @@ void session_free(Session *s)
     for (unsigned t = 0; t < s->nthreads; t++) {
         if (s->search)
             search_free(s->search[t]);
-        if (s->an)
-            gdl_analysis_free(s->an[t]);
         if (s->m)
             gdl_machine_free(s->m[t]);
     }
     free(s->search);
-    free(s->an);
     free(s->m);
     gdl_state_free(s->state);
     for (size_t i = 0; i < s->plan_len; i++)
         free(s->plan[i]);
     free(s->plan);
     free(s->move);
-    gdl_game_free(s->game);
+    gdl_analysis_free(s->an);
+    gdl_machine_free(s->an_m);
+    bool free_game = true;
+    if (s->ab) {
+        pthread_mutex_lock(&s->ab->mu);
+        bool done = s->ab->done;
+        s->ab->abandoned = true;
+        pthread_mutex_unlock(&s->ab->mu);
+        if (done)
+            an_build_free(s->ab, false);
+        else
+            free_game = false; /* the builder frees it when it is done */
+    }
+    if (free_game)
+        gdl_game_free(s->game);
     free(s);
 }
 
@@ -186,34 +254,76 @@ static GdlStatus run_solver(Session *s, double until, SolveResult *r)
     return st;
 }
 
+/* Starts the analysis's thread; false when it cannot. */
+static bool start_analysis(Session *s)
+{
+    AnBuild *b = calloc(1, sizeof *b);
+    if (!b)
+        return false;
+    if (pthread_mutex_init(&b->mu, NULL) != 0) {
+        free(b);
+        return false;
+    }
+    b->game = s->game;
+    pthread_t th;
+    if (pthread_create(&th, NULL, an_build_run, b) != 0) {
+        pthread_mutex_destroy(&b->mu);
+        free(b);
+        return false;
+    }
+    pthread_detach(th);
+    s->ab = b;
+    return true;
+}
+
+/* Takes the analysis over once its thread is done (thread 0's search gets
+ * it); true when the session has one. */
+static bool adopt_analysis(Session *s)
+{
+    if (s->an)
+        return true;
+    if (!s->ab)
+        return false;
+    pthread_mutex_lock(&s->ab->mu);
+    bool done = s->ab->done;
+    pthread_mutex_unlock(&s->ab->mu);
+    if (!done)
+        return false;
+    AnBuild *b = s->ab;
+    s->ab = NULL;
+    if (b->an) {
+        s->an = b->an;
+        s->an_m = b->m;
+        s->an_seconds = b->seconds;
+        b->an = NULL;
+        b->m = NULL;
+        slog(s, "analysis: built in %.2f s", b->seconds);
+        if (s->search && s->search[0])
+            search_set_analysis(s->search[0], s->an, s->an_m);
+    } else {
+        slog(s, "analysis: %s%s%s", gdl_status_name(b->st), b->err ? ": " : "", b->err ? b->err : "");
+    }
+    an_build_free(b, false);
+    return s->an != NULL;
+}
+
 /* The start clock's work: analyses, then the solver (time budgets only). */
 static void use_start_clock(Session *s, double start_deadline)
 {
     double until = start_deadline - margin_of(s);
-    if (s->o.analyses) {
-        for (unsigned t = 0; t < s->nthreads; t++) {
-            if (gdl_now() >= until)
-                break;
-            char *err = NULL;
-            gdl_machine_set_deadline(s->m[t], until);
-            GdlStatus st = gdl_analysis_new(s->m[t], NULL, &s->an[t], &err);
-            gdl_machine_set_deadline(s->m[t], 0);
-            if (st != GDL_OK) {
-                slog(s, "analysis: %s%s%s", gdl_status_name(st), err ? ": " : "", err ? err : "");
-                s->an[t] = NULL;
-                free(err);
-                break;
-            }
-            free(err);
+    if (s->o.analyses && start_analysis(s)) {
+        /* wait for it until the start clock ends */
+        while (!adopt_analysis(s) && s->ab && gdl_now() < until) {
+            struct timespec ts = {0, 5 * 1000 * 1000};
+            nanosleep(&ts, NULL);
         }
-        /* every thread's search the same: analyses for all or none */
-        if (s->nthreads > 0 && (!s->an[0] || !s->an[s->nthreads - 1])) {
-            for (unsigned t = 0; t < s->nthreads; t++) {
-                gdl_analysis_free(s->an[t]);
-                s->an[t] = NULL;
-            }
-        }
+        if (!s->an)
+            slog(s, "start: the analysis is not done within the start clock; searching without it for now");
     }
+    /* the solver builds an analysis of its own, without polling the clock:
+     * only for games whose analysis was quick next to the time left */
+    if (!s->an || until - gdl_now() < 3 * s->an_seconds)
+        return;
     if (!s->o.analyses || s->o.playouts > 0 || s->o.strategy == PLAY_RANDOM || s->nroles > 2)
         return;
     SolveResult r;
@@ -268,9 +378,8 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
     }
     s->nthreads = s->o.strategy == PLAY_RANDOM ? 1 : s->o.threads;
     s->m = calloc(s->nthreads, sizeof *s->m);
-    s->an = calloc(s->nthreads, sizeof *s->an);
     s->search = calloc(s->nthreads, sizeof *s->search);
-    if (!s->m || !s->an || !s->search) {
+    if (!s->m || !s->search) {
         *err = msg("out of memory");
         session_free(s);
         return NULL;
@@ -305,14 +414,15 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
         search_config_default(&cfg);
         cfg.strategy = s->o.strategy;
         for (unsigned t = 0; t < s->nthreads; t++) {
-            s->search[t] = search_new(s->m[t], s->an[t], s->nroles, &cfg,
-                                      s->o.seed * 0x9E3779B97F4A7C15ULL + t + 1);
+            s->search[t] = search_new(s->m[t], NULL, s->nroles, &cfg, s->o.seed * 0x9E3779B97F4A7C15ULL + t + 1);
             if (!s->search[t]) {
                 *err = msg("out of memory");
                 session_free(s);
                 return NULL;
             }
         }
+        if (s->an)
+            search_set_analysis(s->search[0], s->an, s->an_m);
     }
     return s;
 }
@@ -538,14 +648,20 @@ const char *session_play(Session *s, const char *const *joint, size_t n, double 
         }
     }
     /* a move the analysis proves wins at once */
-    if (s->an[0]) {
+    /* by time, an analysis done late is used from then on; by playouts,
+     * only one done within the start clock, so that play depends on the
+     * seed alone */
+    if (s->o.playouts == 0)
+        adopt_analysis(s);
+    if (s->an) {
         const GdlMove *win, *lose;
         size_t nwin, nlose;
-        if (gdl_analysis_winning_moves(s->an[0], s->state, s->role, &win, &nwin, &lose, &nlose) == GDL_OK &&
-            nwin > 0) {
+        GdlMove wm;
+        if (gdl_analysis_winning_moves(s->an, s->state, s->role, &win, &nwin, &lose, &nlose) == GDL_OK &&
+            nwin > 0 && gdl_move_parse(s->m[0], gdl_move_text(s->an_m, win[0]), &wm) == GDL_OK) {
             s->stats.solved = true;
             how = "winning move";
-            out = keep_move(s, win[0]);
+            out = keep_move(s, wm);
             goto done;
         }
     }
