@@ -121,8 +121,9 @@ static int selfplay(const char *path, const PlayStrategy *st, uint64_t playouts,
     for (unsigned r = 0; r < R; r++) {
         session_stop(s[r], (const char *const *)last, R);
         session_free(s[r]);
-        free(last[r]);
     }
+    for (unsigned r = 0; r < R; r++)
+        free(last[r]);
     gdl_state_free(state);
     gdl_machine_free(m);
     gdl_game_free(g);
