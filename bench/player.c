@@ -5,8 +5,8 @@
  *   bench_player ablation GAME.kif [--engine E] [--playouts N] [--positions N] [--seed S]
  *
  * speed: the player's UCT search (player/search.h, as session.c runs it:
- * a thread per search, each with its own machine, analysis and tree: root
- * parallelisation) thinks S seconds (default 2) on each of N positions
+ * a thread per search, each with its own machine and tree, thread 0's with
+ * the analysis: root parallelisation) thinks S seconds (default 2) on each of N positions
  * (default 3: the initial state, then states along a seeded random
  * playthrough, 4 joint moves apart, where role 0 or 1 has a choice) with T
  * threads; prints the playouts per second over all threads and per
@@ -155,7 +155,8 @@ int main(int argc, char **argv)
                 return 1;
             char *err = NULL;
             ans[t] = NULL;
-            if (gdl_analysis_new(ms[t], NULL, &ans[t], &err) != GDL_OK)
+            /* as a session: the analysis in thread 0's search only */
+            if (t == 0 && gdl_analysis_new(ms[t], NULL, &ans[t], &err) != GDL_OK)
                 ans[t] = NULL;
             free(err);
         }
