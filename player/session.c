@@ -2,7 +2,8 @@
  * session.c: one match from one role's side, over the public API.
  *
  * session_new loads the rules, makes one machine per search thread (the
- * chosen engine, "ref" when that engine cannot make one: GdlMachine is not
+ * chosen engine; "auto" times pn and jit and takes the faster; "ref" when
+ * the engine cannot make one: GdlMachine is not
  * thread-safe, states are shared by every machine of the game), and spends
  * the start clock: an analysis per machine (built under the machine's
  * deadline; a game that does not ground, or not in time, is searched
@@ -342,6 +343,8 @@ static void use_start_clock(Session *s, double start_deadline)
     solve_result_free(&r);
 }
 
+static const char *pick_engine(Session *s, double start_deadline);
+
 Session *session_new(const char *rules, size_t len, const char *role, double start_deadline, double playclock,
                      const PlayOptions *o, char **err)
 {
@@ -385,6 +388,8 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
         return NULL;
     }
     const char *engine = s->o.engine ? s->o.engine : "jit";
+    if (strcmp(engine, "auto") == 0)
+        engine = pick_engine(s, start_deadline);
     for (unsigned t = 0; t < s->nthreads; t++) {
         char *e = NULL;
         st = gdl_machine_new(s->game, engine, &s->m[t], &e);
@@ -425,6 +430,45 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
             search_set_analysis(s->search[0], s->an, s->an_m);
     }
     return s;
+}
+
+/* Engine "auto": the faster of pn and jit at depth charges from the
+ * initial state, each timed for a sliver of the start clock (at most
+ * 0.2 s); every engine answers alike, so only the speed differs. */
+static const char *pick_engine(Session *s, double start_deadline)
+{
+    static const char *const cands[] = {"pn", "jit"};
+    const char *best = "jit";
+    double best_rate = -1;
+    double slice = (start_deadline - gdl_now()) / 10;
+    if (slice > 0.2)
+        slice = 0.2;
+    for (size_t i = 0; i < sizeof cands / sizeof *cands && slice > 0.01; i++) {
+        GdlMachine *m = NULL;
+        GdlState *st = NULL;
+        if (gdl_machine_new(s->game, cands[i], &m, NULL) != GDL_OK || gdl_initial_state(m, &st) != GDL_OK) {
+            gdl_machine_free(m);
+            continue;
+        }
+        int goals[64];
+        GdlRng rng;
+        gdl_rng_seed(&rng, 1);
+        uint64_t n = 0, depth;
+        double t0 = gdl_now(), t1 = t0 + slice;
+        gdl_machine_set_deadline(m, t1);
+        while (gdl_now() < t1 && s->nroles <= 64 &&
+               gdl_depth_charge(m, st, &rng, 0, goals, &depth) == GDL_OK)
+            n++;
+        double rate = (double)n / (gdl_now() - t0);
+        slog(s, "engine auto: %s %.0f playouts/s", cands[i], rate);
+        if (rate > best_rate) {
+            best_rate = rate;
+            best = cands[i];
+        }
+        gdl_state_free(st);
+        gdl_machine_free(m);
+    }
+    return best;
 }
 
 /* Advances the state by the manager's joint move. */
