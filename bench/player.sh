@@ -19,6 +19,7 @@
 #            nineBoardTicTacToe, before and after `gdlc pie` (skipped when
 #            pie is not built or refuses the game).
 # --quick divides the match counts by 10 (first figures, not publishable).
+# Matches run JOBS at once (default: the number of cores; the same results).
 # Playout budgets, not time, so strength and balance figures depend on the
 # seeds only; the engine (pn, or jit for hex where pn is slower) changes
 # only how long they take. Builds build/ when it is not there. A benchmark,
@@ -35,6 +36,7 @@ cmake --build build --target gdlc bench_player -j 2 >/dev/null
 gdlc=build/gdlc b=build/bench_player
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+jobs=${JOBS:-$(nproc)}
 engine_of() { case $1 in hex) echo jit ;; *) echo pn ;; esac; }
 n() { x=$(($1 / div)); [ $x -ge 2 ] || x=2; echo $x; }
 
@@ -59,14 +61,14 @@ for part in $parts; do
         echo "== UCT against flat Monte-Carlo at equal playouts"
         p=${C4_PLAYOUTS:-500}
         $gdlc match "$g/connectFour.kif" --player "mcts:$p,engine=pn" --player "flat:$p,engine=pn" \
-            --matches "$(n "${C4_MATCHES:-100}")" --quiet
+            --matches "$(n "${C4_MATCHES:-100}")" --jobs "$jobs" --quiet
         p=${BT_PLAYOUTS:-300}
         $gdlc match "$g/breakthrough.kif" --player "mcts:$p,engine=pn" --player "flat:$p,engine=pn" \
-            --matches "$(n "${BT_MATCHES:-40}")" --quiet
+            --matches "$(n "${BT_MATCHES:-40}")" --jobs "$jobs" --quiet
         echo "== UCT with the analyses against UCT without, equal playouts"
         p=${C4_PLAYOUTS:-500}
         $gdlc match "$g/connectFour.kif" --player "mcts:$p,engine=pn" --player "mcts:$p,engine=pn,analyses=0" \
-            --matches "$(n "${C4_MATCHES:-100}")" --quiet
+            --matches "$(n "${C4_MATCHES:-100}")" --jobs "$jobs" --quiet
         ;;
     balance)
         p=${BAL_PLAYOUTS:-1000} m=$(n "${BAL_MATCHES:-400}")
@@ -75,11 +77,11 @@ for part in $parts; do
         echo "|---|---|---|"
         for game in ticTacToe connectFour breakthrough hex nineBoardTicTacToe; do
             e=$(engine_of $game)
-            before=$($gdlc balance "$g/$game.kif" --playouts "$p" --matches "$m" --engine "$e" --quiet |
+            before=$($gdlc balance "$g/$game.kif" --playouts "$p" --matches "$m" --engine "$e" --jobs "$jobs" --quiet |
                 sed -n 's/^first seat [^:]*: //p')
             after="(pie not available)"
             if $gdlc pie "$g/$game.kif" -o "$tmp/${game}_pie.kif" >/dev/null 2>"$tmp/pie.err"; then
-                after=$($gdlc balance "$tmp/${game}_pie.kif" --playouts "$p" --matches "$m" --engine "$e" --quiet |
+                after=$($gdlc balance "$tmp/${game}_pie.kif" --playouts "$p" --matches "$m" --engine "$e" --jobs "$jobs" --quiet |
                     sed -n 's/^first seat [^:]*: //p')
             fi
             echo "| $game | $before | $after |"

@@ -10,6 +10,7 @@
  * the sample standard deviation (match_mean_ci).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,7 +23,7 @@ typedef struct MatchCli {
     const char *path, *out;
     const char *specs[64];
     size_t nspecs;
-    uint64_t startclock, playclock, matches, seed, playouts;
+    uint64_t startclock, playclock, matches, seed, playouts, jobs;
     const char *engine; /* balance: the players' engine */
     bool quiet;
 } MatchCli;
@@ -55,6 +56,9 @@ static int parse(CliArgs *a, MatchCli *c, bool balance)
         } else if (balance && cli_opt_value(a, "--playouts", &v, &bad)) {
             if (!bad && !cli_parse_u64(a->cmd, "--playouts", v, &c->playouts))
                 return CLI_USAGE;
+        } else if (cli_opt_value(a, "--jobs", &v, &bad)) {
+            if (!bad && !cli_parse_u64(a->cmd, "--jobs", v, &c->jobs))
+                return CLI_USAGE;
         } else if (cli_opt_value(a, "--matches", &v, &bad)) {
             if (!bad && !cli_parse_u64(a->cmd, "--matches", v, &c->matches))
                 return CLI_USAGE;
@@ -76,6 +80,8 @@ static int parse(CliArgs *a, MatchCli *c, bool balance)
         return cli_usage_error(a->cmd, "--matches takes a positive number");
     if (c->matches > 1000000)
         return cli_usage_error(a->cmd, "--matches is too large");
+    if (c->jobs == 0 || c->jobs > 64)
+        return cli_usage_error(a->cmd, "--jobs takes a number from 1 to 64");
     if (!balance && (c->playclock == 0 || c->startclock == 0))
         return cli_usage_error(a->cmd, "--start and --play take a positive number of seconds");
     if (!balance && (c->playclock > 86400 || c->startclock > 86400))
@@ -100,6 +106,69 @@ static void fmt_ci(char *buf, size_t cap, const double *v, size_t n)
         snprintf(buf, cap, "%.1f +- %.1f", mean, half);
 }
 
+/* Matches run by --jobs threads, each with players of its own (made from
+ * the same specs and seeds: a built-in player's play depends on its seed
+ * and the match's id only, so which thread runs a match changes nothing).
+ * Their records are taken in match order. */
+typedef struct Pool {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint64_t next, n;        /* the next match to start; how many */
+    bool stop;               /* no more matches to start */
+    MatchRecord **recs;      /* per match, once done */
+    char **errs;             /* per match: why it failed */
+    GdlStatus *sts;
+    bool *ready;
+    const GdlGame *game;
+    const char *rules;
+    size_t len;
+    unsigned R;
+    bool balance;
+    MatchOptions mo;
+    uint64_t seed;
+    MatchPlayer **players;   /* [job * R + j] */
+} Pool;
+
+typedef struct Job {
+    Pool *p;
+    unsigned index;
+} Job;
+
+static void *job_run(void *arg)
+{
+    Job *jb = arg;
+    Pool *p = jb->p;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        if (p->stop || p->next >= p->n) {
+            pthread_mutex_unlock(&p->mu);
+            break;
+        }
+        uint64_t k = p->next++;
+        pthread_mutex_unlock(&p->mu);
+        MatchPlayer *seats[64];
+        for (unsigned j = 0; j < p->R; j++) {
+            unsigned role = p->balance ? j : (unsigned)((j + k) % p->R);
+            seats[role] = p->players[jb->index * p->R + j];
+        }
+        MatchOptions mo = p->mo;
+        mo.seed = p->seed * 0x9E3779B97F4A7C15ULL + k;
+        MatchRecord *rec = NULL;
+        char *err = NULL;
+        GdlStatus st = match_run(p->game, p->rules, p->len, seats, &mo, &rec, &err);
+        pthread_mutex_lock(&p->mu);
+        p->recs[k] = rec;
+        p->errs[k] = err;
+        p->sts[k] = st;
+        p->ready[k] = true;
+        if (st != GDL_OK)
+            p->stop = true;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+    }
+    return NULL;
+}
+
 /* The runs of both commands: players by spec (rotating seats), records
  * to out (an array file, or a file per match in a directory). */
 static int run_matches(CliArgs *a, MatchCli *c, bool balance)
@@ -109,8 +178,14 @@ static int run_matches(CliArgs *a, MatchCli *c, bool balance)
     char *rules = NULL, *rerr = NULL;
     size_t len = 0;
     bool big = false;
-    MatchPlayer *players[64] = {0};
+    MatchPlayer **players = NULL; /* [job * R + j] */
     size_t np = 0;
+    Pool pool;
+    memset(&pool, 0, sizeof pool);
+    pthread_t th[64];
+    Job jobs[64];
+    unsigned started = 0;
+    bool pool_made = false;
     double *scores = NULL;  /* [player][match] */
     int *seat_of = NULL;    /* [player][match] */
     size_t *errors = NULL;  /* per player */
@@ -151,10 +226,18 @@ static int run_matches(CliArgs *a, MatchCli *c, bool balance)
     char bspec[256];
     snprintf(bspec, sizeof bspec, "mcts:%llu%s%.200s", (unsigned long long)c->playouts, c->engine ? ",engine=" : "",
              c->engine ? c->engine : "");
-    for (np = 0; np < R; np++) {
+    if (c->jobs > c->matches)
+        c->jobs = c->matches;
+    players = calloc(R * c->jobs, sizeof *players);
+    if (!players) {
+        fprintf(stderr, "gdlc %s: out of memory\n", a->cmd);
+        rc = CLI_FAULT;
+        goto end;
+    }
+    for (np = 0; np < R * c->jobs; np++) {
         char *err = NULL;
-        const char *spec = balance ? bspec : c->specs[np];
-        players[np] = match_player_new(spec, c->seed * 1000003u + np + 1, &err);
+        const char *spec = balance ? bspec : c->specs[np % R];
+        players[np] = match_player_new(spec, c->seed * 1000003u + np % R + 1, &err);
         if (!players[np]) {
             fprintf(stderr, "gdlc %s: --player %s: %s\n", a->cmd, spec, err ? err : "bad player");
             free(err);
@@ -172,18 +255,49 @@ static int run_matches(CliArgs *a, MatchCli *c, bool balance)
     }
     if (out && fputs("[\n", out) == EOF)
         rc = CLI_USAGE;
-    MatchOptions mo = {(unsigned)c->startclock, (unsigned)c->playclock, 0, NULL};
+    pool.n = c->matches;
+    pool.recs = calloc(c->matches, sizeof *pool.recs);
+    pool.errs = calloc(c->matches, sizeof *pool.errs);
+    pool.sts = calloc(c->matches, sizeof *pool.sts);
+    pool.ready = calloc(c->matches, sizeof *pool.ready);
+    if (!pool.recs || !pool.errs || !pool.sts || !pool.ready) {
+        fprintf(stderr, "gdlc %s: out of memory\n", a->cmd);
+        rc = CLI_FAULT;
+        goto end;
+    }
+    pthread_mutex_init(&pool.mu, NULL);
+    pthread_cond_init(&pool.cv, NULL);
+    pool_made = true;
+    pool.game = game;
+    pool.rules = rules;
+    pool.len = len;
+    pool.R = R;
+    pool.balance = balance;
+    pool.mo = (MatchOptions){(unsigned)c->startclock, (unsigned)c->playclock, 0, NULL};
+    pool.seed = c->seed;
+    pool.players = players;
+    for (unsigned j = 0; j < c->jobs && rc == CLI_OK; j++) {
+        jobs[j] = (Job){&pool, j};
+        if (pthread_create(&th[j], NULL, job_run, &jobs[j]) != 0)
+            break;
+        started++;
+    }
+    if (started == 0) {
+        fprintf(stderr, "gdlc %s: cannot start a thread\n", a->cmd);
+        rc = CLI_FAULT;
+    }
     for (uint64_t k = 0; k < c->matches && rc == CLI_OK; k++) {
-        MatchPlayer *seats[64];
-        for (unsigned j = 0; j < R; j++) {
-            unsigned role = balance ? j : (unsigned)((j + k) % R);
-            seats[role] = players[j];
-            seat_of[j * c->matches + k] = (int)role;
-        }
-        mo.seed = c->seed * 0x9E3779B97F4A7C15ULL + k;
-        MatchRecord *rec = NULL;
-        char *err = NULL;
-        GdlStatus st = match_run(game, rules, len, seats, &mo, &rec, &err);
+        for (unsigned j = 0; j < R; j++)
+            seat_of[j * c->matches + k] = balance ? (int)j : (int)((j + k) % R);
+        pthread_mutex_lock(&pool.mu);
+        while (!pool.ready[k])
+            pthread_cond_wait(&pool.cv, &pool.mu);
+        MatchRecord *rec = pool.recs[k];
+        char *err = pool.errs[k];
+        GdlStatus st = pool.sts[k];
+        pool.recs[k] = NULL;
+        pool.errs[k] = NULL;
+        pthread_mutex_unlock(&pool.mu);
         if (st != GDL_OK) {
             fprintf(stderr, "gdlc %s: match %llu: %s\n", a->cmd, (unsigned long long)k + 1,
                     err ? err : gdl_status_name(st));
@@ -226,6 +340,17 @@ static int run_matches(CliArgs *a, MatchCli *c, bool balance)
         }
         match_record_free(rec);
         done = k + 1;
+    }
+    if (pool_made) {
+        pthread_mutex_lock(&pool.mu);
+        pool.stop = true;
+        pthread_mutex_unlock(&pool.mu);
+        for (unsigned j = 0; j < started; j++)
+            pthread_join(th[j], NULL);
+        for (uint64_t k = 0; k < c->matches; k++) {
+            match_record_free(pool.recs[k]);
+            free(pool.errs[k]);
+        }
     }
     if (out) {
         if (fputs("]\n", out) == EOF)
@@ -281,6 +406,15 @@ end:
         fclose(out);
     for (size_t j = 0; j < np; j++)
         (players[j]->ops->free)(players[j]);
+    free(players);
+    if (pool_made) {
+        pthread_mutex_destroy(&pool.mu);
+        pthread_cond_destroy(&pool.cv);
+    }
+    free(pool.recs);
+    free(pool.errs);
+    free(pool.sts);
+    free(pool.ready);
     free(scores);
     free(seat_of);
     free(errors);
@@ -298,6 +432,7 @@ static int match_cmd(CliArgs *a)
     c.playclock = 5;
     c.matches = 1;
     c.seed = 1;
+    c.jobs = 1;
     int rc = parse(a, &c, false);
     if (rc != CLI_OK)
         return rc;
@@ -325,6 +460,7 @@ static int balance_cmd(CliArgs *a)
     c.playclock = 3600;
     c.matches = 100;
     c.seed = 1;
+    c.jobs = 1;
     c.playouts = 1000;
     int rc = parse(a, &c, true);
     if (rc != CLI_OK)
@@ -336,7 +472,7 @@ const CliCommand cli_match = {
     "match",
     "run matches between players, with GGP match records",
     "usage: gdlc match GAME.kif --player SPEC --player SPEC ... [--start S] [--play P]\n"
-    "                  [--matches N] [--seed N] [-o RECORD] [--quiet]\n"
+    "                  [--matches N] [--seed N] [--jobs J] [-o RECORD] [--quiet]\n"
     "\n"
     "Runs matches of a game as GGP-Base's GameServer runs them: START to every\n"
     "player (answered within the start clock), PLAY each turn with the last\n"
@@ -362,6 +498,9 @@ const CliCommand cli_match = {
     "  --play P         play clock, seconds (default 5)\n"
     "  --matches N      number of matches (default 1)\n"
     "  --seed N         the matches' random numbers (default 1)\n"
+    "  --jobs J         run J matches at once (default 1), each with players\n"
+    "                   of its own made from the same specs: built-in players\n"
+    "                   by playouts give the same results\n"
     "  -o RECORD        the match records in GGP-Base's JSON format (as\n"
     "                   ggp.org archives them: matchId, states, moves, errors,\n"
     "                   goalValues, ...): a JSON array of the records, or, when\n"
@@ -381,7 +520,7 @@ const CliCommand cli_balance = {
     "balance",
     "measure the first player's advantage by self-play",
     "usage: gdlc balance GAME.kif [--matches N] [--playouts P] [--seed S] [--engine E]\n"
-    "                    [--quiet]\n"
+    "                    [--jobs J] [--quiet]\n"
     "\n"
     "Plays the built-in UCT (mcts:P) against itself in every seat and prints\n"
     "the average score of each seat, the first seat's first, with the 95%\n"
@@ -395,6 +534,7 @@ const CliCommand cli_balance = {
     "  --seed S         the matches' random numbers (default 1)\n"
     "  --engine E       the players' engine (default jit): the same results,\n"
     "                   only faster or slower\n"
+    "  --jobs J         run J matches at once (default 1; the same results)\n"
     "  --quiet          no line per match on stderr\n"
     "\n"
     "exit status: 0 done; 1 a rejected game or a match that could not run;\n"

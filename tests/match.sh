@@ -6,7 +6,7 @@
 #    goalValues match the table;
 #  - seats rotate: with 2 matches each player sits in each seat once;
 #  - balance: the first seat's score with its interval, the same for the
-#    same seed;
+#    same seed, on another engine, and with --jobs 2;
 #  - bad input: bad specs, the wrong number of players, a missing or
 #    rejected game, bad numbers, -o naming the game: a clear message, a
 #    non-zero exit, nothing run.
@@ -50,13 +50,21 @@ check "quiet" [ ! -s "$tmp/err" ]
 expect 0 "balance" "$gdlc" balance "$ttt" --matches 3 --playouts 20 --quiet
 has "balance first seat" "first seat xplayer:"
 has "balance interval" "+-"
-cp "$tmp/out" "$tmp/bal1"
+cp "$tmp/out" "$tmp/bal0"
 expect 0 "balance again" "$gdlc" balance "$ttt" --matches 3 --playouts 20 --quiet --engine ref
+cp "$tmp/out" "$tmp/bal1"
 grep seat "$tmp/out" >"$tmp/bal2"
-grep seat "$tmp/bal1" >"$tmp/bal1s"
+grep seat "$tmp/bal0" >"$tmp/bal1s"
 check "balance is the same on another engine" cmp -s "$tmp/bal2" "$tmp/bal1s"
 
+# --jobs: matches at once, the same results
+expect 0 "balance --jobs 2" "$gdlc" balance "$ttt" --matches 3 --playouts 20 --quiet --engine ref --jobs 2
+check "balance --jobs 2 is the same" cmp -s "$tmp/out" "$tmp/bal1"
+expect 0 "match --jobs 2" "$gdlc" match "$ttt" --player mcts:30 --player random --matches 2 --jobs 2 -o "$tmp/rec3.json"
+check "match --jobs 2, the same moves" [ "$(jq -c '[.[].moves]' "$tmp/rec.json")" = "$(jq -c '[.[].moves]' "$tmp/rec3.json")" ]
+
 # bad input
+expect 2 "bad --jobs" "$gdlc" match "$ttt" --player random --player random --jobs 0
 expect 2 "no players" "$gdlc" match "$ttt"
 expect 2 "one player for two roles" "$gdlc" match "$ttt" --player random
 has "role count named" "2 roles" "$tmp/err"
