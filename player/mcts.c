@@ -28,7 +28,8 @@
  *
  * The tree is bounded (max_nodes): past it an iteration plays out from the
  * leaf without adding a node. Across turns the subtree of the state
- * reached is kept and the rest freed.
+ * reached (a child or grandchild of the old root) is kept and the rest
+ * freed.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -165,6 +166,18 @@ static bool move_in(const Search *s, GdlMove mv, const GdlMove *set, size_t n)
 static GdlStatus node_expand(Search *s, Node *n)
 {
     unsigned R = s->nroles;
+    /* an expansion cut short (cancelled, out of memory) left these */
+    free(n->nm);
+    free(n->off);
+    free(n->winning);
+    free(n->moves);
+    free(n->cnt);
+    free(n->sum);
+    n->nm = n->off = NULL;
+    n->winning = NULL;
+    n->moves = NULL;
+    n->cnt = NULL;
+    n->sum = NULL;
     if (s->an && s->cfg.goal_ranges) {
         /* every role's goal range one value: the game's value is fixed */
         bool fixed = true;
@@ -304,14 +317,24 @@ GdlStatus search_set_root(Search *s, const GdlState *state)
 {
     if (s->root && gdl_state_equal(s->root->state, state))
         return GDL_OK;
+    /* the state among the root's children or grandchildren (a player
+     * that had one legal move did not search on the turn between) */
     Node *keep = NULL;
     if (s->root && s->cfg.strategy == PLAY_MCTS) {
-        for (uint32_t i = 0; i < s->root->nkids; i++)
-            if (gdl_state_equal(s->root->kids[i]->state, state)) {
-                keep = s->root->kids[i];
-                s->root->kids[i] = s->root->kids[--s->root->nkids];
-                break;
+        Node *r = s->root;
+        for (uint32_t i = 0; i < r->nkids && !keep; i++)
+            if (gdl_state_equal(r->kids[i]->state, state)) {
+                keep = r->kids[i];
+                r->kids[i] = r->kids[--r->nkids];
             }
+        for (uint32_t i = 0; i < r->nkids && !keep; i++) {
+            Node *c = r->kids[i];
+            for (uint32_t j = 0; j < c->nkids && !keep; j++)
+                if (gdl_state_equal(c->kids[j]->state, state)) {
+                    keep = c->kids[j];
+                    c->kids[j] = c->kids[--c->nkids];
+                }
+        }
     }
     node_free(s, s->root);
     s->root = keep;

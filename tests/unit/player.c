@@ -30,6 +30,7 @@
 
 #include "../../player/player.h"
 #include "../../player/runner.h"
+#include "../../player/search.h"
 
 #define GAMES GDLC_SOURCE_DIR "/games/"
 #define DATA GDLC_SOURCE_DIR "/tests/unit/data/"
@@ -386,6 +387,64 @@ static void two_player_solver(void **state)
     free(rules);
 }
 
+/* Tree reuse: after our move and the reply, the subtree of the state
+ * reached (a grandchild of the root) is kept, the rest freed. */
+static void tree_reuse(void **state)
+{
+    (void)state;
+    GdlGame *g = NULL;
+    assert_int_equal(gdl_game_load_file(GAMES "connect4.kif", &g, NULL), GDL_OK);
+    GdlMachine *m = NULL;
+    assert_int_equal(gdl_machine_new(g, "ref", &m, NULL), GDL_OK);
+    Search *s = search_new(m, NULL, 2, NULL, 3);
+    assert_non_null(s);
+    GdlState *st = NULL;
+    assert_int_equal(gdl_initial_state(m, &st), GDL_OK);
+    assert_int_equal(search_set_root(s, st), GDL_OK);
+    uint64_t done = 0;
+    assert_int_equal(search_run(s, 0, 2000, 0, NULL, &done), GDL_OK);
+    assert_int_equal(done, 2000);
+    size_t before = search_nodes(s);
+    assert_true(before > 1000);
+    /* red's most visited move, then black's first legal move */
+    const GdlMove *mv;
+    const uint32_t *v;
+    const double *sum;
+    size_t n = search_root(s, 0, &mv, &v, &sum), best = 0;
+    for (size_t i = 1; i < n; i++)
+        if (v[i] > v[best])
+            best = i;
+    const GdlMove *noop;
+    size_t nn;
+    assert_int_equal(gdl_legal_moves(m, st, 1, &noop, &nn), GDL_OK);
+    GdlMove j1[2] = {mv[best], noop[0]};
+    GdlState *s1 = NULL, *s2 = NULL;
+    assert_int_equal(gdl_next_state(m, st, j1, &s1), GDL_OK);
+    const GdlMove *r0, *b;
+    size_t nr, nb;
+    assert_int_equal(gdl_legal_moves(m, s1, 0, &r0, &nr), GDL_OK);
+    GdlMove red_noop = r0[0];
+    assert_int_equal(gdl_legal_moves(m, s1, 1, &b, &nb), GDL_OK);
+    GdlMove j2[2] = {red_noop, b[3]};
+    assert_int_equal(gdl_next_state(m, s1, j2, &s2), GDL_OK);
+    assert_int_equal(search_set_root(s, s2), GDL_OK);
+    size_t after = search_nodes(s);
+    assert_true(after > 1);      /* kept */
+    assert_true(after < before); /* the rest freed */
+    /* the search goes on from there */
+    assert_int_equal(search_run(s, 0, 100, 0, NULL, &done), GDL_OK);
+    assert_true(search_nodes(s) > after);
+    /* an unrelated state: a fresh tree */
+    assert_int_equal(search_set_root(s, st), GDL_OK);
+    assert_int_equal(search_nodes(s), 1);
+    search_free(s);
+    gdl_state_free(st);
+    gdl_state_free(s1);
+    gdl_state_free(s2);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
 /* Two search threads: the budget split and summed, the move legal. Short
  * enough for ThreadSanitizer. */
 static void two_threads(void **state)
@@ -631,13 +690,13 @@ int main(void)
     /* the ThreadSanitizer build's subset (scripts/test.sh) */
     const struct CMUnitTest tests[] = {cmocka_unit_test(two_threads)};
     (void)legal_every_turn, (void)refuses_bad_joint_moves, (void)simultaneous_decoupled, (void)winning_move_at_once,
-        (void)puzzle_plan, (void)record_round_trip, (void)two_player_solver, (void)specs, (void)confidence_interval;
+        (void)puzzle_plan, (void)record_round_trip, (void)two_player_solver, (void)tree_reuse, (void)specs, (void)confidence_interval;
 #else
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(legal_every_turn),        cmocka_unit_test(refuses_bad_joint_moves),
         cmocka_unit_test(simultaneous_decoupled),  cmocka_unit_test(winning_move_at_once),
         cmocka_unit_test(puzzle_plan),             cmocka_unit_test(two_threads),
-        cmocka_unit_test(two_player_solver),
+        cmocka_unit_test(two_player_solver),       cmocka_unit_test(tree_reuse),
         cmocka_unit_test(record_round_trip),       cmocka_unit_test(specs),
         cmocka_unit_test(confidence_interval),
     };
