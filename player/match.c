@@ -423,7 +423,9 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
                 if (!good)
                     errbuf[i] = msg("illegal move: %s", c->move);
             }
-            if (start_err[i] && !errbuf[i] && !good) {
+            if (start_err[i] && !good) {
+                /* the first error of a player whose START failed says so */
+                free(errbuf[i]);
                 errbuf[i] = start_err[i];
                 start_err[i] = NULL;
             }
