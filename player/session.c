@@ -312,7 +312,7 @@ static bool adopt_analysis(Session *s)
 static void use_start_clock(Session *s, double start_deadline)
 {
     double until = start_deadline - margin_of(s);
-    if (s->o.analyses && start_analysis(s)) {
+    if (s->o.analyses && s->o.strategy != PLAY_RANDOM && start_analysis(s)) {
         /* wait for it until the start clock ends */
         while (!adopt_analysis(s) && s->ab && gdl_now() < until) {
             struct timespec ts = {0, 5 * 1000 * 1000};
