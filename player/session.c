@@ -437,7 +437,7 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
  * 0.2 s); every engine answers alike, so only the speed differs. */
 static const char *pick_engine(Session *s, double start_deadline)
 {
-    static const char *const cands[] = {"pn", "jit"};
+    static const char *const cands[] = {"jit", "pn"}; /* a tie keeps jit */
     const char *best = "jit";
     double best_rate = -1;
     double slice = (start_deadline - gdl_now()) / 10;
