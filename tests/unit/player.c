@@ -452,6 +452,16 @@ static void two_threads(void **state)
     (void)state;
     size_t len;
     char *rules = slurp(GAMES "tictactoe.kif", &len);
+    /* a session freed while its analysis's thread still runs: the thread
+     * frees what is left (the game too) when it is done */
+    {
+        PlayOptions o = opts(PLAY_MCTS, 0, 1);
+        char *err = NULL;
+        Session *s = session_new(rules, len, "xplayer", gdl_now(), 5, &o, &err);
+        if (!s)
+            fail_msg("%s", err);
+        session_free(s);
+    }
     for (int strat = 0; strat < 2; strat++) {
         PlayOptions o = opts(strat ? PLAY_FLAT : PLAY_MCTS, 301, 5);
         o.threads = 2;
