@@ -376,7 +376,11 @@ static int run_matches(CliArgs *a, MatchCli *c, bool balance)
             printf("%s %s: %s\n", role == 0 ? "first seat" : "seat", gdl_game_role_name(game, role), cell);
         }
     } else {
-        printf("%-24s %7s  %-16s", "player", "matches", "score");
+        int w = 24;
+        for (unsigned j = 0; j < R; j++)
+            if ((int)strlen(players[j]->name) > w)
+                w = (int)strlen(players[j]->name);
+        printf("%-*s %7s  %-16s", w, "player", "matches", "score");
         for (unsigned role = 0; role < R; role++) {
             char h[64];
             snprintf(h, sizeof h, "as %s", gdl_game_role_name(game, role));
@@ -387,7 +391,7 @@ static int run_matches(CliArgs *a, MatchCli *c, bool balance)
             for (size_t k = 0; k < done; k++)
                 v[k] = scores[j * c->matches + k];
             fmt_ci(cell, sizeof cell, v, done);
-            printf("%-24s %7zu  %-16s", players[j]->name, done, cell);
+            printf("%-*s %7zu  %-16s", w, players[j]->name, done, cell);
             for (unsigned role = 0; role < R; role++) {
                 size_t n = 0;
                 for (size_t k = 0; k < done; k++)
