@@ -371,10 +371,49 @@ bool ggp_first_sexp(const char *text, size_t len, size_t *off, size_t *end)
 
 /* ---- the rules' spelling --------------------------------------------- */
 
+/*
+ * A symbol may be spelled several ways in one set of rules: GDL does not
+ * care, the manager does. Spellings are kept per use: the symbol with the
+ * number of arguments it takes where it heads a list (0 for a constant),
+ * then per symbol alone. So in rules with a relation (mark ?m) and a move
+ * (MARK ?r ?c), the move (mark 1 1) is answered (MARK 1 1). Each key keeps
+ * the first spelling met.
+ */
+typedef VEC(char *) StrVec;
+
 struct GgpSpelling {
-    Symtab syms;         /* the rules' symbols, folded (the reader's table) */
-    VEC(char *) written; /* symbol id -> its first spelling in the rules (NULL: none) */
+    Symtab syms;          /* the rules' symbols, folded (the reader's table) */
+    StrVec written;       /* symbol id -> its first spelling in the rules (NULL: none) */
+    Symtab keys;          /* "symbol\1arity", folded */
+    StrVec by_arity;      /* key id -> its first spelling */
 };
+
+/* For each node heading a list, the list's number of arguments; 0 for any
+ * other node. */
+static uint32_t *head_arity(const KifDoc *doc)
+{
+    uint32_t *ar = base_xcalloc(doc->nodes.n ? doc->nodes.n : 1, sizeof *ar);
+    for (uint32_t i = 0; i < doc->nodes.n; i++) {
+        const KifNode *n = &doc->nodes.v[i];
+        if (n->kind == KIF_LIST && n->first != BASE_NONE)
+            ar[n->first] = n->sym - 1;
+    }
+    return ar;
+}
+
+/* "symbol\1arity" into buf (cap bytes); its length, or 0 when too long. */
+static size_t arity_key(char *buf, size_t cap, const char *folded, uint32_t arity)
+{
+    int n = snprintf(buf, cap, "%s\x01%u", folded, arity);
+    return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+}
+
+static size_t atom_end(const char *t, size_t len, size_t p)
+{
+    while (p < len && word_char((unsigned char)t[p]))
+        p++;
+    return p;
+}
 
 typedef struct SpellBuild {
     const char *text;
@@ -383,7 +422,16 @@ typedef struct SpellBuild {
     Source *src;
     DiagList diags;
     KifDoc doc;
+    uint32_t *arity;
 } SpellBuild;
+
+static void keep_first(StrVec *v, uint32_t id, const char *s, size_t n)
+{
+    while (v->n <= id)
+        vec_push(*v, NULL);
+    if (!v->v[id])
+        v->v[id] = base_xstrndup(s, n);
+}
 
 static void spelling_run(void *arg)
 {
@@ -393,18 +441,17 @@ static void spelling_run(void *arg)
     diag_init(&b->diags, b->src);
     /* what was read counts even when the rules have errors */
     kif_read(b->src, &sp->syms, &b->diags, &b->doc);
-    vec_reserve(sp->written, sp->syms.n);
-    for (uint32_t i = sp->written.n; i < sp->syms.n; i++)
-        sp->written.v[i] = NULL;
-    sp->written.n = sp->syms.n;
+    b->arity = head_arity(&b->doc);
+    char key[300];
     for (uint32_t i = 0; i < b->doc.nodes.n; i++) {
         const KifNode *n = &b->doc.nodes.v[i];
-        if (n->kind != KIF_SYM || sp->written.v[n->sym])
+        if (n->kind != KIF_SYM)
             continue;
-        size_t e = n->off;
-        while (e < b->len && word_char((unsigned char)b->text[e]))
-            e++;
-        sp->written.v[n->sym] = base_xstrndup(b->text + n->off, e - n->off);
+        size_t e = atom_end(b->text, b->len, n->off);
+        keep_first(&sp->written, n->sym, b->text + n->off, e - n->off);
+        size_t kl = arity_key(key, sizeof key, symtab_str(&sp->syms, n->sym), b->arity[i]);
+        if (kl)
+            keep_first(&sp->by_arity, symtab_intern(&sp->keys, key, kl), b->text + n->off, e - n->off);
     }
 }
 
@@ -418,8 +465,10 @@ GgpSpelling *ggp_spelling_new(const char *rules, size_t len)
     memset(sp, 0, sizeof *sp);
     SpellBuild b = {.text = rules, .len = len, .sp = sp};
     symtab_init(&sp->syms);
+    symtab_init(&sp->keys);
     const char *oom = base_oom_catch(spelling_run, &b);
     kif_doc_free(&b.doc);
+    free(b.arity);
     if (b.src) {
         diag_free(&b.diags);
         source_free(b.src);
@@ -438,58 +487,93 @@ void ggp_spelling_free(GgpSpelling *sp)
     for (uint32_t i = 0; i < sp->written.n; i++)
         free(sp->written.v[i]);
     vec_free(sp->written);
+    for (uint32_t i = 0; i < sp->by_arity.n; i++)
+        free(sp->by_arity.v[i]);
+    vec_free(sp->by_arity);
     symtab_free(&sp->syms);
+    symtab_free(&sp->keys);
     free(sp);
 }
 
-/* Appends n bytes to a buffer grown with base_try_realloc; false when it
- * cannot grow. */
-static bool put(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+/* The spelling of a folded symbol used with arity arguments, or NULL. */
+static const char *spelled(const GgpSpelling *sp, const char *folded, size_t fl, uint32_t arity)
 {
-    if (*len + n + 1 > *cap) {
-        size_t c = (*cap ? *cap * 2 : 64);
-        while (c < *len + n + 1)
-            c *= 2;
-        char *nb = base_try_realloc(*buf, c);
-        if (!nb)
-            return false;
-        *buf = nb, *cap = c;
+    char key[300];
+    size_t kl = fl < 256 ? arity_key(key, sizeof key, folded, arity) : 0;
+    uint32_t id = kl ? symtab_find(&sp->keys, key, kl) : BASE_NONE;
+    if (id != BASE_NONE && id < sp->by_arity.n && sp->by_arity.v[id])
+        return sp->by_arity.v[id];
+    id = symtab_find(&sp->syms, folded, fl);
+    return id != BASE_NONE && id < sp->written.n ? sp->written.v[id] : NULL;
+}
+
+typedef struct SpellApply {
+    const GgpSpelling *sp;
+    const char *text;
+    size_t len;
+    Source *src;
+    Symtab syms;
+    DiagList diags;
+    KifDoc doc;
+    uint32_t *arity;
+    StrBuf out;
+    bool read; /* the text is KIF */
+} SpellApply;
+
+static void apply_run(void *arg)
+{
+    SpellApply *a = arg;
+    strbuf_add(&a->out, "");
+    a->src = source_new("move", base_xstrndup(a->text, a->len), a->len);
+    diag_init(&a->diags, a->src);
+    if (!kif_read(a->src, &a->syms, &a->diags, &a->doc))
+        return;
+    a->read = true;
+    a->arity = head_arity(&a->doc);
+    /* atoms are made in the order of the text: copy what lies between */
+    size_t at = 0;
+    for (uint32_t i = 0; i < a->doc.nodes.n; i++) {
+        const KifNode *n = &a->doc.nodes.v[i];
+        if (n->kind == KIF_LIST)
+            continue;
+        size_t e = atom_end(a->text, a->len, n->off);
+        const char *folded = symtab_str(&a->syms, n->sym);
+        const char *w = n->kind == KIF_SYM ? spelled(a->sp, folded, strlen(folded), a->arity[i]) : NULL;
+        char *between = base_xstrndup(a->text + at, n->off - at);
+        strbuf_add(&a->out, between);
+        free(between);
+        if (w) {
+            strbuf_add(&a->out, w);
+        } else {
+            char *as_is = base_xstrndup(a->text + n->off, e - n->off);
+            strbuf_add(&a->out, as_is);
+            free(as_is);
+        }
+        at = e;
     }
-    memcpy(*buf + *len, s, n);
-    *len += n;
-    (*buf)[*len] = 0;
-    return true;
+    strbuf_add(&a->out, a->text + at);
 }
 
 char *ggp_spelling_apply(const GgpSpelling *sp, const char *text)
 {
-    char *out = NULL, low[256];
-    size_t len = 0, cap = 0, tl = strlen(text);
-    bool ok = put(&out, &len, &cap, "", 0);
-    for (size_t p = 0; ok && p < tl;) {
-        size_t q = p;
-        while (q < tl && word_char((unsigned char)text[q]))
-            q++;
-        if (q == p) { /* not a word: copied as it is */
-            ok = put(&out, &len, &cap, text + p, 1);
-            p++;
-            continue;
-        }
-        const char *w = text + p;
-        size_t wl = q - p;
-        if (sp && text[p] != '?' && wl < sizeof low) {
-            for (size_t i = 0; i < wl; i++)
-                low[i] = (char)tolower((unsigned char)text[p + i]);
-            uint32_t id = symtab_find(&sp->syms, low, wl);
-            if (id != BASE_NONE && id < sp->written.n && sp->written.v[id])
-                w = sp->written.v[id], wl = strlen(w);
-        }
-        ok = put(&out, &len, &cap, w, wl);
-        p = q;
-    }
-    if (!ok) {
-        free(out);
+    size_t len = strlen(text);
+    if (len >= UINT32_MAX / 2)
         return NULL;
+    SpellApply a = {.sp = sp, .text = text, .len = len};
+    const char *oom = sp ? base_oom_catch(apply_run, &a) : NULL;
+    kif_doc_free(&a.doc);
+    free(a.arity);
+    if (a.src) {
+        diag_free(&a.diags);
+        symtab_free(&a.syms);
+        source_free(a.src);
     }
-    return out;
+    if (oom || !sp || !a.read) { /* no spelling, or not KIF: the text unchanged */
+        free(a.out.s);
+        char *copy = base_try_realloc(NULL, len + 1);
+        if (copy)
+            memcpy(copy, text, len + 1);
+        return copy;
+    }
+    return a.out.s;
 }

@@ -233,6 +233,27 @@ static void test_spelling(void **state)
     free(s);
     ggp_spelling_free(sp);
 
+    /* one symbol, two spellings: the relation (mark ?m) and the move
+     * (MARK ?r ?c) are told apart by their number of arguments */
+    const char *two = "(mark x) (mark b) (<= (legal ?p (MARK ?r ?c)) (true (cell ?r ?c b))) (Mark)";
+    sp = ggp_spelling_new(two, strlen(two));
+    s = ggp_spelling_apply(sp, "(mark 1 1)");
+    assert_string_equal(s, "(MARK 1 1)");
+    free(s);
+    s = ggp_spelling_apply(sp, "(mark x)");
+    assert_string_equal(s, "(mark x)");
+    free(s);
+    s = ggp_spelling_apply(sp, "(mark)");
+    assert_string_equal(s, "(Mark)");
+    free(s);
+    s = ggp_spelling_apply(sp, "(mark 1 2 3)"); /* no such use: the first spelling */
+    assert_string_equal(s, "(mark 1 2 3)");
+    free(s);
+    s = ggp_spelling_apply(sp, "(mark 1 "); /* not KIF: unchanged */
+    assert_string_equal(s, "(mark 1 ");
+    free(s);
+    ggp_spelling_free(sp);
+
     /* no spelling: the text unchanged */
     s = ggp_spelling_apply(NULL, "(mark 1 1)");
     assert_string_equal(s, "(mark 1 1)");
