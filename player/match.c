@@ -1,3 +1,435 @@
-/* match.c: placeholder of the player stage (player/player.h); being written. */
-#include "player.h"
-typedef int player_match_placeholder;
+/*
+ * match.c: the match runner, as GGP-Base's GameServer runs a match, and the
+ * built-in players.
+ *
+ * match_run sends START to every player at once (a thread per player),
+ * then, until the state is terminal, PLAY with the last joint move (nil on
+ * the first turn) to every player at once, each with the deadline now +
+ * play clock; a move that is late, unreadable or illegal, or a failed
+ * call, is replaced by a random legal move (the runner's seeded
+ * generator) and recorded as that turn's error for the role; then STOP
+ * with the last joint move. Seats are role indices: players[i] plays role
+ * i. The record is GGP-Base's (record.c).
+ *
+ * A built-in player ("random", "flat:N", "mcts:N", "flat:Xs", "mcts:Xs")
+ * wraps a Session: N playouts per move (its play then depends only on its
+ * seed, which is the spec's seed mixed with the match id), or X seconds per
+ * move (the session's margin kept before the earlier of that and the play
+ * clock). "http://..." is a remote player (remote.c).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+
+static char *msg(const char *fmt, ...)
+{
+    va_list ap, aq;
+    va_start(ap, fmt);
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s)
+        vsnprintf(s, (size_t)n + 1, fmt, aq);
+    va_end(aq);
+    return s;
+}
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* ---- built-in players ---------------------------------------------- */
+
+typedef struct Builtin {
+    MatchPlayer base;
+    PlayOptions po;
+    double per_move;  /* seconds per move; 0: by playouts */
+    uint64_t seed;
+    Session *s;
+    double margin;
+} Builtin;
+
+static uint64_t hash_text(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static bool bi_start(MatchPlayer *p, const char *id, const char *rules, const char *role, unsigned startclock,
+                     unsigned playclock, char **err)
+{
+    Builtin *b = (Builtin *)p;
+    session_free(b->s);
+    b->s = NULL;
+    PlayOptions po = b->po;
+    po.seed = b->seed ^ hash_text(id ? id : "");
+    b->margin = playclock / 4.0 < 0.5 ? playclock / 4.0 : 0.5;
+    b->s = session_new(rules, strlen(rules), role, gdl_now() + startclock, playclock, &po, err);
+    return b->s != NULL;
+}
+
+static char *bi_play(MatchPlayer *p, const char *id, const char *const *last, size_t n, double deadline, char **err)
+{
+    (void)id;
+    Builtin *b = (Builtin *)p;
+    if (!b->s) {
+        *err = msg("no match started");
+        return NULL;
+    }
+    double d = deadline;
+    if (b->per_move > 0 && gdl_now() + b->per_move + b->margin < d)
+        d = gdl_now() + b->per_move + b->margin;
+    const char *mv = session_play(b->s, last, n, d, err);
+    return mv ? dupstr(mv) : NULL;
+}
+
+static void bi_stop(MatchPlayer *p, const char *id, const char *const *last, size_t n)
+{
+    (void)id;
+    Builtin *b = (Builtin *)p;
+    if (b->s)
+        session_stop(b->s, last, n);
+    session_free(b->s);
+    b->s = NULL;
+}
+
+static void bi_abort(MatchPlayer *p, const char *id)
+{
+    (void)id;
+    Builtin *b = (Builtin *)p;
+    session_free(b->s);
+    b->s = NULL;
+}
+
+static void bi_free(MatchPlayer *p)
+{
+    Builtin *b = (Builtin *)p;
+    session_free(b->s);
+    free(b->base.name);
+    free(b);
+}
+
+static const MatchPlayerOps builtin_ops = {bi_start, bi_play, bi_stop, bi_abort, bi_free};
+
+MatchPlayer *match_player_new(const char *spec, uint64_t seed, char **err)
+{
+    *err = NULL;
+    if (strncmp(spec, "http://", 7) == 0)
+        return match_player_http(spec, err);
+    PlayOptions po;
+    play_options_default(&po);
+    double per_move = 0;
+    if (strcmp(spec, "random") == 0) {
+        po.strategy = PLAY_RANDOM;
+    } else {
+        const char *arg;
+        if (strncmp(spec, "flat:", 5) == 0) {
+            po.strategy = PLAY_FLAT;
+            arg = spec + 5;
+        } else if (strncmp(spec, "mcts:", 5) == 0) {
+            po.strategy = PLAY_MCTS;
+            arg = spec + 5;
+        } else {
+            *err = msg("unknown player '%s' (expected random, flat:N, mcts:N, flat:Xs, mcts:Xs or http://HOST:PORT)",
+                       spec);
+            return NULL;
+        }
+        size_t len = strlen(arg);
+        char *end;
+        errno = 0;
+        if (len > 0 && arg[len - 1] == 's') {
+            double x = strtod(arg, &end);
+            if (end != arg + len - 1 || errno || !(x > 0) || x > 1e6 || !isdigit((unsigned char)arg[0])) {
+                *err = msg("bad seconds per move in '%s' (expected e.g. %.5s0.5s)", spec, spec);
+                return NULL;
+            }
+            per_move = x;
+        } else {
+            unsigned long long n = strtoull(arg, &end, 10);
+            if (len == 0 || *end || errno || n == 0 || !isdigit((unsigned char)arg[0])) {
+                *err = msg("bad playouts in '%s' (expected a positive integer, e.g. %.5s1000)", spec, spec);
+                return NULL;
+            }
+            po.playouts = n;
+        }
+    }
+    Builtin *b = calloc(1, sizeof *b);
+    if (!b || !(b->base.name = dupstr(spec))) {
+        free(b);
+        *err = msg("out of memory");
+        return NULL;
+    }
+    b->base.ops = &builtin_ops;
+    b->po = po;
+    b->per_move = per_move;
+    b->seed = seed;
+    return &b->base;
+}
+
+/* ---- the runner ---------------------------------------------------- */
+
+typedef enum CallKind { CALL_START, CALL_PLAY, CALL_STOP } CallKind;
+
+/* One call to one player, run in its own thread. */
+typedef struct Call {
+    CallKind kind;
+    MatchPlayer *p;
+    const char *id, *rules, *role;
+    unsigned startclock, playclock;
+    const char *const *last;
+    size_t n;
+    double deadline;
+    bool ok;
+    char *move;      /* PLAY's answer */
+    char *err;
+    double done_at;  /* gdl_now when it returned */
+} Call;
+
+static void *call_run(void *arg)
+{
+    Call *c = arg;
+    switch (c->kind) {
+    case CALL_START:
+        c->ok = c->p->ops->start(c->p, c->id, c->rules, c->role, c->startclock, c->playclock, &c->err);
+        break;
+    case CALL_PLAY:
+        c->move = c->p->ops->play(c->p, c->id, c->last, c->n, c->deadline, &c->err);
+        c->ok = c->move != NULL;
+        break;
+    case CALL_STOP:
+        c->p->ops->stop(c->p, c->id, c->last, c->n);
+        c->ok = true;
+        break;
+    }
+    c->done_at = gdl_now();
+    return NULL;
+}
+
+/* Runs calls[0..n) at once. */
+static void call_all(Call *calls, size_t n)
+{
+    pthread_t th[n ? n : 1];
+    bool started[n ? n : 1];
+    for (size_t i = 1; i < n; i++)
+        started[i] = pthread_create(&th[i], NULL, call_run, &calls[i]) == 0;
+    if (n > 0)
+        call_run(&calls[0]);
+    for (size_t i = 1; i < n; i++) {
+        if (started[i])
+            pthread_join(th[i], NULL);
+        else
+            call_run(&calls[i]);
+    }
+}
+
+static void mlog(const MatchOptions *o, const char *fmt, ...)
+{
+    if (!o->log)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(o->log, fmt, ap);
+    va_end(ap);
+    fputc('\n', o->log);
+    fflush(o->log);
+}
+
+GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPlayer *const *players,
+                    const MatchOptions *o, MatchRecord **rec, char **err)
+{
+    *rec = NULL;
+    *err = NULL;
+    (void)len;
+    unsigned R = gdl_game_role_count(game);
+    GdlMachine *m = NULL;
+    char *e = NULL;
+    GdlStatus st = gdl_machine_new(game, NULL, &m, &e);
+    if (st != GDL_OK) {
+        free(e);
+        e = NULL;
+        st = gdl_machine_new(game, "ref", &m, &e);
+    }
+    if (st != GDL_OK) {
+        *err = msg("no machine for the game: %s", e ? e : gdl_status_name(st));
+        free(e);
+        return st;
+    }
+    free(e);
+    GdlRng rng;
+    gdl_rng_seed(&rng, o->seed);
+    char id[64];
+    snprintf(id, sizeof id, "gdlc.%016llx", (unsigned long long)gdl_rng_next(&rng));
+    MatchRecord *r = record_new(id, R, players, o->startclock, o->playclock);
+    Call *calls = calloc(R ? R : 1, sizeof *calls);
+    char **last = calloc(R ? R : 1, sizeof *last);
+    const char **errs = calloc(R ? R : 1, sizeof *errs);
+    char **errbuf = calloc(R ? R : 1, sizeof *errbuf);
+    GdlMove *joint = calloc(R ? R : 1, sizeof *joint);
+    GdlState *state = NULL;
+    bool have_last = false;
+    if (!r || !calls || !last || !errs || !errbuf || !joint) {
+        st = GDL_OUT_OF_MEMORY;
+        goto out;
+    }
+    if ((st = gdl_initial_state(m, &state)) != GDL_OK || !record_add_state(r, m, state)) {
+        if (st == GDL_OK)
+            st = GDL_OUT_OF_MEMORY;
+        goto out;
+    }
+    /* START */
+    mlog(o, "match %s: start", id);
+    for (unsigned i = 0; i < R; i++)
+        calls[i] = (Call){.kind = CALL_START, .p = players[i], .id = id, .rules = rules,
+                          .role = gdl_game_role_name(game, i), .startclock = o->startclock,
+                          .playclock = o->playclock};
+    call_all(calls, R);
+    char **start_err = calloc(R ? R : 1, sizeof *start_err);
+    if (!start_err) {
+        st = GDL_OUT_OF_MEMORY;
+        goto out;
+    }
+    for (unsigned i = 0; i < R; i++) {
+        if (!calls[i].ok)
+            start_err[i] = msg("start failed: %s", calls[i].err ? calls[i].err : "no reason given");
+        mlog(o, "  %s as %s: %s", players[i]->name, gdl_game_role_name(game, i),
+             calls[i].ok ? "ready" : start_err[i] ? start_err[i] : "failed");
+        free(calls[i].err);
+    }
+    /* PLAY until the end */
+    for (;;) {
+        bool term;
+        if ((st = gdl_is_terminal(m, state, &term)) != GDL_OK) {
+            *err = msg("%s", gdl_machine_error(m));
+            break;
+        }
+        if (term)
+            break;
+        double deadline = gdl_now() + o->playclock;
+        for (unsigned i = 0; i < R; i++)
+            calls[i] = (Call){.kind = CALL_PLAY, .p = players[i], .id = id,
+                              .last = have_last ? (const char *const *)last : NULL, .n = have_last ? R : 0,
+                              .deadline = deadline};
+        call_all(calls, R);
+        for (unsigned i = 0; i < R; i++) {
+            const GdlMove *lm;
+            size_t nl;
+            errbuf[i] = NULL;
+            bool good = false, parsed = false;
+            Call *c = &calls[i];
+            if (!c->ok)
+                errbuf[i] = msg("no move: %s", c->err ? c->err : "the call failed");
+            else if (c->done_at > deadline)
+                errbuf[i] = msg("late: answered %.3f s after the play clock", c->done_at - deadline);
+            else if (gdl_move_parse(m, c->move, &joint[i]) != GDL_OK)
+                errbuf[i] = msg("unreadable move: %s", c->move);
+            else
+                parsed = true;
+            /* the legal moves after the parse (it is a call on the machine) */
+            if ((st = gdl_legal_moves(m, state, i, &lm, &nl)) != GDL_OK)
+                break;
+            if (parsed) {
+                for (size_t k = 0; k < nl; k++)
+                    if (lm[k] == joint[i])
+                        good = true;
+                if (!good)
+                    errbuf[i] = msg("illegal move: %s", c->move);
+            }
+            if (start_err[i] && !errbuf[i] && !good) {
+                errbuf[i] = start_err[i];
+                start_err[i] = NULL;
+            }
+            if (!good && (st = gdl_random_move(m, state, i, &rng, &joint[i])) != GDL_OK)
+                break;
+            if (!good && !errbuf[i])
+                errbuf[i] = msg("no move");
+            free(c->move);
+            free(c->err);
+            c->move = c->err = NULL;
+        }
+        if (st != GDL_OK) {
+            *err = msg("%s", gdl_machine_error(m));
+            for (unsigned i = 0; i < R; i++) {
+                free(calls[i].move);
+                free(calls[i].err);
+                free(errbuf[i]);
+            }
+            break;
+        }
+        for (unsigned i = 0; i < R; i++) {
+            free(last[i]);
+            last[i] = dupstr(gdl_move_text(m, joint[i]));
+            errs[i] = errbuf[i] ? errbuf[i] : "";
+            if (errbuf[i])
+                mlog(o, "  %s (%s): %s", players[i]->name, gdl_game_role_name(game, i), errbuf[i]);
+        }
+        have_last = true;
+        bool added = record_add_turn(r, (const char *const *)last, errs);
+        for (unsigned i = 0; i < R; i++) {
+            free(errbuf[i]);
+            errbuf[i] = NULL;
+        }
+        GdlState *next = NULL;
+        if (!added) {
+            st = GDL_OUT_OF_MEMORY;
+            break;
+        }
+        if ((st = gdl_next_state(m, state, joint, &next)) != GDL_OK) {
+            *err = msg("%s", gdl_machine_error(m));
+            break;
+        }
+        gdl_state_free(state);
+        state = next;
+        if (!record_add_state(r, m, state)) {
+            st = GDL_OUT_OF_MEMORY;
+            break;
+        }
+    }
+    for (unsigned i = 0; i < R; i++)
+        free(start_err[i]);
+    free(start_err);
+    if (st == GDL_OK && (st = gdl_goals(m, state, r->goals)) != GDL_OK)
+        *err = msg("%s", gdl_machine_error(m));
+    /* STOP (ABORT when the match could not end) */
+    for (unsigned i = 0; i < R; i++)
+        calls[i] = (Call){.kind = CALL_STOP, .p = players[i], .id = id,
+                          .last = have_last ? (const char *const *)last : NULL, .n = have_last ? R : 0};
+    if (st == GDL_OK) {
+        r->completed = true;
+        call_all(calls, R);
+        mlog(o, "match %s: done", id);
+    } else {
+        for (unsigned i = 0; i < R; i++)
+            players[i]->ops->abort(players[i], id);
+    }
+out:
+    if (st != GDL_OK && !*err)
+        *err = msg("%s", gdl_status_name(st));
+    gdl_state_free(state);
+    for (unsigned i = 0; last && i < R; i++)
+        free(last[i]);
+    free(last);
+    free(calls);
+    free(errs);
+    free(errbuf);
+    free(joint);
+    gdl_machine_free(m);
+    if (st != GDL_OK) {
+        match_record_free(r);
+        return st;
+    }
+    *rec = r;
+    return GDL_OK;
+}

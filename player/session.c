@@ -1,3 +1,564 @@
-/* session.c: placeholder of the player stage (player/player.h); being written. */
-#include "player.h"
-typedef int player_session_placeholder;
+/*
+ * session.c: one match from one role's side, over the public API.
+ *
+ * session_new loads the rules, makes one machine per search thread (the
+ * chosen engine, "ref" when that engine cannot make one: GdlMachine is not
+ * thread-safe, states are shared by every machine of the game), and spends
+ * the start clock: an analysis per machine (built under the machine's
+ * deadline; a game that does not ground, or not in time, is searched
+ * without), then, for a session budgeted by time, the solver: a puzzle's
+ * plan is replayed when it is proven optimal, and a two-player game solved
+ * exactly within the start clock is solved again from each later state
+ * (it is smaller) and played by its proven best moves. A session budgeted
+ * by playouts does not use the solver, so that its play depends on its
+ * seed only, never on the machine's speed.
+ *
+ * session_play parses the manager's texts (gdl_move_parse folds case),
+ * refuses an illegal joint move (GDL_BAD_ARGUMENT from gdl_next_state),
+ * and chooses: the only legal move, the plan's or the proof's move, a move
+ * the analysis proves wins at once, else the strategy. Search threads
+ * (root parallelisation: a tree per thread, each with its own machine and
+ * random numbers; the root statistics summed by move text) stop at the
+ * playout budget or at the deadline less the margin, through the
+ * machine's deadline. A random legal move is known before any search, so
+ * a move is always ready.
+ */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../solve/solve.h"
+#include "search.h"
+
+struct Session {
+    PlayOptions o;
+    GdlGame *game;
+    unsigned nroles, role;
+    unsigned nthreads;
+    GdlMachine **m;       /* per thread */
+    GdlAnalysis **an;     /* per thread (NULL entries: none) */
+    Search **search;      /* per thread */
+    GdlState *state;      /* the current state */
+    GdlRng rng;
+    double playclock;
+    char **plan;          /* a puzzle's proven plan, as move texts */
+    size_t plan_len, plan_at;
+    bool solvable;        /* the solver proved the game within the start clock */
+    char *move;           /* the last move returned */
+    SessionStats stats;
+    volatile int cancel;
+};
+
+void play_options_default(PlayOptions *o)
+{
+    memset(o, 0, sizeof *o);
+    o->strategy = PLAY_MCTS;
+    o->engine = NULL;
+    o->threads = 1;
+    o->playouts = 0;
+    o->margin = 0;
+    o->seed = 1;
+    o->analyses = true;
+    o->log = NULL;
+}
+
+static char *msg(const char *fmt, ...)
+{
+    va_list ap, aq;
+    va_start(ap, fmt);
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s)
+        vsnprintf(s, (size_t)n + 1, fmt, aq);
+    va_end(aq);
+    return s;
+}
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* The diagnostics' errors as text, one per line. */
+static char *diag_text(const GdlDiagnostics *d)
+{
+    size_t cap = 256, len = 0;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    out[0] = 0;
+    for (size_t i = 0; d && i < gdl_diagnostics_count(d); i++) {
+        const GdlDiagnostic *g = gdl_diagnostics_get(d, i);
+        if (g->severity != GDL_SEVERITY_ERROR)
+            continue;
+        char *line = msg("%s:%u:%u: error: %s\n", g->file, g->line, g->col, g->message);
+        if (!line)
+            break;
+        size_t k = strlen(line);
+        if (len + k + 1 > cap) {
+            cap = (len + k + 1) * 2;
+            char *t = realloc(out, cap);
+            if (!t) {
+                free(line);
+                break;
+            }
+            out = t;
+        }
+        memcpy(out + len, line, k + 1);
+        len += k;
+        free(line);
+    }
+    return out;
+}
+
+static double margin_of(const Session *s)
+{
+    if (s->o.margin > 0)
+        return s->o.margin;
+    double m = 0.5;
+    if (s->playclock > 0 && s->playclock / 4 < m)
+        m = s->playclock / 4;
+    return m;
+}
+
+static void slog(Session *s, const char *fmt, ...)
+{
+    if (!s->o.log)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(s->o.log, fmt, ap);
+    va_end(ap);
+    fputc('\n', s->o.log);
+    fflush(s->o.log);
+}
+
+void session_free(Session *s)
+{
+    if (!s)
+        return;
+    for (unsigned t = 0; t < s->nthreads; t++) {
+        if (s->search)
+            search_free(s->search[t]);
+        if (s->an)
+            gdl_analysis_free(s->an[t]);
+        if (s->m)
+            gdl_machine_free(s->m[t]);
+    }
+    free(s->search);
+    free(s->an);
+    free(s->m);
+    gdl_state_free(s->state);
+    for (size_t i = 0; i < s->plan_len; i++)
+        free(s->plan[i]);
+    free(s->plan);
+    free(s->move);
+    gdl_game_free(s->game);
+    free(s);
+}
+
+/* The solver within the time left before until (gdl_now seconds) from the
+ * current state: GDL_OK with r filled, or why not. */
+static GdlStatus run_solver(Session *s, double until, SolveResult *r)
+{
+    double secs = until - gdl_now();
+    if (secs < 0.05)
+        return GDL_CANCELLED;
+    SolveOptions so;
+    solve_options_default(&so);
+    so.seconds = secs;
+    so.memory_mb = 512;
+    so.analyses = s->o.analyses;
+    memset(r, 0, sizeof *r);
+    char *err = NULL;
+    GdlStatus st = solve_run(s->game, s->m[0], s->state, &so, NULL, NULL, NULL, r, &err);
+    free(err);
+    if (st != GDL_OK)
+        solve_result_free(r);
+    return st;
+}
+
+/* The start clock's work: analyses, then the solver (time budgets only). */
+static void use_start_clock(Session *s, double start_deadline)
+{
+    double until = start_deadline - margin_of(s);
+    if (s->o.analyses) {
+        for (unsigned t = 0; t < s->nthreads; t++) {
+            if (gdl_now() >= until)
+                break;
+            char *err = NULL;
+            gdl_machine_set_deadline(s->m[t], until);
+            GdlStatus st = gdl_analysis_new(s->m[t], NULL, &s->an[t], &err);
+            gdl_machine_set_deadline(s->m[t], 0);
+            if (st != GDL_OK) {
+                slog(s, "analysis: %s%s%s", gdl_status_name(st), err ? ": " : "", err ? err : "");
+                s->an[t] = NULL;
+                free(err);
+                break;
+            }
+            free(err);
+        }
+        /* every thread's search the same: analyses for all or none */
+        if (s->nthreads > 0 && (!s->an[0] || !s->an[s->nthreads - 1])) {
+            for (unsigned t = 0; t < s->nthreads; t++) {
+                gdl_analysis_free(s->an[t]);
+                s->an[t] = NULL;
+            }
+        }
+    }
+    if (!s->o.analyses || s->o.playouts > 0 || s->o.strategy == PLAY_RANDOM || s->nroles > 2)
+        return;
+    SolveResult r;
+    if (run_solver(s, until, &r) != GDL_OK)
+        return;
+    if (s->nroles == 1 && r.plan_len > 0 && (r.exact || r.lo == 100)) {
+        s->plan = r.plan;
+        s->plan_len = r.plan_len;
+        r.plan = NULL;
+        r.plan_len = 0;
+        slog(s, "start: puzzle solved (%d..%d), plan of %zu moves", r.lo, r.hi, s->plan_len);
+    } else if (s->nroles == 2 && r.exact) {
+        s->solvable = true;
+        slog(s, "start: game solved, value %d for the first role", r.lo);
+    }
+    solve_result_free(&r);
+}
+
+Session *session_new(const char *rules, size_t len, const char *role, double start_deadline, double playclock,
+                     const PlayOptions *o, char **err)
+{
+    *err = NULL;
+    Session *s = calloc(1, sizeof *s);
+    if (!s) {
+        *err = msg("out of memory");
+        return NULL;
+    }
+    if (o)
+        s->o = *o;
+    else
+        play_options_default(&s->o);
+    if (s->o.threads == 0)
+        s->o.threads = 1;
+    s->playclock = playclock;
+    gdl_rng_seed(&s->rng, s->o.seed ^ 0x5eed5eedULL);
+    GdlDiagnostics *d = NULL;
+    GdlStatus st = gdl_game_load_string("rules", rules, len, &s->game, &d);
+    if (st != GDL_OK) {
+        char *dt = diag_text(d);
+        *err = msg("the rules are rejected (%s)%s%s", gdl_status_name(st), dt && *dt ? ":\n" : "", dt ? dt : "");
+        free(dt);
+        gdl_diagnostics_free(d);
+        free(s);
+        return NULL;
+    }
+    gdl_diagnostics_free(d);
+    s->nroles = gdl_game_role_count(s->game);
+    if (gdl_role_find(s->game, role, &s->role) != GDL_OK) {
+        *err = msg("no role named '%s' in the rules", role);
+        session_free(s);
+        return NULL;
+    }
+    s->nthreads = s->o.strategy == PLAY_RANDOM ? 1 : s->o.threads;
+    s->m = calloc(s->nthreads, sizeof *s->m);
+    s->an = calloc(s->nthreads, sizeof *s->an);
+    s->search = calloc(s->nthreads, sizeof *s->search);
+    if (!s->m || !s->an || !s->search) {
+        *err = msg("out of memory");
+        session_free(s);
+        return NULL;
+    }
+    const char *engine = s->o.engine ? s->o.engine : "jit";
+    for (unsigned t = 0; t < s->nthreads; t++) {
+        char *e = NULL;
+        st = gdl_machine_new(s->game, engine, &s->m[t], &e);
+        if (st != GDL_OK && t == 0 && strcmp(engine, "ref") != 0) {
+            slog(s, "engine %s: %s; falling back to ref", engine, e ? e : gdl_status_name(st));
+            free(e);
+            e = NULL;
+            engine = "ref";
+            st = gdl_machine_new(s->game, engine, &s->m[t], &e);
+        }
+        if (st != GDL_OK) {
+            *err = msg("no machine for the game: %s", e ? e : gdl_status_name(st));
+            free(e);
+            session_free(s);
+            return NULL;
+        }
+        free(e);
+    }
+    if ((st = gdl_initial_state(s->m[0], &s->state)) != GDL_OK) {
+        *err = msg("no initial state: %s", gdl_machine_error(s->m[0]));
+        session_free(s);
+        return NULL;
+    }
+    use_start_clock(s, start_deadline);
+    if (s->o.strategy != PLAY_RANDOM) {
+        SearchConfig cfg;
+        search_config_default(&cfg);
+        cfg.strategy = s->o.strategy;
+        for (unsigned t = 0; t < s->nthreads; t++) {
+            s->search[t] = search_new(s->m[t], s->an[t], s->nroles, &cfg,
+                                      s->o.seed * 0x9E3779B97F4A7C15ULL + t + 1);
+            if (!s->search[t]) {
+                *err = msg("out of memory");
+                session_free(s);
+                return NULL;
+            }
+        }
+    }
+    return s;
+}
+
+/* Advances the state by the manager's joint move. */
+static bool advance(Session *s, const char *const *joint, size_t n, char **err)
+{
+    if (!joint || n == 0)
+        return true;
+    if (n != s->nroles) {
+        *err = msg("a joint move of %zu moves for %u roles", n, s->nroles);
+        return false;
+    }
+    GdlMove mv[64], *jm = n <= 64 ? mv : malloc(n * sizeof *jm);
+    if (!jm) {
+        *err = msg("out of memory");
+        return false;
+    }
+    bool ok = true;
+    for (size_t r = 0; r < n && ok; r++)
+        if (!joint[r] || gdl_move_parse(s->m[0], joint[r], &jm[r]) != GDL_OK) {
+            *err = msg("cannot read the move '%s' of role %s", joint[r] ? joint[r] : "(null)",
+                       gdl_game_role_name(s->game, (unsigned)r));
+            ok = false;
+        }
+    GdlState *next = NULL;
+    if (ok) {
+        GdlStatus st = gdl_next_state(s->m[0], s->state, jm, &next);
+        if (st == GDL_BAD_ARGUMENT) {
+            *err = msg("the joint move is not legal in the current state");
+            ok = false;
+        } else if (st != GDL_OK) {
+            *err = msg("cannot advance the state: %s", gdl_machine_error(s->m[0]));
+            ok = false;
+        }
+    }
+    if (jm != mv)
+        free(jm);
+    if (!ok)
+        return false;
+    gdl_state_free(s->state);
+    s->state = next;
+    return true;
+}
+
+typedef struct Work {
+    Session *s;
+    unsigned t;
+    uint64_t playouts;
+    double deadline;
+    uint64_t done;
+    GdlStatus st;
+} Work;
+
+static void *work_run(void *p)
+{
+    Work *w = p;
+    w->st = search_run(w->s->search[w->t], w->s->role, w->playouts, w->deadline, &w->s->cancel, &w->done);
+    return NULL;
+}
+
+/* The searched move's text (copied into s->move), or NULL to fall back. */
+static const char *search_move(Session *s, double until)
+{
+    unsigned T = s->nthreads;
+    for (unsigned t = 0; t < T; t++)
+        if (search_set_root(s->search[t], s->state) != GDL_OK)
+            return NULL;
+    Work w[T];
+    pthread_t th[T];
+    bool started[T];
+    s->cancel = 0;
+    for (unsigned t = 0; t < T; t++) {
+        uint64_t share = s->o.playouts / T + (t < s->o.playouts % T ? 1 : 0);
+        w[t] = (Work){s, t, s->o.playouts ? share : 0, until, 0, GDL_OK};
+        if (s->o.playouts && share == 0)
+            w[t].playouts = 1;
+        started[t] = false;
+    }
+    for (unsigned t = 1; t < T; t++)
+        started[t] = pthread_create(&th[t], NULL, work_run, &w[t]) == 0;
+    work_run(&w[0]);
+    for (unsigned t = 1; t < T; t++)
+        if (started[t])
+            pthread_join(th[t], NULL);
+    /* sum the roots by move text (thread 0's order) */
+    const GdlMove *mv0;
+    const uint32_t *v0;
+    const double *sm0;
+    size_t n = search_root(s->search[0], s->role, &mv0, &v0, &sm0);
+    if (n == 0)
+        return NULL;
+    uint64_t visits[n];
+    double sums[n];
+    for (size_t i = 0; i < n; i++) {
+        visits[i] = v0[i];
+        sums[i] = sm0[i];
+    }
+    uint64_t total = w[0].done;
+    for (unsigned t = 1; t < T; t++) {
+        total += w[t].done;
+        const GdlMove *mv;
+        const uint32_t *v;
+        const double *sm;
+        size_t k = search_root(s->search[t], s->role, &mv, &v, &sm);
+        for (size_t j = 0; j < k; j++) {
+            const char *txt = gdl_move_text(s->m[t], mv[j]);
+            for (size_t i = 0; i < n; i++)
+                if (strcmp(txt, gdl_move_text(s->m[0], mv0[i])) == 0) {
+                    visits[i] += v[j];
+                    sums[i] += sm[j];
+                    break;
+                }
+        }
+    }
+    s->stats.playouts = total;
+    size_t best = 0;
+    for (size_t i = 1; i < n; i++) {
+        /* the most visited; ties by mean score */
+        if (visits[i] > visits[best] ||
+            (visits[i] == visits[best] && visits[i] > 0 &&
+             sums[i] / (double)visits[i] > sums[best] / (double)visits[best]))
+            best = i;
+    }
+    if (s->o.strategy == PLAY_FLAT) {
+        /* flat: the best mean */
+        best = 0;
+        double bm = -1;
+        for (size_t i = 0; i < n; i++) {
+            double mean = visits[i] ? sums[i] / (double)visits[i] : -1;
+            if (mean > bm) {
+                bm = mean;
+                best = i;
+            }
+        }
+    }
+    if (visits[best] == 0 && !search_root_winning(s->search[0], s->role))
+        return NULL;
+    slog(s, "search: %llu playouts, %zu nodes, best %s (%llu visits, mean %.3f)", (unsigned long long)total,
+         search_nodes(s->search[0]), gdl_move_text(s->m[0], mv0[best]), (unsigned long long)visits[best],
+         visits[best] ? sums[best] / (double)visits[best] : 0.0);
+    free(s->move);
+    s->move = dupstr(gdl_move_text(s->m[0], mv0[best]));
+    return s->move;
+}
+
+static const char *keep_move(Session *s, GdlMove mv)
+{
+    free(s->move);
+    s->move = dupstr(gdl_move_text(s->m[0], mv));
+    return s->move;
+}
+
+const char *session_play(Session *s, const char *const *joint, size_t n, double deadline, char **err)
+{
+    *err = NULL;
+    double t0 = gdl_now();
+    memset(&s->stats, 0, sizeof s->stats);
+    s->stats.threads = s->nthreads;
+    if (!advance(s, joint, n, err))
+        return NULL;
+    bool term;
+    GdlStatus st = gdl_is_terminal(s->m[0], s->state, &term);
+    if (st != GDL_OK || term) {
+        *err = st != GDL_OK ? msg("%s", gdl_machine_error(s->m[0])) : msg("the game is over");
+        return NULL;
+    }
+    double until = deadline - margin_of(s);
+    /* a legal move ready before anything else */
+    GdlMove ready;
+    if ((st = gdl_random_move(s->m[0], s->state, s->role, &s->rng, &ready)) != GDL_OK) {
+        *err = msg("no legal move: %s", gdl_machine_error(s->m[0]));
+        return NULL;
+    }
+    const GdlMove *lm;
+    size_t nl;
+    if ((st = gdl_legal_moves(s->m[0], s->state, s->role, &lm, &nl)) != GDL_OK) {
+        *err = msg("no legal move: %s", gdl_machine_error(s->m[0]));
+        return NULL;
+    }
+    const char *out = NULL;
+    if (nl == 1) {
+        out = keep_move(s, lm[0]);
+        goto done;
+    }
+    if (s->o.strategy == PLAY_RANDOM) {
+        out = keep_move(s, ready);
+        goto done;
+    }
+    /* a puzzle's plan */
+    if (s->plan_at < s->plan_len) {
+        GdlMove pm;
+        GdlState *next = NULL;
+        GdlMove jm[1];
+        if (s->nroles == 1 && gdl_move_parse(s->m[0], s->plan[s->plan_at], &pm) == GDL_OK &&
+            (jm[0] = pm, gdl_next_state(s->m[0], s->state, jm, &next)) == GDL_OK) {
+            gdl_state_free(next);
+            s->plan_at++;
+            s->stats.solved = true;
+            out = keep_move(s, pm);
+            goto done;
+        }
+        s->plan_len = s->plan_at; /* off the plan: search from here on */
+    }
+    /* a proof's best move */
+    if (s->solvable) {
+        SolveResult r;
+        if (run_solver(s, gdl_now() + (until - gdl_now()) / 2, &r) == GDL_OK) {
+            GdlMove bm;
+            if (r.exact && r.has_best && r.best_role == s->role && r.best_move &&
+                gdl_move_parse(s->m[0], r.best_move, &bm) == GDL_OK) {
+                solve_result_free(&r);
+                s->stats.solved = true;
+                out = keep_move(s, bm);
+                goto done;
+            }
+            solve_result_free(&r);
+        }
+    }
+    /* a move the analysis proves wins at once */
+    if (s->an[0]) {
+        const GdlMove *win, *lose;
+        size_t nwin, nlose;
+        if (gdl_analysis_winning_moves(s->an[0], s->state, s->role, &win, &nwin, &lose, &nlose) == GDL_OK &&
+            nwin > 0) {
+            s->stats.solved = true;
+            out = keep_move(s, win[0]);
+            goto done;
+        }
+    }
+    out = search_move(s, until);
+    if (!out)
+        out = keep_move(s, ready);
+done:
+    s->stats.seconds = gdl_now() - t0;
+    if (!out)
+        *err = msg("out of memory");
+    return out;
+}
+
+void session_stop(Session *s, const char *const *joint, size_t n)
+{
+    char *err = NULL;
+    if (!advance(s, joint, n, &err))
+        slog(s, "stop: %s", err ? err : "");
+    free(err);
+}
+
+void session_stats(const Session *s, SessionStats *st) { *st = s->stats; }
