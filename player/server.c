@@ -99,9 +99,9 @@ static char *fmt(const char *f, ...)
 
 static char *dup_str(const char *s) { return fmt("%s", s); }
 
-/* Text from outside, fit for one log line or a reply's string: printable
- * ASCII but '"' and '\\', at most max bytes (then "..."). */
-static void clean(char *out, size_t cap, const char *s, size_t max)
+/* Text from outside, fit for one log line (quotes: '"' and '\\' kept) or
+ * a reply's string (not): printable ASCII, at most max bytes (then "..."). */
+static void clean_text(char *out, size_t cap, const char *s, size_t max, bool quotes)
 {
     size_t n = 0;
     for (; s && *s && n + 4 < cap; s++) {
@@ -111,10 +111,14 @@ static void clean(char *out, size_t cap, const char *s, size_t max)
             break;
         }
         unsigned char c = (unsigned char)*s;
-        out[n++] = (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') ? (char)c : (c == '\n' || c == '\t') ? ' ' : '?';
+        out[n++] = (c >= 0x20 && c < 0x7f && (quotes || (c != '"' && c != '\\'))) ? (char)c
+                   : (c == '\n' || c == '\t')                                    ? ' '
+                                                                                : '?';
     }
     out[n] = 0;
 }
+
+static void clean(char *out, size_t cap, const char *s, size_t max) { clean_text(out, cap, s, max, false); }
 
 /* A match id as a file name: [A-Za-z0-9_-] and '.' (not first) kept,
  * every other byte %XX; long ids cut, with a hash of the whole. */
@@ -287,7 +291,6 @@ static void set_error(Reply *r, unsigned status, const char *why)
     clean(c, sizeof c, why, 300);
     r->status = status;
     snprintf(r->body, sizeof r->body, "(error \"%s\")", c);
-    snprintf(r->note, sizeof r->note, "%s", c);
 }
 
 static void handle_start(Server *sv, const GgpMessage *msg, double t0, Reply *r)
@@ -526,14 +529,14 @@ static enum MHD_Result send_reply(Server *sv, struct MHD_Connection *c, const ch
     enum MHD_Result q = MHD_queue_response(c, r->status, resp);
     MHD_destroy_response(resp);
     if (sv->o->log) {
-        char ts[40], from[64] = "?", body[100], m[16];
+        char ts[40], from[64] = "?", body[200], m[16];
         stamp(ts, sizeof ts);
         const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
         if (ci && ci->client_addr && ci->client_addr->sa_family == AF_INET) {
             const unsigned char *a = (const unsigned char *)&((const struct sockaddr_in *)ci->client_addr)->sin_addr;
             snprintf(from, sizeof from, "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
         }
-        clean(body, sizeof body, r->body, 80);
+        clean_text(body, sizeof body, r->body, 160, true);
         clean(m, sizeof m, method, 10);
         fprintf(sv->o->log, "%s %s %s %s %s -> %u %s (%.0f ms)%s%s\n", ts, from, m, r->kind ? r->kind : "-",
                 r->id[0] ? r->id : "-", r->status, body, (gdl_now() - t0) * 1000, r->note[0] ? ": " : "", r->note);
@@ -666,10 +669,9 @@ int player_serve(const PlayerServerOptions *o, const volatile sig_atomic_t *stop
     }
     struct MHD_Daemon *d = MHD_start_daemon(
         MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, (uint16_t)o->port, NULL,
-        NULL, on_request, &sv, MHD_OPTION_NOTIFY_COMPLETED, on_completed, &sv, MHD_OPTION_CONNECTION_LIMIT,
-        (unsigned)MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_TIMEOUT,
-        MHD_OPTION_UNESCAPE_CALLBACK, unescape, &sv, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, (void *)err,
-        MHD_OPTION_END);
+        NULL, on_request, &sv, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, (void *)err, MHD_OPTION_NOTIFY_COMPLETED,
+        on_completed, &sv, MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)IDLE_TIMEOUT, MHD_OPTION_UNESCAPE_CALLBACK, unescape, &sv, MHD_OPTION_END);
     if (!d) {
         fprintf(err, "gdlc player: cannot listen on port %u: %s\n", o->port,
                 errno ? strerror(errno) : "libmicrohttpd refused to start");
