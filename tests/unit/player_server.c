@@ -308,6 +308,11 @@ static void test_info_and_headers(void **state)
     assert_int_equal(r.status, 200);
     assert_string_equal(r.body, "");
     ggp_base_headers(&r);
+    /* any path, and HTTP/1.1 with a keep-alive the server may refuse */
+    const char *path = "POST /ggp/player?x=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 6\r\n\r\n(info)";
+    raw(path, strlen(path), &r);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.body, "((name gdlc-test) (status available))");
     /* PREVIEW is answered ready */
     post("(preview ((role r)) 10)", &r);
     assert_int_equal(r.status, 200);
