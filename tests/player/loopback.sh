@@ -157,14 +157,10 @@ has "a bad port: the message" "--port takes a port number from 0 to 65535" "$tmp
 expect 2 "a bad name" "$gdlc" player --name "a b"
 expect 2 "an argument" "$gdlc" player game.kif
 expect 2 "a bad strategy" "$gdlc" player --strategy best
-"$gdlc" player --port 0 2>"$tmp/busy.err" &
-p1=$!
-sleep 0.3
-taken=$(sed -n 's/.*listening on port \([0-9][0-9]*\).*/\1/p' "$tmp/busy.err")
-expect 2 "a port in use" "$gdlc" player --port "$taken"
-has "a port in use: the message" "cannot listen on port $taken" "$tmp/err"
-kill -TERM $p1
-wait $p1
+start_player taken
+expect 2 "a port in use" "$gdlc" player --port "$port"
+has "a port in use: the message" "cannot listen on port $port" "$tmp/err"
+stop_player taken
 
 echo "player loopback: $pass passed, $fail failed"
 [ $fail -eq 0 ]
