@@ -23,6 +23,7 @@ typedef struct MatchCli {
     const char *specs[64];
     size_t nspecs;
     uint64_t startclock, playclock, matches, seed, playouts;
+    const char *engine; /* balance: the players' engine */
     bool quiet;
 } MatchCli;
 
@@ -48,6 +49,9 @@ static int parse(CliArgs *a, MatchCli *c, bool balance)
         } else if (!balance && cli_opt_value(a, "-o", &v, &bad)) {
             if (!bad)
                 c->out = v;
+        } else if (balance && cli_opt_value(a, "--engine", &v, &bad)) {
+            if (!bad)
+                c->engine = v;
         } else if (balance && cli_opt_value(a, "--playouts", &v, &bad)) {
             if (!bad && !cli_parse_u64(a->cmd, "--playouts", v, &c->playouts))
                 return CLI_USAGE;
@@ -144,8 +148,9 @@ static int run_matches(CliArgs *a, MatchCli *c, bool balance)
         rc = CLI_USAGE;
         goto end;
     }
-    char bspec[64];
-    snprintf(bspec, sizeof bspec, "mcts:%llu", (unsigned long long)c->playouts);
+    char bspec[256];
+    snprintf(bspec, sizeof bspec, "mcts:%llu%s%.200s", (unsigned long long)c->playouts, c->engine ? ",engine=" : "",
+             c->engine ? c->engine : "");
     for (np = 0; np < R; np++) {
         char *err = NULL;
         const char *spec = balance ? bspec : c->specs[np];
@@ -346,7 +351,10 @@ const CliCommand cli_match = {
     "                   flat:Xs, mcts:Xs  the same, X seconds per move\n"
     "                   http://HOST:PORT  a GGP player over HTTP\n"
     "                   (a built-in player with N playouts plays the same for\n"
-    "                   the same --seed on every machine)\n"
+    "                   the same --seed on every machine and engine)\n"
+    "                   options after commas: engine=E (default jit; pn is\n"
+    "                   faster on many games) and threads=T, e.g.\n"
+    "                   mcts:2s,engine=pn,threads=2\n"
     "  --start S        start clock, seconds (default 10)\n"
     "  --play P         play clock, seconds (default 5)\n"
     "  --matches N      number of matches (default 1)\n"
@@ -369,7 +377,8 @@ const CliCommand cli_match = {
 const CliCommand cli_balance = {
     "balance",
     "measure the first player's advantage by self-play",
-    "usage: gdlc balance GAME.kif [--matches N] [--playouts P] [--seed S] [--quiet]\n"
+    "usage: gdlc balance GAME.kif [--matches N] [--playouts P] [--seed S] [--engine E]\n"
+    "                    [--quiet]\n"
     "\n"
     "Plays the built-in UCT (mcts:P) against itself in every seat and prints\n"
     "the average score of each seat, the first seat's first, with the 95%\n"
@@ -381,6 +390,8 @@ const CliCommand cli_balance = {
     "  --matches N      number of matches (default 100)\n"
     "  --playouts P     playouts per move (default 1000)\n"
     "  --seed S         the matches' random numbers (default 1)\n"
+    "  --engine E       the players' engine (default jit): the same results,\n"
+    "                   only faster or slower\n"
     "  --quiet          no line per match on stderr\n"
     "\n"
     "exit status: 0 done; 1 a rejected game or a match that could not run;\n"

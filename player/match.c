@@ -15,7 +15,10 @@
  * wraps a Session: N playouts per move (its play then depends only on its
  * seed, which is the spec's seed mixed with the match id), or X seconds per
  * move (the session's margin kept before the earlier of that and the play
- * clock). "http://..." is a remote player (remote.c).
+ * clock). Options may follow after commas: ",engine=E" (the sessions'
+ * engine, default jit), ",threads=T" (search threads) and ",analyses=0"
+ * (no analyses, no solver). "http://..." is
+ * a remote player (remote.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -58,6 +61,7 @@ typedef struct Builtin {
     uint64_t seed;
     Session *s;
     double margin;
+    char *engine;     /* owned: po.engine */
 } Builtin;
 
 static uint64_t hash_text(const char *s)
@@ -118,11 +122,49 @@ static void bi_free(MatchPlayer *p)
 {
     Builtin *b = (Builtin *)p;
     session_free(b->s);
+    free(b->engine);
     free(b->base.name);
     free(b);
 }
 
 static const MatchPlayerOps builtin_ops = {bi_start, bi_play, bi_stop, bi_abort, bi_free};
+
+/* A built-in spec's options after its first comma: engine=E, threads=T,
+ * analyses=0|1 (default 1: the analyses and, by time, the solver). */
+static bool spec_options(const char *opts, PlayOptions *po, char **engine, char **err)
+{
+    while (*opts) {
+        const char *end = strchr(opts, ',');
+        size_t n = end ? (size_t)(end - opts) : strlen(opts);
+        if (n > 7 && strncmp(opts, "engine=", 7) == 0) {
+            free(*engine);
+            *engine = malloc(n - 6);
+            if (!*engine) {
+                *err = msg("out of memory");
+                return false;
+            }
+            memcpy(*engine, opts + 7, n - 7);
+            (*engine)[n - 7] = 0;
+            po->engine = *engine;
+        } else if (n > 8 && strncmp(opts, "threads=", 8) == 0) {
+            char *e;
+            errno = 0;
+            unsigned long t = strtoul(opts + 8, &e, 10);
+            if (e != opts + n || errno || t == 0 || t > 256 || !isdigit((unsigned char)opts[8])) {
+                *err = msg("bad threads in '%.*s' (expected 1 to 256)", (int)n, opts);
+                return false;
+            }
+            po->threads = (unsigned)t;
+        } else if (n == 10 && strncmp(opts, "analyses=", 9) == 0 && (opts[9] == '0' || opts[9] == '1')) {
+            po->analyses = opts[9] == '1';
+        } else {
+            *err = msg("unknown option '%.*s' (expected engine=E, threads=T or analyses=0|1)", (int)n, opts);
+            return false;
+        }
+        opts += n + (end ? 1 : 0);
+    }
+    return true;
+}
 
 MatchPlayer *match_player_new(const char *spec, uint64_t seed, char **err)
 {
@@ -132,6 +174,24 @@ MatchPlayer *match_player_new(const char *spec, uint64_t seed, char **err)
     PlayOptions po;
     play_options_default(&po);
     double per_move = 0;
+    /* the strategy, then options after a comma */
+    const char *full = spec;
+    char head[64];
+    const char *comma = strchr(spec, ',');
+    size_t hl = comma ? (size_t)(comma - spec) : strlen(spec);
+    if (hl >= sizeof head) {
+        *err = msg("unknown player '%s' (expected random, flat:N, mcts:N, flat:Xs, mcts:Xs or http://HOST:PORT)",
+                   spec);
+        return NULL;
+    }
+    memcpy(head, spec, hl);
+    head[hl] = 0;
+    char *engine = NULL;
+    if (comma && !spec_options(comma + 1, &po, &engine, err)) {
+        free(engine);
+        return NULL;
+    }
+    spec = head;
     if (strcmp(spec, "random") == 0) {
         po.strategy = PLAY_RANDOM;
     } else {
@@ -145,6 +205,7 @@ MatchPlayer *match_player_new(const char *spec, uint64_t seed, char **err)
         } else {
             *err = msg("unknown player '%s' (expected random, flat:N, mcts:N, flat:Xs, mcts:Xs or http://HOST:PORT)",
                        spec);
+            free(engine);
             return NULL;
         }
         size_t len = strlen(arg);
@@ -154,6 +215,7 @@ MatchPlayer *match_player_new(const char *spec, uint64_t seed, char **err)
             double x = strtod(arg, &end);
             if (end != arg + len - 1 || errno || !(x > 0) || x > 1e6 || !isdigit((unsigned char)arg[0])) {
                 *err = msg("bad seconds per move in '%s' (expected e.g. %.5s0.5s)", spec, spec);
+                free(engine);
                 return NULL;
             }
             per_move = x;
@@ -161,18 +223,21 @@ MatchPlayer *match_player_new(const char *spec, uint64_t seed, char **err)
             unsigned long long n = strtoull(arg, &end, 10);
             if (len == 0 || *end || errno || n == 0 || !isdigit((unsigned char)arg[0])) {
                 *err = msg("bad playouts in '%s' (expected a positive integer, e.g. %.5s1000)", spec, spec);
+                free(engine);
                 return NULL;
             }
             po.playouts = n;
         }
     }
     Builtin *b = calloc(1, sizeof *b);
-    if (!b || !(b->base.name = dupstr(spec))) {
+    if (!b || !(b->base.name = dupstr(full))) {
         free(b);
+        free(engine);
         *err = msg("out of memory");
         return NULL;
     }
     b->base.ops = &builtin_ops;
+    b->engine = engine;
     b->po = po;
     b->per_move = per_move;
     b->seed = seed;

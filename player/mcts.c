@@ -13,11 +13,14 @@
  * small array keyed by the joint move's index (sum of move index times the
  * product of the earlier roles' counts).
  *
- * The analyses, when given: a new node whose every role's goal range is a
- * single value is terminal with those goals (the fixed-range filter, done
- * at expansion); at expansion a role with moves proven to win at once
- * keeps only those, and its moves proven to lose at once are dropped
- * unless every move loses.
+ * The analyses, when given, at a node's expansion (its second visit: the
+ * first is the playout from it, so nodes seen once cost nothing more): a
+ * node whose every role's goal range is a single value is terminal with
+ * those goals (the fixed-range filter); at the root (and, with the
+ * winning_moves option, at every node) a role with moves proven to win at
+ * once keeps only those, and its moves proven to lose at once are dropped
+ * unless every move loses. In the tree the latter costs more than it
+ * gives: bench/player.c's ablation measures both.
  *
  * Flat Monte-Carlo spreads its playouts round-robin over the player's
  * moves at the root, the other roles moving at random, and keeps only the
@@ -78,7 +81,8 @@ void search_config_default(SearchConfig *c)
     c->strategy = PLAY_MCTS;
     c->c = 0.4;
     c->goal_ranges = true;
-    c->winning_moves = true;
+    c->winning_moves = false; /* measured: halves the playouts per second of Connect
+                                 Four, no gain in strength at equal playouts */
     c->max_nodes = 0;
 }
 
@@ -119,29 +123,6 @@ static GdlStatus node_make(Search *s, GdlState *state, Node **out)
         node_free(s, n);
         return st;
     }
-    if (!term && s->an && s->cfg.goal_ranges) {
-        /* every role's goal range one value: the game's value is fixed */
-        bool fixed = true;
-        for (unsigned r = 0; r < s->nroles && fixed; r++) {
-            int lo, hi;
-            if (gdl_analysis_goal_range(s->an, state, r, &lo, &hi) != GDL_OK || lo != hi)
-                fixed = false;
-            else
-                s->goals[r] = lo;
-        }
-        if (fixed) {
-            n->terminal = true;
-            n->goals = malloc(s->nroles * sizeof *n->goals);
-            if (!n->goals) {
-                node_free(s, n);
-                return GDL_OUT_OF_MEMORY;
-            }
-            for (unsigned r = 0; r < s->nroles; r++)
-                n->goals[r] = (float)s->goals[r] / 100.0f;
-            *out = n;
-            return GDL_OK;
-        }
-    }
     if (term) {
         n->terminal = true;
         n->goals = malloc(s->nroles * sizeof *n->goals);
@@ -174,6 +155,26 @@ static bool move_in(GdlMove mv, const GdlMove *set, size_t n)
 static GdlStatus node_expand(Search *s, Node *n)
 {
     unsigned R = s->nroles;
+    if (s->an && s->cfg.goal_ranges) {
+        /* every role's goal range one value: the game's value is fixed */
+        bool fixed = true;
+        for (unsigned r = 0; r < R && fixed; r++) {
+            int lo, hi;
+            if (gdl_analysis_goal_range(s->an, n->state, r, &lo, &hi) != GDL_OK || lo != hi)
+                fixed = false;
+            else
+                s->goals[r] = lo;
+        }
+        if (fixed) {
+            n->goals = malloc(R * sizeof *n->goals);
+            if (!n->goals)
+                return GDL_OUT_OF_MEMORY;
+            for (unsigned r = 0; r < R; r++)
+                n->goals[r] = (float)s->goals[r] / 100.0f;
+            n->terminal = true;
+            return GDL_OK;
+        }
+    }
     n->nm = calloc(R, sizeof *n->nm);
     n->off = calloc(R + 1, sizeof *n->off);
     n->winning = calloc(R, sizeof *n->winning);
@@ -203,7 +204,7 @@ static GdlStatus node_expand(Search *s, Node *n)
             all = t;
         }
         memcpy(all + total, lm, k * sizeof *lm);
-        if (k > 1 && s->an && s->cfg.winning_moves) {
+        if (k > 1 && s->an && (s->cfg.winning_moves || n == s->root)) {
             const GdlMove *win, *lose;
             size_t nwin, nlose;
             if (gdl_analysis_winning_moves(s->an, n->state, r, &win, &nwin, &lose, &nlose) == GDL_OK) {
@@ -253,7 +254,7 @@ Search *search_new(GdlMachine *m, GdlAnalysis *an, unsigned nroles, const Search
     else
         search_config_default(&s->cfg);
     if (s->cfg.max_nodes == 0)
-        s->cfg.max_nodes = (size_t)1 << 20;
+        s->cfg.max_nodes = (size_t)1 << 18; /* about 350 bytes a node in Connect Four: 90 MB */
     gdl_rng_seed(&s->rng, seed);
     s->joint = calloc(nroles ? nroles : 1, sizeof *s->joint);
     s->goals = calloc(nroles ? nroles : 1, sizeof *s->goals);
@@ -419,6 +420,10 @@ static GdlStatus uct_iterate(Search *s)
             GdlStatus st = node_expand(s, n);
             if (st != GDL_OK)
                 return st;
+            if (n->terminal) {
+                g = n->goals;
+                break;
+            }
         }
         if (!path_room(s, depth))
             return GDL_OUT_OF_MEMORY;
@@ -487,7 +492,7 @@ static GdlStatus flat_iterate(Search *s, unsigned role)
         return GDL_OK;
     if (!n->expanded) {
         GdlStatus st = node_expand(s, n);
-        if (st != GDL_OK)
+        if (st != GDL_OK || n->terminal)
             return st;
     }
     if (!path_room(s, 1))
@@ -526,6 +531,8 @@ GdlStatus search_run(Search *s, unsigned role, uint64_t playouts, double deadlin
         GdlStatus st = node_expand(s, s->root);
         if (st != GDL_OK)
             return st;
+        if (s->root->terminal)
+            return GDL_OK;
     }
     gdl_machine_set_deadline(s->m, deadline);
     gdl_machine_set_cancel_flag(s->m, cancel);

@@ -17,9 +17,10 @@ typedef struct SearchConfig {
     PlayStrategy strategy; /* PLAY_FLAT or PLAY_MCTS */
     double c;              /* UCB1's exploration constant, scores in [0, 1] */
     bool goal_ranges;      /* a new node whose every role's goal range is one value is terminal */
-    bool winning_moves;    /* at a node, a role with a winning move plays only those;
-                              moves that lose at once are dropped unless all do */
-    size_t max_nodes;      /* tree size bound (0: 1 << 20) */
+    bool winning_moves;    /* at every node (not only the root), a role with a
+                              winning move plays only those; moves that lose at
+                              once are dropped unless all do (default false) */
+    size_t max_nodes;      /* tree size bound (0: 1 << 18) */
 } SearchConfig;
 
 void search_config_default(SearchConfig *c);

@@ -279,7 +279,7 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
     for (unsigned t = 0; t < s->nthreads; t++) {
         char *e = NULL;
         st = gdl_machine_new(s->game, engine, &s->m[t], &e);
-        if (st != GDL_OK && t == 0 && strcmp(engine, "ref") != 0) {
+        if (st != GDL_OK && st != GDL_NO_ENGINE && t == 0 && strcmp(engine, "ref") != 0) {
             slog(s, "engine %s: %s; falling back to ref", engine, e ? e : gdl_status_name(st));
             free(e);
             e = NULL;
@@ -451,7 +451,8 @@ static const char *search_move(Session *s, double until)
     }
     if (visits[best] == 0 && !search_root_winning(s->search[0], s->role))
         return NULL;
-    slog(s, "search: %llu playouts, %zu nodes, best %s (%llu visits, mean %.3f)", (unsigned long long)total,
+    slog(s, "search: %llu playouts, %zu nodes in thread 0's tree, best %s (%llu visits, mean %.3f)",
+         (unsigned long long)total,
          search_nodes(s->search[0]), gdl_move_text(s->m[0], mv0[best]), (unsigned long long)visits[best],
          visits[best] ? sums[best] / (double)visits[best] : 0.0);
     free(s->move);
@@ -493,12 +494,14 @@ const char *session_play(Session *s, const char *const *joint, size_t n, double 
         *err = msg("no legal move: %s", gdl_machine_error(s->m[0]));
         return NULL;
     }
-    const char *out = NULL;
+    const char *out = NULL, *how = "search";
     if (nl == 1) {
+        how = "only move";
         out = keep_move(s, lm[0]);
         goto done;
     }
     if (s->o.strategy == PLAY_RANDOM) {
+        how = "random";
         out = keep_move(s, ready);
         goto done;
     }
@@ -512,6 +515,7 @@ const char *session_play(Session *s, const char *const *joint, size_t n, double 
             gdl_state_free(next);
             s->plan_at++;
             s->stats.solved = true;
+            how = "plan";
             out = keep_move(s, pm);
             goto done;
         }
@@ -526,6 +530,7 @@ const char *session_play(Session *s, const char *const *joint, size_t n, double 
                 gdl_move_parse(s->m[0], r.best_move, &bm) == GDL_OK) {
                 solve_result_free(&r);
                 s->stats.solved = true;
+                how = "proof";
                 out = keep_move(s, bm);
                 goto done;
             }
@@ -539,15 +544,20 @@ const char *session_play(Session *s, const char *const *joint, size_t n, double 
         if (gdl_analysis_winning_moves(s->an[0], s->state, s->role, &win, &nwin, &lose, &nlose) == GDL_OK &&
             nwin > 0) {
             s->stats.solved = true;
+            how = "winning move";
             out = keep_move(s, win[0]);
             goto done;
         }
     }
     out = search_move(s, until);
-    if (!out)
+    if (!out) {
+        how = "random (the search gave nothing)";
         out = keep_move(s, ready);
+    }
 done:
     s->stats.seconds = gdl_now() - t0;
+    slog(s, "play: %s (%s; %llu playouts, %u threads, %.3f s)", out ? out : "(none)", how,
+         (unsigned long long)s->stats.playouts, s->stats.threads, s->stats.seconds);
     if (!out)
         *err = msg("out of memory");
     return out;

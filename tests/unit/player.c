@@ -1,0 +1,645 @@
+/*
+ * player.c: the player stage's sessions, search and match runner
+ * (player/session.c, mcts.c, match.c, record.c), on gdlc's own games:
+ *   - every move a session answers is legal, turn after turn, for every
+ *     strategy (a whole Connect Four and Tic-tac-toe, each side a session);
+ *   - the manager's joint moves are read case-insensitively, and illegal,
+ *     unreadable or miscounted ones are refused with the state unchanged;
+ *   - rejected rules and unknown roles are clear errors;
+ *   - decoupled UCT on a simultaneous game (tests/player/dominant.kif):
+ *     each role finds its dominant move;
+ *   - the analyses: a move that wins at once is played without search;
+ *   - a puzzle's plan (switches.kif, value 70) is found in the start clock
+ *     and replayed to its value;
+ *   - threads: playouts split over two threads, summed, the move legal;
+ *   - the runner: a match's JSON record read back with jansson, its
+ *     moves replayed (legal), its states equal to the replay's, its goals
+ *     the end's; an illegal-moving player is replaced and recorded;
+ *   - bad specs refused; the confidence interval's arithmetic.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../player/player.h"
+#include "../../player/runner.h"
+
+#define GAMES GDLC_SOURCE_DIR "/games/"
+#define DATA GDLC_SOURCE_DIR "/tests/unit/data/"
+#define PLAYER GDLC_SOURCE_DIR "/tests/player/"
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    assert_non_null(s);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = 0;
+    fclose(f);
+    *len = (size_t)n;
+    return s;
+}
+
+static PlayOptions opts(PlayStrategy st, uint64_t playouts, uint64_t seed)
+{
+    PlayOptions o;
+    play_options_default(&o);
+    o.strategy = st;
+    o.playouts = playouts;
+    o.seed = seed;
+    return o;
+}
+
+/* Plays a whole match, a session per role (strategy per role), checking
+ * every answer against a machine of the test's own. Returns role 0's goal. */
+static int selfplay(const char *path, const PlayStrategy *st, uint64_t playouts, uint64_t seed)
+{
+    size_t len;
+    char *rules = slurp(path, &len);
+    GdlGame *g = NULL;
+    assert_int_equal(gdl_game_load_string(path, rules, len, &g, NULL), GDL_OK);
+    GdlMachine *m = NULL;
+    assert_int_equal(gdl_machine_new(g, "ref", &m, NULL), GDL_OK);
+    unsigned R = gdl_game_role_count(g);
+    Session *s[8];
+    assert_true(R <= 8);
+    for (unsigned r = 0; r < R; r++) {
+        PlayOptions o = opts(st[r], playouts, seed + r);
+        char *err = NULL;
+        s[r] = session_new(rules, len, gdl_game_role_name(g, r), gdl_now() + 30, 30, &o, &err);
+        if (!s[r])
+            fail_msg("session_new: %s", err);
+    }
+    GdlState *state = NULL;
+    assert_int_equal(gdl_initial_state(m, &state), GDL_OK);
+    char *last[8] = {0};
+    bool first = true;
+    for (int turn = 0; turn < 200; turn++) {
+        bool term;
+        assert_int_equal(gdl_is_terminal(m, state, &term), GDL_OK);
+        if (term)
+            break;
+        GdlMove joint[8];
+        char *texts[8];
+        for (unsigned r = 0; r < R; r++) {
+            char *err = NULL;
+            const char *mv = session_play(s[r], first ? NULL : (const char *const *)last, first ? 0 : R,
+                                          gdl_now() + 30, &err);
+            if (!mv)
+                fail_msg("turn %d, role %u: %s", turn, r, err);
+            assert_int_equal(gdl_move_parse(m, mv, &joint[r]), GDL_OK);
+            texts[r] = strdup(mv);
+            SessionStats ss;
+            session_stats(s[r], &ss);
+            assert_true(ss.seconds >= 0);
+        }
+        GdlState *next = NULL;
+        /* gdl_next_state refuses an illegal joint move: every answer legal */
+        assert_int_equal(gdl_next_state(m, state, joint, &next), GDL_OK);
+        gdl_state_free(state);
+        state = next;
+        for (unsigned r = 0; r < R; r++) {
+            free(last[r]);
+            last[r] = texts[r];
+        }
+        first = false;
+    }
+    int goals[8];
+    assert_int_equal(gdl_goals(m, state, goals), GDL_OK);
+    for (unsigned r = 0; r < R; r++) {
+        session_stop(s[r], (const char *const *)last, R);
+        session_free(s[r]);
+        free(last[r]);
+    }
+    gdl_state_free(state);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+    free(rules);
+    return goals[0];
+}
+
+static void legal_every_turn(void **state)
+{
+    (void)state;
+    PlayStrategy a[] = {PLAY_MCTS, PLAY_FLAT}, b[] = {PLAY_RANDOM, PLAY_MCTS};
+    selfplay(GAMES "connect4.kif", a, 100, 1);
+    selfplay(GAMES "connect4.kif", b, 100, 2);
+    selfplay(GAMES "tictactoe.kif", a, 200, 3);
+    selfplay(GAMES "tictactoe.kif", b, 200, 4);
+}
+
+static Session *ttt_session(const char *role, PlayStrategy st, uint64_t playouts, char **err)
+{
+    size_t len;
+    char *rules = slurp(GAMES "tictactoe.kif", &len);
+    PlayOptions o = opts(st, playouts, 7);
+    o.log = getenv("PLAYER_LOG") ? stderr : NULL;
+    Session *s = session_new(rules, len, role, gdl_now() + 30, 30, &o, err);
+    free(rules);
+    return s;
+}
+
+static void refuses_bad_joint_moves(void **state)
+{
+    (void)state;
+    char *err = NULL;
+    Session *s = ttt_session("OPLAYER", PLAY_MCTS, 50, &err); /* roles compare case-insensitively */
+    if (!s)
+        fail_msg("%s", err);
+    const char *mv = session_play(s, NULL, 0, gdl_now() + 30, &err);
+    assert_non_null(mv);
+    assert_string_equal(mv, "noop"); /* x moves first */
+    /* the manager's case and spacing are read */
+    const char *j1[] = {"( PLAY 2 2 )", "NOOP"};
+    mv = session_play(s, j1, 2, gdl_now() + 30, &err);
+    if (!mv)
+        fail_msg("%s", err);
+    assert_string_not_equal(mv, "(play 2 2)");
+    char o_move[64];
+    snprintf(o_move, sizeof o_move, "%s", mv);
+    /* illegal: a taken cell, the wrong role moving, a miscount, unreadable */
+    const char *bad1[] = {"noop", "(play 2 2)"};
+    const char *bad2[] = {"(play 1 1)", "noop"};
+    const char *bad3[] = {"noop"};
+    const char *bad4[] = {"noop", "(play 1"};
+    const char *const *bads[] = {bad1, bad2, bad3, bad4};
+    size_t ns[] = {2, 2, 1, 2};
+    for (int i = 0; i < 4; i++) {
+        err = NULL;
+        assert_null(session_play(s, bads[i], ns[i], gdl_now() + 30, &err));
+        assert_non_null(err);
+        free(err);
+    }
+    /* the state is unchanged: o's own move is still legal */
+    const char *j2[] = {"noop", o_move};
+    mv = session_play(s, j2, 2, gdl_now() + 30, &err);
+    if (!mv)
+        fail_msg("after refusals: %s", err);
+    assert_string_equal(mv, "noop");
+    session_free(s);
+
+    /* rejected rules and an unknown role */
+    PlayOptions o = opts(PLAY_MCTS, 10, 1);
+    err = NULL;
+    assert_null(session_new("(role x) (<= (legal x", 21, "x", gdl_now() + 5, 5, &o, &err));
+    assert_non_null(err);
+    assert_non_null(strstr(err, "rejected"));
+    free(err);
+    err = NULL;
+    assert_null(ttt_session("nobody", PLAY_MCTS, 10, &err));
+    assert_non_null(strstr(err, "nobody"));
+    free(err);
+    /* an unknown engine is an error, not a silent fallback */
+    size_t len;
+    char *rules = slurp(GAMES "tictactoe.kif", &len);
+    o.engine = "no-such-engine";
+    err = NULL;
+    assert_null(session_new(rules, len, "xplayer", gdl_now() + 5, 5, &o, &err));
+    assert_non_null(err);
+    free(err);
+    free(rules);
+}
+
+/* Decoupled UCT: in dominant.kif both roles pick 1, 2 or 3 at once and the
+ * higher wins; 3 dominates for each. */
+static void simultaneous_decoupled(void **state)
+{
+    (void)state;
+    size_t len;
+    char *rules = slurp(PLAYER "dominant.kif", &len);
+    const char *roles[] = {"a", "b"};
+    for (int i = 0; i < 2; i++) {
+        for (unsigned seed = 1; seed <= 3; seed++) {
+            PlayOptions o = opts(PLAY_MCTS, 600, seed);
+            o.analyses = i == 0; /* with and without the analyses */
+            char *err = NULL;
+            Session *s = session_new(rules, len, roles[seed % 2], gdl_now() + 30, 30, &o, &err);
+            if (!s)
+                fail_msg("%s", err);
+            const char *mv = session_play(s, NULL, 0, gdl_now() + 30, &err);
+            if (!mv)
+                fail_msg("%s", err);
+            assert_string_equal(mv, "(pick 3)");
+            session_free(s);
+        }
+    }
+    free(rules);
+}
+
+/* False, with a visible skip (a failure when CI=true), when the corpus
+ * game is missing. */
+static bool corpus(const char *game, char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/games/%s", GDLC_SHARED_DIR, game);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        const char *ci = getenv("CI");
+        if (ci && strcmp(ci, "true") == 0)
+            fail_msg("the shared corpus is missing: %s (set GDL_SHARED)", path);
+        print_message("SKIP: %s: not found (set GDL_SHARED)\n", path);
+        return false;
+    }
+    fclose(f);
+    return true;
+}
+
+/* The corpus Tic-tac-toe with x to complete a line: the analysis's winning
+ * move is played at once, without a playout. (The analysis does not see it
+ * in games/tictactoe.kif, whose frame rule reads does ?p.) */
+static void winning_move_at_once(void **state)
+{
+    (void)state;
+    char path[1024];
+    if (!corpus("ggp-repository/ticTacToe.kif", path, sizeof path))
+        return;
+    size_t len;
+    char *rules = slurp(path, &len);
+    PlayOptions o = opts(PLAY_MCTS, 100000, 7);
+    char *err = NULL;
+    Session *s = session_new(rules, len, "xplayer", gdl_now() + 30, 30, &o, &err);
+    free(rules);
+    if (!s)
+        fail_msg("%s", err);
+    const char *moves[][2] = {{"(mark 1 1)", "noop"}, {"noop", "(mark 2 1)"}, {"(mark 1 2)", "noop"},
+                              {"noop", "(mark 2 2)"}};
+    const char *mv = session_play(s, NULL, 0, gdl_now() + 30, &err);
+    assert_non_null(mv);
+    for (int i = 0; i < 4; i++) {
+        mv = session_play(s, moves[i], 2, gdl_now() + 30, &err);
+        if (!mv)
+            fail_msg("%s", err);
+    }
+    assert_string_equal(mv, "(mark 1 3)");
+    SessionStats ss;
+    session_stats(s, &ss);
+    assert_true(ss.solved);
+    assert_int_equal(ss.playouts, 0);
+    session_free(s);
+}
+
+/* switches.kif (value 70, three moves): the start clock's solver gives the
+ * plan, replayed move by move to its value. */
+static void puzzle_plan(void **state)
+{
+    (void)state;
+    size_t len;
+    char *rules = slurp(DATA "switches.kif", &len);
+    PlayOptions o = opts(PLAY_MCTS, 0, 1); /* by time: the solver may run */
+    char *err = NULL;
+    Session *s = session_new(rules, len, "solver", gdl_now() + 5, 2, &o, &err);
+    if (!s)
+        fail_msg("%s", err);
+    GdlGame *g = NULL;
+    assert_int_equal(gdl_game_load_string("switches", rules, len, &g, NULL), GDL_OK);
+    GdlMachine *m = NULL;
+    assert_int_equal(gdl_machine_new(g, "ref", &m, NULL), GDL_OK);
+    GdlState *st = NULL;
+    assert_int_equal(gdl_initial_state(m, &st), GDL_OK);
+    char *last = NULL;
+    for (;;) {
+        bool term;
+        assert_int_equal(gdl_is_terminal(m, st, &term), GDL_OK);
+        if (term)
+            break;
+        const char *j[1] = {last};
+        const char *mv = session_play(s, last ? j : NULL, last ? 1 : 0, gdl_now() + 2, &err);
+        if (!mv)
+            fail_msg("%s", err);
+        SessionStats ss;
+        session_stats(s, &ss);
+        assert_true(ss.solved);
+        GdlMove jm[1];
+        assert_int_equal(gdl_move_parse(m, mv, &jm[0]), GDL_OK);
+        GdlState *next = NULL;
+        assert_int_equal(gdl_next_state(m, st, jm, &next), GDL_OK);
+        gdl_state_free(st);
+        st = next;
+        free(last);
+        last = strdup(mv);
+    }
+    int goal;
+    assert_int_equal(gdl_goal(m, st, 0, &goal), GDL_OK);
+    assert_int_equal(goal, 70);
+    free(last);
+    gdl_state_free(st);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+    session_free(s);
+    free(rules);
+}
+
+/* A small two-player game by time: the start clock's solver proves
+ * tic-tac-toe, every move then comes from a proof, and the solved player
+ * never loses, in either seat, against UCT. */
+static void two_player_solver(void **state)
+{
+    (void)state;
+    size_t len;
+    char *rules = slurp(GAMES "tictactoe.kif", &len);
+    GdlGame *g = NULL;
+    assert_int_equal(gdl_game_load_string("tictactoe", rules, len, &g, NULL), GDL_OK);
+    for (unsigned seat = 0; seat < 2; seat++) {
+        char *err = NULL;
+        MatchPlayer *a = match_player_new("mcts:3s", 1, &err), *b = match_player_new("mcts:200", 2, &err);
+        assert_non_null(a);
+        assert_non_null(b);
+        MatchPlayer *seats[2];
+        seats[seat] = a;
+        seats[1 - seat] = b;
+        MatchOptions mo = {10, 10, 5 + seat, NULL};
+        MatchRecord *rec = NULL;
+        if (match_run(g, rules, len, seats, &mo, &rec, &err) != GDL_OK)
+            fail_msg("%s", err);
+        assert_true(match_record_goals(rec)[seat] >= 50);
+        assert_int_equal(match_record_errors(rec), 0);
+        match_record_free(rec);
+        (a->ops->free)(a);
+        (b->ops->free)(b);
+    }
+    /* the session itself: solved moves, no playouts */
+    PlayOptions o = opts(PLAY_MCTS, 0, 3);
+    char *err = NULL;
+    Session *s = session_new(rules, len, "xplayer", gdl_now() + 10, 5, &o, &err);
+    if (!s)
+        fail_msg("%s", err);
+    const char *mv = session_play(s, NULL, 0, gdl_now() + 5, &err);
+    assert_non_null(mv);
+    SessionStats ss;
+    session_stats(s, &ss);
+    assert_true(ss.solved);
+    assert_int_equal(ss.playouts, 0);
+    session_free(s);
+    gdl_game_free(g);
+    free(rules);
+}
+
+/* Two search threads: the budget split and summed, the move legal. Short
+ * enough for ThreadSanitizer. */
+static void two_threads(void **state)
+{
+    (void)state;
+    size_t len;
+    char *rules = slurp(GAMES "tictactoe.kif", &len);
+    for (int strat = 0; strat < 2; strat++) {
+        PlayOptions o = opts(strat ? PLAY_FLAT : PLAY_MCTS, 301, 5);
+        o.threads = 2;
+        char *err = NULL;
+        Session *s = session_new(rules, len, "xplayer", gdl_now() + 30, 30, &o, &err);
+        if (!s)
+            fail_msg("%s", err);
+        const char *mv = session_play(s, NULL, 0, gdl_now() + 30, &err);
+        if (!mv)
+            fail_msg("%s", err);
+        SessionStats ss;
+        session_stats(s, &ss);
+        assert_int_equal(ss.threads, 2);
+        assert_int_equal(ss.playouts, 301);
+        const char *j[] = {mv, "noop"};
+        const char *mv2 = session_play(s, j, 2, gdl_now() + 30, &err);
+        if (!mv2)
+            fail_msg("%s", err);
+        assert_string_equal(mv2, "noop");
+        session_free(s);
+    }
+    /* by time: both threads stop at the deadline less the margin (no
+     * analyses, so no solver: tic-tac-toe is solved in the start clock) */
+    PlayOptions o = opts(PLAY_MCTS, 0, 9);
+    o.threads = 2;
+    o.analyses = false;
+    o.margin = 0.1;
+    char *err = NULL;
+    Session *s = session_new(rules, len, "xplayer", gdl_now() + 30, 1, &o, &err);
+    if (!s)
+        fail_msg("%s", err);
+    double t0 = gdl_now();
+    const char *mv = session_play(s, NULL, 0, t0 + 0.4, &err);
+    double t1 = gdl_now();
+    if (!mv)
+        fail_msg("%s", err);
+    SessionStats ss;
+    session_stats(s, &ss);
+    assert_true(ss.playouts > 0);
+    assert_true(t1 < t0 + 0.4);
+    session_free(s);
+    free(rules);
+}
+
+/* A player that always answers an illegal move. */
+static bool bad_start(MatchPlayer *p, const char *id, const char *rules, const char *role, unsigned sc, unsigned pc,
+                      char **err)
+{
+    (void)p, (void)id, (void)rules, (void)role, (void)sc, (void)pc, (void)err;
+    return true;
+}
+static char *bad_play(MatchPlayer *p, const char *id, const char *const *last, size_t n, double dl, char **err)
+{
+    (void)p, (void)id, (void)last, (void)n, (void)dl, (void)err;
+    return strdup("(mark 9 9)");
+}
+static void bad_stop(MatchPlayer *p, const char *id, const char *const *last, size_t n)
+{
+    (void)p, (void)id, (void)last, (void)n;
+}
+static void bad_abort(MatchPlayer *p, const char *id) { (void)p, (void)id; }
+static void bad_free(MatchPlayer *p) { (void)p; }
+static const MatchPlayerOps bad_ops = {bad_start, bad_play, bad_stop, bad_abort, bad_free};
+
+/* "( ( cell 1 1 b ) ... )" from a state, as the record writes it. */
+static char *render(GdlMachine *m, const GdlState *s)
+{
+    size_t cap = 4096, len = 0;
+    char *out = malloc(cap);
+    len += (size_t)snprintf(out, cap, "(");
+    for (size_t i = 0; i < gdl_state_size(s); i++) {
+        const char *f = gdl_state_fact(m, s, i);
+        if (len + 2 * strlen(f) + 8 > cap)
+            out = realloc(out, cap = cap * 2 + 2 * strlen(f));
+        out[len++] = ' ';
+        for (const char *c = f; *c; c++) {
+            if (*c == ')')
+                out[len++] = ' ';
+            out[len++] = *c;
+            if (*c == '(')
+                out[len++] = ' ';
+        }
+    }
+    out[len++] = ' ';
+    out[len++] = ')';
+    out[len] = 0;
+    return out;
+}
+
+/* GGP-Base's term text back to KIF: "( mark 1 1 )" reads as is. */
+static void record_round_trip(void **state)
+{
+    (void)state;
+    size_t len;
+    char *rules = slurp(GAMES "tictactoe.kif", &len);
+    GdlGame *g = NULL;
+    assert_int_equal(gdl_game_load_string("tictactoe", rules, len, &g, NULL), GDL_OK);
+    char *err = NULL;
+    MatchPlayer *a = match_player_new("mcts:100", 1, &err);
+    assert_non_null(a);
+    MatchPlayer bad = {&bad_ops, (char *)"bad"};
+    for (int which = 0; which < 2; which++) {
+        MatchPlayer *b = which == 0 ? match_player_new("flat:50", 2, &err) : &bad;
+        assert_non_null(b);
+        MatchPlayer *seats[2] = {a, b};
+        MatchOptions mo = {5, 5, 42 + (uint64_t)which, NULL};
+        MatchRecord *rec = NULL;
+        if (match_run(g, rules, len, seats, &mo, &rec, &err) != GDL_OK)
+            fail_msg("%s", err);
+        FILE *f = tmpfile();
+        assert_true(match_record_write(rec, f));
+        rewind(f);
+        json_error_t je;
+        json_t *o = json_loadf(f, 0, &je);
+        if (!o)
+            fail_msg("the record is not JSON: %s (line %d)", je.text, je.line);
+        fclose(f);
+        assert_true(json_is_string(json_object_get(o, "matchId")));
+        assert_int_equal(json_integer_value(json_object_get(o, "startClock")), 5);
+        assert_int_equal(json_integer_value(json_object_get(o, "playClock")), 5);
+        assert_true(json_is_true(json_object_get(o, "isCompleted")));
+        assert_true(json_is_integer(json_object_get(o, "startTime")));
+        json_t *names = json_object_get(o, "playerNamesFromHost");
+        assert_string_equal(json_string_value(json_array_get(names, 0)), "mcts:100");
+        json_t *states = json_object_get(o, "states"), *moves = json_object_get(o, "moves"),
+               *errors = json_object_get(o, "errors"), *goals = json_object_get(o, "goalValues"),
+               *times = json_object_get(o, "stateTimes");
+        assert_int_equal(json_array_size(states), json_array_size(moves) + 1);
+        assert_int_equal(json_array_size(times), json_array_size(states));
+        assert_int_equal(json_array_size(errors), json_array_size(moves));
+        /* replay: every move legal, every state as recorded */
+        GdlMachine *m = NULL;
+        assert_int_equal(gdl_machine_new(g, "ref", &m, NULL), GDL_OK);
+        GdlState *st = NULL;
+        assert_int_equal(gdl_initial_state(m, &st), GDL_OK);
+        size_t nerr = 0;
+        for (size_t t = 0; t <= json_array_size(moves); t++) {
+            char *txt = render(m, st);
+            assert_string_equal(json_string_value(json_array_get(states, t)), txt);
+            free(txt);
+            if (t == json_array_size(moves))
+                break;
+            GdlMove jm[2];
+            for (size_t r = 0; r < 2; r++) {
+                json_t *mv = json_array_get(json_array_get(moves, t), r);
+                assert_int_equal(gdl_move_parse(m, json_string_value(mv), &jm[r]), GDL_OK);
+                const char *e = json_string_value(json_array_get(json_array_get(errors, t), r));
+                assert_non_null(e);
+                if (*e) {
+                    nerr++;
+                    assert_int_equal(r, 1); /* only the bad player erred */
+                    assert_non_null(strstr(e, "(mark 9 9)"));
+                }
+            }
+            GdlState *next = NULL;
+            assert_int_equal(gdl_next_state(m, st, jm, &next), GDL_OK);
+            gdl_state_free(st);
+            st = next;
+        }
+        bool term;
+        assert_int_equal(gdl_is_terminal(m, st, &term), GDL_OK);
+        assert_true(term);
+        int gv[2];
+        assert_int_equal(gdl_goals(m, st, gv), GDL_OK);
+        assert_int_equal(json_integer_value(json_array_get(goals, 0)), gv[0]);
+        assert_int_equal(json_integer_value(json_array_get(goals, 1)), gv[1]);
+        assert_int_equal(match_record_goals(rec)[0], gv[0]);
+        assert_int_equal(match_record_errors(rec), nerr);
+        if (which == 1) {
+            /* the bad player's every answer was replaced */
+            assert_true(nerr >= 2);
+            assert_int_equal(nerr, json_array_size(moves));
+        } else {
+            assert_int_equal(nerr, 0);
+        }
+        gdl_state_free(st);
+        gdl_machine_free(m);
+        json_decref(o);
+        match_record_free(rec);
+        if (which == 0)
+            (b->ops->free)(b);
+    }
+    (a->ops->free)(a);
+    gdl_game_free(g);
+    free(rules);
+}
+
+static void specs(void **state)
+{
+    (void)state;
+    const char *good[] = {"random", "flat:10", "mcts:1", "mcts:0.5s", "flat:2s", "mcts:100,engine=pn,threads=2"};
+    const char *bad[] = {"", "mcts", "mcts:", "mcts:0", "mcts:-5", "mcts:1x", "mcts:0s", "mcts:s", "uct:10",
+                         "mcts:10,threads=0", "mcts:10,colour=red", "random,engine"};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        char *err = NULL;
+        MatchPlayer *p = match_player_new(good[i], 1, &err);
+        if (!p)
+            fail_msg("%s: %s", good[i], err);
+        assert_string_equal(p->name, good[i]);
+        (p->ops->free)(p);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char *err = NULL;
+        MatchPlayer *p = match_player_new(bad[i], 1, &err);
+        if (p)
+            fail_msg("'%s' accepted", bad[i]);
+        assert_non_null(err);
+        free(err);
+    }
+}
+
+static void confidence_interval(void **state)
+{
+    (void)state;
+    double mean, half;
+    double a[] = {0, 100};
+    match_mean_ci(a, 2, &mean, &half);
+    assert_float_equal(mean, 50, 1e-9);
+    assert_float_equal(half, 1.96 * sqrt(5000.0) / sqrt(2.0), 1e-9); /* sd 70.71 */
+    double b[] = {50, 50, 50};
+    match_mean_ci(b, 3, &mean, &half);
+    assert_float_equal(mean, 50, 1e-9);
+    assert_float_equal(half, 0, 1e-12);
+    double c[] = {100, 0, 0, 100, 100};
+    match_mean_ci(c, 5, &mean, &half);
+    assert_float_equal(mean, 60, 1e-9);
+    assert_float_equal(half, 1.96 * sqrt(3000.0) / sqrt(5.0), 1e-9); /* sum of squares 12000 / 4 */
+    match_mean_ci(c, 1, &mean, &half);
+    assert_float_equal(mean, 100, 1e-9);
+    assert_float_equal(half, 0, 1e-12);
+}
+
+int main(void)
+{
+#ifdef PLAYER_THREADS_ONLY
+    /* the ThreadSanitizer build's subset (scripts/test.sh) */
+    const struct CMUnitTest tests[] = {cmocka_unit_test(two_threads)};
+    (void)legal_every_turn, (void)refuses_bad_joint_moves, (void)simultaneous_decoupled, (void)winning_move_at_once,
+        (void)puzzle_plan, (void)record_round_trip, (void)two_player_solver, (void)specs, (void)confidence_interval;
+#else
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(legal_every_turn),        cmocka_unit_test(refuses_bad_joint_moves),
+        cmocka_unit_test(simultaneous_decoupled),  cmocka_unit_test(winning_move_at_once),
+        cmocka_unit_test(puzzle_plan),             cmocka_unit_test(two_threads),
+        cmocka_unit_test(two_player_solver),
+        cmocka_unit_test(record_round_trip),       cmocka_unit_test(specs),
+        cmocka_unit_test(confidence_interval),
+    };
+#endif
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
