@@ -129,17 +129,6 @@ static void bi_free(MatchPlayer *p)
 
 static const MatchPlayerOps builtin_ops = {bi_start, bi_play, bi_stop, bi_abort, bi_free};
 
-#ifndef GDLC_HAVE_REMOTE
-/* TEMPORARY (helper SEARCH): until remote.c (helper PROTO) defines
- * match_player_http, a stand-in so that gdlc links; delete with the merge
- * (or build with -DGDLC_HAVE_REMOTE). */
-MatchPlayer *match_player_http(const char *url, char **err)
-{
-    *err = msg("remote players are not built yet: %s", url);
-    return NULL;
-}
-#endif
-
 /* A built-in spec's options after its first comma: engine=E, threads=T,
  * analyses=0|1 (default 1: the analyses and, by time, the solver). */
 static bool spec_options(const char *opts, PlayOptions *po, char **engine, char **err)

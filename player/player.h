@@ -116,6 +116,10 @@ typedef struct GgpMessage {
  * *err (malloc'd) on a malformed or unknown message. */
 bool ggp_message_parse(const char *text, size_t len, GgpMessage *msg, char **err);
 void ggp_message_free(GgpMessage *msg);
+/* The byte range [*off, *end) of the first s-expression of text (a
+ * player's reply: GGP-Base's server reads only that); false when there is
+ * none or it is malformed. */
+bool ggp_first_sexp(const char *text, size_t len, size_t *off, size_t *end);
 
 /* The spelling of the rules: maps a canonical (lower-case) text back to
  * the text as the rules wrote it, symbol by symbol ("(mark 1 1)" to
@@ -137,6 +141,7 @@ typedef struct PlayerServerOptions {
     const char *log_dir;    /* a log per match (NULL: none) */
     FILE *log;              /* one line per request (NULL: none) */
     PlayOptions play;
+    unsigned max_matches;   /* matches at once (0: 16); a START beyond gets `busy` */
     /* when not NULL, the port bound is written here once listening */
     unsigned *bound_port;
 } PlayerServerOptions;

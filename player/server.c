@@ -1,3 +1,702 @@
-/* server.c: placeholder of the player stage (player/player.h); being written. */
+/*
+ * server.c: the HTTP player (`gdlc player`), with libmicrohttpd.
+ *
+ * A game manager (GGP-Base's GameServer, ggp.org's Tiltyard) POSTs one
+ * message per connection: (INFO), (PREVIEW ...), (START id role rules
+ * startclock playclock), (PLAY id moves), (STOP id moves), (ABORT id). The
+ * daemon runs a thread per connection (MHD_USE_THREAD_PER_CONNECTION with
+ * its internal polling thread), so a PLAY that thinks for the whole play
+ * clock holds only its own thread: several matches go on at once, each with
+ * its own Session (its own machines and search threads). The table of
+ * matches is guarded by one mutex, held only to find, add or remove an
+ * entry; each match has a mutex of its own, held through a call on its
+ * session, so that the calls of one match are serialised (the contract of
+ * Session) and a STOP or ABORT waits for a PLAY still thinking. Entries are
+ * counted references: a match taken off the table by STOP is freed when the
+ * last request using it lets go.
+ *
+ * Replies are what GGP-Base's players send (GamePlayer, HttpWriter):
+ * Content-Type text/acl with the headers browsers need (CORS), and the
+ * bodies ready, the move, done, aborted, busy, nil. INFO answers
+ * ((name NAME) (status available)), busy once the table is full (GGP-Base's
+ * players, one match at a time, say busy while they play). The move is
+ * spelled as the manager's rules spell it (GgpSpelling): GGP-Base compares
+ * it with its rules case-sensitively.
+ *
+ * Time: the clocks run from the moment the request arrived (GGP-Base's
+ * receptionTime). The session gets deadline = arrival + clock - TRANSPORT
+ * (the time to write the reply and cross the network); it keeps its own
+ * margin (PlayOptions.margin) before that for its search to stop.
+ *
+ * Failures, and what the manager sees:
+ *   - a body that is not a message (malformed, unknown, truncated, empty):
+ *     400 and (error "why");
+ *   - a body over MAX_BODY bytes (by its Content-Length or as it comes):
+ *     413 and (error "why"), before reading it when the length says so;
+ *   - PLAY, STOP or ABORT for an id we do not play: 404 and busy; START for
+ *     an id we play: 409 and busy; START when max_matches are going on: 503
+ *     and busy (GGP-Base's players answer busy to each, with 200);
+ *   - rules gdlc rejects: the diagnostics go to the logs, START is
+ *     answered busy (GGP-Base's StartRequest answers busy when its
+ *     metagaming throws), the id is remembered so that each PLAY gets nil
+ *     (GGP-Base's answer when it cannot select a move) and STOP and ABORT
+ *     their usual replies. A manager then plays a random legal move for us
+ *     each turn (GGP-Base's PlayRequestThread starts from a random legal
+ *     move and keeps it when the reply is not a legal move).
+ *   - a session that cannot play a turn (an illegal joint move from the
+ *     manager): nil, and the reason in the logs.
+ * The server stays up through all of these.
+ *
+ * A match the manager forgot (no STOP or ABORT) is dropped when a START
+ * finds the table full and the match has been idle longer than two play
+ * clocks and a minute.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <netinet/in.h>
+
+#include <microhttpd.h>
+
+#include "../base/base.h"
 #include "player.h"
-typedef int player_server_placeholder;
+
+enum {
+    MAX_BODY = 16 << 20,      /* bytes of a request body (the largest rules are far smaller) */
+    DEFAULT_MAX_MATCHES = 16, /* matches at once when the options say 0 */
+    MAX_CONNECTIONS = 64,     /* connections (threads) at once */
+    IDLE_TIMEOUT = 60,        /* seconds a connection may stay silent */
+};
+static const double TRANSPORT = 0.1; /* seconds kept for the reply to reach the manager */
+
+/* ---- small helpers --------------------------------------------------- */
+
+/* A malloc'd string made by a format; NULL when memory runs out. */
+static char *fmt(const char *f, ...) BASE_PRINTF(1, 2);
+static char *fmt(const char *f, ...)
+{
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    if (n < 0)
+        return NULL;
+    char *s = base_try_realloc(NULL, (size_t)n + 1);
+    if (!s)
+        return NULL;
+    va_start(ap, f);
+    vsnprintf(s, (size_t)n + 1, f, ap);
+    va_end(ap);
+    return s;
+}
+
+static char *dup_str(const char *s) { return fmt("%s", s); }
+
+/* Text from outside, fit for one log line (quotes: '"' and '\\' kept) or
+ * a reply's string (not): printable ASCII, at most max bytes (then "..."). */
+static void clean_text(char *out, size_t cap, const char *s, size_t max, bool quotes)
+{
+    size_t n = 0;
+    for (; s && *s && n + 4 < cap; s++) {
+        if (n >= max) {
+            memcpy(out + n, "...", 3);
+            n += 3;
+            break;
+        }
+        unsigned char c = (unsigned char)*s;
+        out[n++] = (c >= 0x20 && c < 0x7f && (quotes || (c != '"' && c != '\\'))) ? (char)c
+                   : (c == '\n' || c == '\t')                                    ? ' '
+                                                                                : '?';
+    }
+    out[n] = 0;
+}
+
+static void clean(char *out, size_t cap, const char *s, size_t max) { clean_text(out, cap, s, max, false); }
+
+/* A match id as a file name: [A-Za-z0-9_-] and '.' (not first) kept,
+ * every other byte %XX; long ids cut, with a hash of the whole. */
+static void file_name(char *out, size_t cap, const char *id)
+{
+    size_t n = 0, idl = strlen(id);
+    for (size_t i = 0; i < idl && n + 4 < cap - 24; i++) {
+        unsigned char c = (unsigned char)id[i];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+            (c == '.' && i > 0))
+            out[n++] = (char)c;
+        else
+            n += (size_t)snprintf(out + n, cap - n, "%%%02X", c);
+    }
+    if (n + 4 >= cap - 24)
+        n += (size_t)snprintf(out + n, cap - n, "~%016llx",
+                              (unsigned long long)base_hash_bytes(id, idl, 0));
+    snprintf(out + n, cap - n, ".log");
+}
+
+static void stamp(char *buf, size_t cap)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    size_t n = strftime(buf, cap, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf + n, cap - n, ".%03ldZ", ts.tv_nsec / 1000000);
+}
+
+/* ---- matches --------------------------------------------------------- */
+
+typedef struct Match {
+    char *id;              /* as the manager wrote it */
+    Session *session;      /* NULL: the rules were rejected (the id is remembered) */
+    GgpSpelling *spelling; /* the rules' spelling, for replies */
+    unsigned playclock;    /* seconds */
+    unsigned turn;         /* PLAY messages answered */
+    FILE *log;             /* this match's log (NULL: none) */
+    PlayOptions play;      /* the server's, with log = this match's log */
+    double last;           /* gdl_now of the last message (server lock) */
+    pthread_mutex_t lock;  /* held through each call on the session */
+    unsigned refs;         /* the table's, and requests' (server lock) */
+} Match;
+
+typedef struct Server {
+    const PlayerServerOptions *o;
+    unsigned max_matches;
+    pthread_mutex_t lock; /* the table */
+    Match **m;            /* the matches going on */
+    size_t n, cap;
+} Server;
+
+static void match_destroy(Match *m)
+{
+    if (m->session)
+        session_free(m->session);
+    ggp_spelling_free(m->spelling);
+    if (m->log)
+        fclose(m->log);
+    pthread_mutex_destroy(&m->lock);
+    free(m->id);
+    free(m);
+}
+
+static void match_release(Server *sv, Match *m)
+{
+    pthread_mutex_lock(&sv->lock);
+    bool last = --m->refs == 0;
+    pthread_mutex_unlock(&sv->lock);
+    if (last)
+        match_destroy(m);
+}
+
+/* The match with this id, referenced (release it), or NULL. With take, it
+ * also leaves the table. Server lock held. */
+static Match *find_locked(Server *sv, const char *id, bool take)
+{
+    for (size_t i = 0; i < sv->n; i++) {
+        Match *m = sv->m[i];
+        if (strcmp(m->id, id) != 0)
+            continue;
+        m->last = gdl_now();
+        if (take) {
+            sv->m[i] = sv->m[--sv->n]; /* the table's reference passes to the caller */
+        } else {
+            m->refs++;
+        }
+        return m;
+    }
+    return NULL;
+}
+
+static Match *find(Server *sv, const char *id, bool take)
+{
+    pthread_mutex_lock(&sv->lock);
+    Match *m = find_locked(sv, id, take);
+    pthread_mutex_unlock(&sv->lock);
+    return m;
+}
+
+static void mlog(Match *m, const char *f, ...) BASE_PRINTF(2, 3);
+static void mlog(Match *m, const char *f, ...)
+{
+    if (!m->log)
+        return;
+    char ts[40];
+    stamp(ts, sizeof ts);
+    va_list ap;
+    va_start(ap, f);
+    flockfile(m->log);
+    fprintf(m->log, "%s ", ts);
+    vfprintf(m->log, f, ap);
+    fputc('\n', m->log);
+    fflush(m->log);
+    funlockfile(m->log);
+    va_end(ap);
+}
+
+/* Opens the match's log in the log folder: appended to, never through a
+ * symbolic link. */
+static FILE *open_match_log(const Server *sv, const char *id)
+{
+    if (!sv->o->log_dir)
+        return NULL;
+    char name[200];
+    file_name(name, sizeof name, id);
+    char *path = fmt("%s/%s", sv->o->log_dir, name);
+    if (!path)
+        return NULL;
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+    FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
+    if (fd >= 0 && !f)
+        close(fd);
+    if (!f && sv->o->log)
+        fprintf(sv->o->log, "gdlc player: cannot open the match log %s: %s\n", path, strerror(errno));
+    free(path);
+    return f;
+}
+
+/* ---- one request ------------------------------------------------------ */
+
+/* What a connection gathers before its message is handled. */
+typedef struct Request {
+    char *body;
+    size_t len, cap;
+    bool too_big; /* the body passed MAX_BODY: the rest is dropped */
+    double t0;    /* gdl_now when it arrived: the clocks run from here */
+} Request;
+
+/* A reply: status, body, and what the request log says of it. */
+typedef struct Reply {
+    unsigned status;
+    char body[512];
+    const char *kind; /* the message's keyword, or "-" */
+    char id[80];      /* the match id, cleaned, or "-" */
+    char note[400];   /* why, for errors; what was played */
+} Reply;
+
+static void set_body(Reply *r, unsigned status, const char *body)
+{
+    r->status = status;
+    snprintf(r->body, sizeof r->body, "%s", body);
+}
+
+/* An error reply: (error "why"), why cleaned of quotes and control bytes. */
+static void set_error(Reply *r, unsigned status, const char *why)
+{
+    char c[400];
+    clean(c, sizeof c, why, 300);
+    r->status = status;
+    snprintf(r->body, sizeof r->body, "(error \"%s\")", c);
+}
+
+static void handle_start(Server *sv, const GgpMessage *msg, double t0, Reply *r)
+{
+    const PlayerServerOptions *o = sv->o;
+    Match *m = base_try_realloc(NULL, sizeof *m);
+    if (m)
+        memset(m, 0, sizeof *m);
+    if (!m || !(m->id = dup_str(msg->id))) {
+        free(m);
+        set_error(r, 500, "out of memory");
+        return;
+    }
+    pthread_mutex_init(&m->lock, NULL);
+    m->playclock = msg->playclock;
+    m->refs = 2; /* the table's and ours */
+    m->last = t0 + msg->startclock;
+    pthread_mutex_lock(&m->lock); /* a PLAY arriving early waits for the session */
+
+    pthread_mutex_lock(&sv->lock);
+    Match *old = find_locked(sv, msg->id, false);
+    if (!old && sv->n >= sv->max_matches) { /* drop the matches the manager forgot */
+        double now = gdl_now();
+        for (size_t i = 0; i < sv->n;) {
+            Match *x = sv->m[i];
+            if (now - x->last > 2.0 * x->playclock + 60) {
+                sv->m[i] = sv->m[--sv->n];
+                if (o->log)
+                    fprintf(o->log, "gdlc player: dropping a forgotten match (idle %.0f s)\n", now - x->last);
+                if (--x->refs == 0) {
+                    pthread_mutex_unlock(&sv->lock);
+                    match_destroy(x);
+                    pthread_mutex_lock(&sv->lock);
+                    i = 0;
+                }
+            } else {
+                i++;
+            }
+        }
+    }
+    const char *refuse = NULL;
+    unsigned status = 0;
+    if (old) {
+        refuse = "a match with this id is going on", status = 409;
+    } else if (sv->n >= sv->max_matches) {
+        refuse = "too many matches at once", status = 503;
+    } else if (sv->n == sv->cap) {
+        size_t cap = sv->cap ? sv->cap * 2 : 8;
+        Match **nm = base_try_realloc(sv->m, cap * sizeof *nm);
+        if (nm)
+            sv->m = nm, sv->cap = cap;
+        else
+            refuse = "out of memory", status = 500;
+    }
+    if (!refuse)
+        sv->m[sv->n++] = m;
+    pthread_mutex_unlock(&sv->lock);
+    if (old)
+        match_release(sv, old);
+    if (refuse) {
+        set_body(r, status, status == 500 ? "(error \"out of memory\")" : "busy");
+        snprintf(r->note, sizeof r->note, "%s (max %u)", refuse, sv->max_matches);
+        pthread_mutex_unlock(&m->lock);
+        m->refs = 1;
+        match_destroy(m);
+        return;
+    }
+
+    m->log = open_match_log(sv, msg->id);
+    m->play = o->play;
+    m->play.log = m->log;
+    m->spelling = ggp_spelling_new(msg->rules, strlen(msg->rules));
+    char role[80];
+    clean(role, sizeof role, msg->role, 60);
+    mlog(m, "START role %s, start clock %u s, play clock %u s, rules %zu bytes", role, msg->startclock,
+         msg->playclock, strlen(msg->rules));
+    double deadline = t0 + msg->startclock - TRANSPORT;
+    char *err = NULL;
+    m->session = session_new(msg->rules, strlen(msg->rules), msg->role, deadline, msg->playclock, &m->play, &err);
+    if (m->session) {
+        set_body(r, 200, "ready");
+        mlog(m, "ready after %.3f s", gdl_now() - t0);
+    } else {
+        /* as GGP-Base's players when metagaming fails: busy, then nil to
+         * each PLAY, so that the manager plays a random legal move */
+        set_body(r, 200, "busy");
+        char first[200];
+        clean(first, sizeof first, err ? err : "?", 150);
+        snprintf(r->note, sizeof r->note, "rules rejected: %s", first);
+        mlog(m, "rules rejected; every PLAY will be answered nil:\n%s", err ? err : "(no message)");
+        if (o->log && o->log_dir == NULL && err)
+            fprintf(o->log, "gdlc player: the rules of a match were rejected:\n%s\n", err);
+    }
+    free(err);
+    pthread_mutex_unlock(&m->lock);
+    match_release(sv, m);
+}
+
+static void handle_play(Server *sv, const GgpMessage *msg, double t0, Reply *r)
+{
+    Match *m = find(sv, msg->id, false);
+    if (!m) {
+        set_body(r, 404, "busy");
+        snprintf(r->note, sizeof r->note, "no match with this id");
+        return;
+    }
+    pthread_mutex_lock(&m->lock);
+    m->turn++;
+    if (!m->session) {
+        set_body(r, 200, "nil");
+        snprintf(r->note, sizeof r->note, "the rules were rejected");
+        mlog(m, "PLAY %u: nil (the rules were rejected)", m->turn);
+    } else {
+        double deadline = t0 + m->playclock - TRANSPORT;
+        char *err = NULL;
+        const char *move = session_play(m->session, (const char *const *)msg->moves, msg->nmoves, deadline, &err);
+        char *spelled = move ? ggp_spelling_apply(m->spelling, move) : NULL;
+        SessionStats st = {0};
+        session_stats(m->session, &st);
+        if (spelled) {
+            set_body(r, 200, spelled);
+            snprintf(r->note, sizeof r->note, "turn %u, %llu playouts%s", m->turn, (unsigned long long)st.playouts,
+                     st.solved ? ", solved" : "");
+            mlog(m, "PLAY %u: %s after %.3f s (%llu playouts, %u threads%s)", m->turn, spelled, gdl_now() - t0,
+                 (unsigned long long)st.playouts, st.threads, st.solved ? ", from a proof or plan" : "");
+        } else {
+            /* GGP-Base's answer when a move cannot be selected */
+            set_body(r, 200, "nil");
+            char why[200];
+            clean(why, sizeof why, move ? "out of memory" : err ? err : "no move", 150);
+            snprintf(r->note, sizeof r->note, "no move: %s", why);
+            mlog(m, "PLAY %u: nil: %s", m->turn, move ? "out of memory" : err ? err : "no move");
+        }
+        free(spelled);
+        free(err);
+    }
+    pthread_mutex_unlock(&m->lock);
+    match_release(sv, m);
+}
+
+static void handle_end(Server *sv, const GgpMessage *msg, Reply *r)
+{
+    Match *m = find(sv, msg->id, true);
+    if (!m) {
+        set_body(r, 404, "busy");
+        snprintf(r->note, sizeof r->note, "no match with this id");
+        return;
+    }
+    pthread_mutex_lock(&m->lock); /* a PLAY still thinking ends first */
+    if (msg->kind == GGP_STOP) {
+        if (m->session)
+            session_stop(m->session, (const char *const *)msg->moves, msg->nmoves);
+        set_body(r, 200, "done");
+        mlog(m, "STOP after %u turns", m->turn);
+    } else {
+        set_body(r, 200, "aborted");
+        mlog(m, "ABORT after %u turns", m->turn);
+    }
+    pthread_mutex_unlock(&m->lock);
+    match_release(sv, m);
+}
+
+static const char *kind_name(GgpKind k)
+{
+    static const char *const names[] = {"INFO", "PREVIEW", "START", "PLAY", "STOP", "ABORT"};
+    return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
+}
+
+/* Handles one message body. */
+static void handle(Server *sv, const char *text, size_t len, double t0, Reply *r)
+{
+    GgpMessage msg;
+    char *err = NULL;
+    if (len == 0) {
+        set_error(r, 400, "empty request: a message such as (INFO) is expected, with its Content-Length");
+        return;
+    }
+    if (!ggp_message_parse(text, len, &msg, &err)) {
+        set_error(r, 400, err ? err : "out of memory");
+        free(err);
+        return;
+    }
+    r->kind = kind_name(msg.kind);
+    if (msg.id)
+        clean(r->id, sizeof r->id, msg.id, 60);
+    switch (msg.kind) {
+    case GGP_INFO: {
+        char name[80];
+        clean(name, sizeof name, sv->o->name ? sv->o->name : "gdlc", 60);
+        for (char *c = name; *c; c++) /* one symbol */
+            if (*c == ' ' || *c == '(' || *c == ')' || *c == ';')
+                *c = '_';
+        pthread_mutex_lock(&sv->lock);
+        bool full = sv->n >= sv->max_matches;
+        pthread_mutex_unlock(&sv->lock);
+        r->status = 200;
+        snprintf(r->body, sizeof r->body, "((name %s) (status %s))", *name ? name : "gdlc",
+                 full ? "busy" : "available");
+        break;
+    }
+    case GGP_PREVIEW:
+        set_body(r, 200, "ready");
+        break;
+    case GGP_START:
+        handle_start(sv, &msg, t0, r);
+        break;
+    case GGP_PLAY:
+        handle_play(sv, &msg, t0, r);
+        break;
+    case GGP_STOP:
+    case GGP_ABORT:
+        handle_end(sv, &msg, r);
+        break;
+    }
+    ggp_message_free(&msg);
+}
+
+/* ---- HTTP -------------------------------------------------------------- */
+
+/* Queues a reply with the headers GGP-Base's players send (HttpWriter's
+ * writeAsServer), and writes the request's log line. */
+static enum MHD_Result send_reply(Server *sv, struct MHD_Connection *c, const char *method, const Reply *r,
+                                  double t0)
+{
+    size_t n = strlen(r->body);
+    struct MHD_Response *resp = MHD_create_response_from_buffer(n, (void *)r->body, MHD_RESPMEM_MUST_COPY);
+    if (!resp)
+        return MHD_NO;
+    MHD_add_response_header(resp, "Content-Type", "text/acl");
+    MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
+    MHD_add_response_header(resp, "Access-Control-Allow-Methods", "POST, GET, OPTIONS");
+    MHD_add_response_header(resp, "Access-Control-Allow-Headers", "Content-Type");
+    MHD_add_response_header(resp, "Access-Control-Allow-Age", "86400");
+    if (r->status == 405)
+        MHD_add_response_header(resp, "Allow", "POST, GET, OPTIONS");
+    enum MHD_Result q = MHD_queue_response(c, r->status, resp);
+    MHD_destroy_response(resp);
+    if (sv->o->log) {
+        char ts[40], from[64] = "?", body[200], m[16];
+        stamp(ts, sizeof ts);
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        if (ci && ci->client_addr && ci->client_addr->sa_family == AF_INET) {
+            const unsigned char *a = (const unsigned char *)&((const struct sockaddr_in *)ci->client_addr)->sin_addr;
+            snprintf(from, sizeof from, "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
+        }
+        clean_text(body, sizeof body, r->body, 160, true);
+        clean(m, sizeof m, method, 10);
+        fprintf(sv->o->log, "%s %s %s %s %s -> %u %s (%.0f ms)%s%s\n", ts, from, m, r->kind ? r->kind : "-",
+                r->id[0] ? r->id : "-", r->status, body, (gdl_now() - t0) * 1000, r->note[0] ? ": " : "", r->note);
+        fflush(sv->o->log);
+    }
+    return q;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                                  const char *version, const char *upload, size_t *upload_size, void **req_cls)
+{
+    Server *sv = cls;
+    Request *rq = *req_cls;
+    Reply r;
+    memset(&r, 0, sizeof r);
+    if (!rq) { /* the headers are in: decide whether to read a body */
+        double t0 = gdl_now();
+        if (strcmp(method, MHD_HTTP_METHOD_OPTIONS) == 0) { /* a browser's preflight */
+            set_body(&r, 200, "");
+            return send_reply(sv, c, method, &r, t0);
+        }
+        if (strcmp(method, MHD_HTTP_METHOD_GET) == 0) { /* GET /MESSAGE, URL-encoded (GGP-Base's readAsServer) */
+            const char *msg = url[0] == '/' ? url + 1 : url;
+            handle(sv, msg, strlen(msg), t0, &r);
+            return send_reply(sv, c, method, &r, t0);
+        }
+        if (strcmp(method, MHD_HTTP_METHOD_POST) != 0) {
+            set_error(&r, 405, "only POST, GET and OPTIONS are served");
+            return send_reply(sv, c, method, &r, t0);
+        }
+        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl && strtoull(cl, NULL, 10) > MAX_BODY) {
+            char why[120];
+            snprintf(why, sizeof why, "request body too large: Content-Length %.30s, at most %d bytes", cl, MAX_BODY);
+            set_error(&r, 413, why);
+            return send_reply(sv, c, method, &r, t0);
+        }
+        rq = base_try_realloc(NULL, sizeof *rq);
+        if (!rq)
+            return MHD_NO;
+        memset(rq, 0, sizeof *rq);
+        rq->t0 = t0;
+        *req_cls = rq;
+        return MHD_YES;
+    }
+    if (*upload_size > 0) { /* a piece of the body */
+        size_t n = *upload_size;
+        *upload_size = 0;
+        if (rq->too_big || rq->len + n > MAX_BODY) {
+            rq->too_big = true;
+            return MHD_YES;
+        }
+        if (rq->len + n + 1 > rq->cap) {
+            size_t cap = rq->cap ? rq->cap : 4096;
+            while (cap < rq->len + n + 1)
+                cap *= 2;
+            char *b = base_try_realloc(rq->body, cap);
+            if (!b)
+                return MHD_NO;
+            rq->body = b, rq->cap = cap;
+        }
+        memcpy(rq->body + rq->len, upload, n);
+        rq->len += n;
+        rq->body[rq->len] = 0;
+        return MHD_YES;
+    }
+    /* the whole body is in */
+    if (rq->too_big) {
+        char why[120];
+        snprintf(why, sizeof why, "request body too large: more than %d bytes", MAX_BODY);
+        set_error(&r, 413, why);
+    } else {
+        handle(sv, rq->body ? rq->body : "", rq->len, rq->t0, &r);
+    }
+    return send_reply(sv, c, method, &r, rq->t0);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls, enum MHD_RequestTerminationCode code)
+{
+    Request *rq = *req_cls;
+    if (rq) {
+        free(rq->body);
+        free(rq);
+        *req_cls = NULL;
+    }
+}
+
+static int hex(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* URL-decoding as Java's URLDecoder (GGP-Base's GET): %XX, and '+' for a
+ * space. In place; the result is never longer. */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+    char *w = s;
+    for (const char *p = s; *p; p++) {
+        int hi, lo;
+        if (*p == '+') {
+            *w++ = ' ';
+        } else if (*p == '%' && (hi = hex(p[1])) >= 0 && (lo = hex(p[2])) >= 0) {
+            *w++ = (char)(hi * 16 + lo);
+            p += 2;
+        } else {
+            *w++ = *p;
+        }
+    }
+    *w = 0;
+    return (size_t)(w - s);
+}
+
+static void mhd_log(void *cls, const char *f, va_list ap)
+{
+    FILE *out = cls;
+    if (!out)
+        return;
+    fprintf(out, "gdlc player: libmicrohttpd: ");
+    vfprintf(out, f, ap);
+    fflush(out);
+}
+
+int player_serve(const PlayerServerOptions *o, const volatile sig_atomic_t *stop, FILE *err)
+{
+    Server sv = {.o = o, .max_matches = o->max_matches ? o->max_matches : DEFAULT_MAX_MATCHES};
+    pthread_mutex_init(&sv.lock, NULL);
+    if (o->port > 65535) {
+        fprintf(err, "gdlc player: port %u is out of range (0 to 65535)\n", o->port);
+        return -1;
+    }
+    struct MHD_Daemon *d = MHD_start_daemon(
+        MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, (uint16_t)o->port, NULL,
+        NULL, on_request, &sv, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, (void *)err, MHD_OPTION_NOTIFY_COMPLETED,
+        on_completed, &sv, MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)IDLE_TIMEOUT, MHD_OPTION_UNESCAPE_CALLBACK, unescape, &sv, MHD_OPTION_END);
+    if (!d) {
+        fprintf(err, "gdlc player: cannot listen on port %u: %s\n", o->port,
+                errno ? strerror(errno) : "libmicrohttpd refused to start");
+        pthread_mutex_destroy(&sv.lock);
+        return -1;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    unsigned port = info ? info->port : o->port;
+    if (o->bound_port)
+        *o->bound_port = port;
+    fprintf(err, "gdlc player: listening on port %u\n", port);
+    fflush(err);
+    while (!*stop) {
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    /* waits for the requests in flight (a PLAY ends by its deadline) */
+    MHD_stop_daemon(d);
+    size_t left = sv.n;
+    for (size_t i = 0; i < sv.n; i++) {
+        mlog(sv.m[i], "the player stops: the match is dropped");
+        match_destroy(sv.m[i]);
+    }
+    free(sv.m);
+    pthread_mutex_destroy(&sv.lock);
+    fprintf(err, "gdlc player: stopped (%zu match%s dropped)\n", left, left == 1 ? "" : "es");
+    return 0;
+}

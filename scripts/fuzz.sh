@@ -1,8 +1,8 @@
 #!/bin/sh
 # fuzz.sh BUILD_DIR SECONDS: runs each libFuzzer target for SECONDS (the front
-# end; the engines ref and jit behind the API), seeded with the shipped
-# games, the malformed games of tests/diag and (when present) the shared
-# corpus. Any crash, leak, sanitizer report or timeout
+# end; the engines ref and jit behind the API; the GGP protocol's messages),
+# seeded with the shipped games, the malformed games of tests/diag, the GGP
+# messages of tests/fuzz/messages and (when present) the shared corpus. Any crash, leak, sanitizer report or timeout
 # fails; the reproducer is left in BUILD_DIR/fuzz-artifacts.
 set -eu
 cd "$(dirname "$0")/.."
@@ -10,7 +10,7 @@ dir=$1 seconds=$2
 shared=${GDL_SHARED:-$(cd .. && pwd)/shared}
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
-cp games/*.kif tests/diag/*.kif "$seeds"/
+cp games/*.kif tests/diag/*.kif tests/fuzz/messages/*.acl "$seeds"/
 if [ -d "$shared/games" ]; then
     find "$shared/games" -name '*.kif' -size -64k | head -n 400 | while read -r f; do
         cp "$f" "$seeds/$(echo "$f" | tr / _)"
@@ -35,7 +35,7 @@ fuzz() {
     fi
 }
 passed=0 failed=0
-for target in fuzz_front fuzz_engine; do
+for target in fuzz_front fuzz_engine fuzz_message; do
     if fuzz $target; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 echo "fuzz: $passed passed, $failed failed"

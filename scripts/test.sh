@@ -26,7 +26,7 @@ CC=gcc cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DGDLC_TSAN=ON -DGDLC_W
 cmake --build build-tsan -j "$jobs" --target test_api test_jit test_player_threads
 (cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest -R '^(unit/(api|jit)|player/threads)$' -j "$jobs" --output-on-failure)
 
-echo "== fuzz the front end and the engines (libFuzzer, ${FUZZ_SECONDS:-60} s each)"
+echo "== fuzz the front end, the engines and the GGP messages (libFuzzer, ${FUZZ_SECONDS:-60} s each)"
 CC=clang scripts/build.sh build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGDLC_FUZZ=ON -DGDLC_SANITIZE=ON
 scripts/fuzz.sh build-fuzz "${FUZZ_SECONDS:-60}"
 echo "== all tests passed"
