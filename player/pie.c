@@ -708,8 +708,10 @@ bool pie_transform_opt(const GdlGame *game, const char *rules, size_t len, const
     BaseOom h;
     base_oom_push(&h);
     if (setjmp(h.jb)) {
-        /* what was allocated before the jump is freed as far as it is known */
-        *err = base_sprintf("out of memory (%s)", h.what ? h.what : "?");
+        /* the handler is popped; what the two structures hold is freed */
+        pie_free(&p);
+        turns_free(&t);
+        *err = strdup("out of memory");
         return false;
     }
     bool ok = turn_structure(game, o, &t);

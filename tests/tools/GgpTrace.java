@@ -7,7 +7,7 @@
 //   java -cp "/tmp/ggptrace:$(cat /tmp/peers/ggpbase.classpath)" GgpTrace GAME.kif [SEED] [JOINT...]
 //
 // Each JOINT is one joint move, the moves in role order separated by '|',
-// e.g. "(mark 2 2)|noop"; after the last (or with none) the roles play
+// e.g. "(mark 2 2)|noop", a '?' for a random move ("?|swap"); after the last (or with none) the roles play
 // uniformly random moves (java.util.Random(SEED), default 1) to the end.
 // A move that is not legal is an error (exit 1).
 import java.nio.charset.StandardCharsets;
@@ -74,7 +74,7 @@ public class GgpTrace {
                 for (String n : names) out.append(' ').append(n);
                 out.append(")\n");
                 Move m;
-                if (given != null) {
+                if (given != null && !given[k].equals("?")) {
                     m = new Move(GdlFactory.createTerm(given[k]));
                     if (!names.contains(canon(m.getContents().toString()))) {
                         System.out.print(out);
