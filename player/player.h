@@ -215,4 +215,19 @@ void match_record_free(MatchRecord *rec);
  */
 bool pie_transform(const GdlGame *game, const char *rules, size_t len, const char *name, FILE *out, char **err);
 
+/* How pie_transform checks the turn structure (pie_transform uses the
+ * defaults). The first two turns are always checked exhaustively. */
+typedef struct PieOptions {
+    unsigned playthroughs;        /* seeded random playthroughs checking alternation (default 8) */
+    uint64_t max_steps;           /* steps per playthrough (default 2000) */
+    uint64_t seed;                /* the first playthrough's seed (default 1) */
+    size_t max_first;             /* first moves checked, evenly spaced (default 0: all) */
+    bool analysis;                /* run the control analysis (default true) */
+    const char *analysis_options; /* gdl_analysis_new's options: its grounding budget
+                                     (default "samples=1,max-links=200000") */
+} PieOptions;
+void pie_options_default(PieOptions *o);
+bool pie_transform_opt(const GdlGame *game, const char *rules, size_t len, const char *name, const PieOptions *o,
+                       FILE *out, char **err);
+
 #endif
