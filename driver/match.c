@@ -26,6 +26,7 @@ typedef struct MatchCli {
     uint64_t startclock, playclock, matches, seed, playouts, jobs;
     const char *engine; /* balance: the players' engine */
     bool quiet;
+    bool no_analyses; /* balance: analyses=0 */
 } MatchCli;
 
 static int parse(CliArgs *a, MatchCli *c, bool balance)
@@ -35,6 +36,8 @@ static int parse(CliArgs *a, MatchCli *c, bool balance)
         bool bad = false;
         if (cli_opt_flag(a, "--quiet"))
             c->quiet = true;
+        else if (balance && cli_opt_flag(a, "--no-analyses"))
+            c->no_analyses = true;
         else if (!balance && cli_opt_value(a, "--player", &v, &bad)) {
             if (!bad) {
                 if (c->nspecs == sizeof c->specs / sizeof c->specs[0])
@@ -224,8 +227,8 @@ static int run_matches(CliArgs *a, MatchCli *c, bool balance)
         goto end;
     }
     char bspec[256];
-    snprintf(bspec, sizeof bspec, "mcts:%llu%s%.200s", (unsigned long long)c->playouts, c->engine ? ",engine=" : "",
-             c->engine ? c->engine : "");
+    snprintf(bspec, sizeof bspec, "mcts:%llu%s%.200s%s", (unsigned long long)c->playouts,
+             c->engine ? ",engine=" : "", c->engine ? c->engine : "", c->no_analyses ? ",analyses=0" : "");
     if (c->jobs > c->matches)
         c->jobs = c->matches;
     players = calloc(R * c->jobs, sizeof *players);
@@ -524,7 +527,7 @@ const CliCommand cli_balance = {
     "balance",
     "measure the first player's advantage by self-play",
     "usage: gdlc balance GAME.kif [--matches N] [--playouts P] [--seed S] [--engine E]\n"
-    "                    [--jobs J] [--quiet]\n"
+    "                    [--jobs J] [--no-analyses] [--quiet]\n"
     "\n"
     "Plays the built-in UCT (mcts:P) against itself in every seat and prints\n"
     "the average score of each seat, the first seat's first, with the 95%\n"
@@ -539,6 +542,9 @@ const CliCommand cli_balance = {
     "  --engine E       the players' engine (default jit): the same results,\n"
     "                   only faster or slower\n"
     "  --jobs J         run J matches at once (default 1; the same results)\n"
+    "  --no-analyses    players without the analyses (mcts:P,analyses=0): the\n"
+    "                   analysis is built anew for every player of every\n"
+    "                   match, minutes each on a game as large as hex\n"
     "  --quiet          no line per match on stderr\n"
     "\n"
     "exit status: 0 done; 1 a rejected game or a match that could not run;\n"

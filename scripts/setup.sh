@@ -3,7 +3,7 @@
 # otherwise says what to install. Safe to run again: it installs only what
 # is missing.
 set -eu
-PACKAGES="gcc make cmake pkg-config flex bison tcc libtcc-dev libcmocka-dev libnauty2-dev libmicrohttpd-dev libcurl4-openssl-dev libjansson-dev clang libclang-rt-14-dev gnuplot-nox"
+PACKAGES="gcc make cmake pkg-config flex bison tcc libtcc-dev libcmocka-dev libnauty2-dev libmicrohttpd-dev libcurl4-openssl-dev libjansson-dev jq curl clang libclang-rt-14-dev gnuplot-nox"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -57,6 +57,9 @@ grep seat "$tmp/out" >"$tmp/bal2"
 grep seat "$tmp/bal0" >"$tmp/bal1s"
 check "balance is the same on another engine" cmp -s "$tmp/bal2" "$tmp/bal1s"
 
+expect 0 "balance --no-analyses" "$gdlc" balance "$ttt" --matches 2 --playouts 20 --no-analyses
+has "balance --no-analyses players" "mcts:20,analyses=0 against itself"
+
 # --jobs: matches at once, the same results
 expect 0 "balance --jobs 2" "$gdlc" balance "$ttt" --matches 3 --playouts 20 --quiet --engine ref --jobs 2
 check "balance --jobs 2 is the same" cmp -s "$tmp/out" "$tmp/bal1"
