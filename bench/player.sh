@@ -13,8 +13,10 @@
 #            C4_PLAYOUTS (default 500) over C4_MATCHES (default 100),
 #            Breakthrough at BT_PLAYOUTS (default 300) over BT_MATCHES
 #            (default 40); and UCT with the analyses against UCT without;
-#  balance   gdlc balance (UCT against itself at BAL_PLAYOUTS, default
-#            1000, over BAL_MATCHES, default 400: an interval of about +-5)
+#  balance   gdlc balance --no-analyses (UCT against itself at
+#            BAL_PLAYOUTS, default 1000, 300 on nine-board tic-tac-toe, 100 on
+#            Breakthrough and hex, over BAL_MATCHES, default 400: an interval
+#            of about +-5)
 #            for ticTacToe, connectFour, breakthrough, hex and
 #            nineBoardTicTacToe, before and after `gdlc pie` (skipped when
 #            pie is not built or refuses the game).
@@ -38,6 +40,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 jobs=${JOBS:-$(nproc)}
 engine_of() { case $1 in hex) echo jit ;; *) echo pn ;; esac; }
+# Playouts per move of the balance table: fewer on the long games, so that
+# 400 matches of each fit in an hour of two cores (BAL_PLAYOUTS sets all).
+bal_playouts_of() { case $1 in breakthrough | hex) echo 100 ;; nineBoardTicTacToe) echo 300 ;; *) echo 1000 ;; esac; }
 n() { x=$(($1 / div)); [ $x -ge 2 ] || x=2; echo $x; }
 
 for part in $parts; do
@@ -71,20 +76,20 @@ for part in $parts; do
             --matches "$(n "${C4_MATCHES:-100}")" --jobs "$jobs" --quiet
         ;;
     balance)
-        p=${BAL_PLAYOUTS:-1000} m=$(n "${BAL_MATCHES:-400}")
-        echo "== balance: first seat's score, UCT at $p playouts against itself, $m matches"
-        echo "| game | first seat | with the pie rule |"
-        echo "|---|---|---|"
-        for game in ticTacToe connectFour breakthrough hex nineBoardTicTacToe; do
-            e=$(engine_of $game)
-            before=$($gdlc balance "$g/$game.kif" --playouts "$p" --matches "$m" --engine "$e" --jobs "$jobs" --quiet |
-                sed -n 's/^first seat [^:]*: //p')
+        m=$(n "${BAL_MATCHES:-400}")
+        echo "== balance: first seat's score, UCT (no analyses) against itself, $m matches"
+        echo "| game | playouts per move | first seat | with the pie rule |"
+        echo "|---|---:|---|---|"
+        for game in ticTacToe connectFour nineBoardTicTacToe breakthrough hex; do
+            e=$(engine_of $game) p=${BAL_PLAYOUTS:-$(bal_playouts_of $game)}
+            before=$($gdlc balance "$g/$game.kif" --playouts "$p" --matches "$m" --engine "$e" --jobs "$jobs" \
+                --no-analyses --quiet | sed -n 's/^first seat [^:]*: //p')
             after="(pie not available)"
             if $gdlc pie "$g/$game.kif" -o "$tmp/${game}_pie.kif" >/dev/null 2>"$tmp/pie.err"; then
-                after=$($gdlc balance "$tmp/${game}_pie.kif" --playouts "$p" --matches "$m" --engine "$e" --jobs "$jobs" --quiet |
-                    sed -n 's/^first seat [^:]*: //p')
+                after=$($gdlc balance "$tmp/${game}_pie.kif" --playouts "$p" --matches "$m" --engine "$e" \
+                    --jobs "$jobs" --no-analyses --quiet | sed -n 's/^first seat [^:]*: //p')
             fi
-            echo "| $game | $before | $after |"
+            echo "| $game | $p | $before | $after |"
         done
         ;;
     *)
