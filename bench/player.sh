@@ -21,6 +21,7 @@
 #            nineBoardTicTacToe, before and after `gdlc pie` (skipped when
 #            pie is not built or refuses the game).
 # --quick divides the match counts by 10 (first figures, not publishable).
+# GDLC names the gdlc binary (default build/gdlc).
 # Matches run JOBS at once (default: the number of cores; the same results).
 # Playout budgets, not time, so strength and balance figures depend on the
 # seeds only; the engine (pn, or jit for hex where pn is slower) changes
@@ -35,7 +36,7 @@ if [ "${1:-}" = --quick ]; then div=10; shift; fi
 parts=${*:-speed ablation strength balance}
 [ -f build/CMakeCache.txt ] || scripts/build.sh build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build --target gdlc bench_player -j 2 >/dev/null
-gdlc=build/gdlc b=build/bench_player
+gdlc=${GDLC:-build/gdlc} b=build/bench_player
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 jobs=${JOBS:-$(nproc)}
