@@ -28,29 +28,7 @@
 #include <string.h>
 
 #include "runner.h"
-
-static char *msg(const char *fmt, ...)
-{
-    va_list ap, aq;
-    va_start(ap, fmt);
-    va_copy(aq, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s)
-        vsnprintf(s, (size_t)n + 1, fmt, aq);
-    va_end(aq);
-    return s;
-}
-
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
+#include "internal.h"
 
 /* ---- built-in players ---------------------------------------------- */
 
@@ -90,14 +68,14 @@ static char *bi_play(MatchPlayer *p, const char *id, const char *const *last, si
     (void)id;
     Builtin *b = (Builtin *)p;
     if (!b->s) {
-        *err = msg("no match started");
+        *err = player_fmt("no match started");
         return NULL;
     }
     double d = deadline;
     if (b->per_move > 0 && gdl_now() + b->per_move + b->margin < d)
         d = gdl_now() + b->per_move + b->margin;
     const char *mv = session_play(b->s, last, n, d, err);
-    return mv ? dupstr(mv) : NULL;
+    return mv ? strdup(mv) : NULL;
 }
 
 static void bi_stop(MatchPlayer *p, const char *id, const char *const *last, size_t n)
@@ -140,7 +118,7 @@ static bool spec_options(const char *opts, PlayOptions *po, char **engine, char 
             free(*engine);
             *engine = malloc(n - 6);
             if (!*engine) {
-                *err = msg("out of memory");
+                *err = player_fmt("out of memory");
                 return false;
             }
             memcpy(*engine, opts + 7, n - 7);
@@ -151,14 +129,14 @@ static bool spec_options(const char *opts, PlayOptions *po, char **engine, char 
             errno = 0;
             unsigned long t = strtoul(opts + 8, &e, 10);
             if (e != opts + n || errno || t == 0 || t > 256 || !isdigit((unsigned char)opts[8])) {
-                *err = msg("bad threads in '%.*s' (expected 1 to 256)", (int)n, opts);
+                *err = player_fmt("bad threads in '%.*s' (expected 1 to 256)", (int)n, opts);
                 return false;
             }
             po->threads = (unsigned)t;
         } else if (n == 10 && strncmp(opts, "analyses=", 9) == 0 && (opts[9] == '0' || opts[9] == '1')) {
             po->analyses = opts[9] == '1';
         } else {
-            *err = msg("unknown option '%.*s' (expected engine=E, threads=T or analyses=0|1)", (int)n, opts);
+            *err = player_fmt("unknown option '%.*s' (expected engine=E, threads=T or analyses=0|1)", (int)n, opts);
             return false;
         }
         opts += n + (end ? 1 : 0);
@@ -180,7 +158,7 @@ MatchPlayer *match_player_new(const char *spec, uint64_t seed, char **err)
     const char *comma = strchr(spec, ',');
     size_t hl = comma ? (size_t)(comma - spec) : strlen(spec);
     if (hl >= sizeof head) {
-        *err = msg("unknown player '%s' (expected random, flat:N, mcts:N, flat:Xs, mcts:Xs or http://HOST:PORT)",
+        *err = player_fmt("unknown player '%s' (expected random, flat:N, mcts:N, flat:Xs, mcts:Xs or http://HOST:PORT)",
                    spec);
         return NULL;
     }
@@ -203,7 +181,7 @@ MatchPlayer *match_player_new(const char *spec, uint64_t seed, char **err)
             po.strategy = PLAY_MCTS;
             arg = spec + 5;
         } else {
-            *err = msg("unknown player '%s' (expected random, flat:N, mcts:N, flat:Xs, mcts:Xs or http://HOST:PORT)",
+            *err = player_fmt("unknown player '%s' (expected random, flat:N, mcts:N, flat:Xs, mcts:Xs or http://HOST:PORT)",
                        spec);
             free(engine);
             return NULL;
@@ -214,7 +192,7 @@ MatchPlayer *match_player_new(const char *spec, uint64_t seed, char **err)
         if (len > 0 && arg[len - 1] == 's') {
             double x = strtod(arg, &end);
             if (end != arg + len - 1 || errno || !(x > 0) || x > 1e6 || !isdigit((unsigned char)arg[0])) {
-                *err = msg("bad seconds per move in '%s' (expected e.g. %.5s0.5s)", spec, spec);
+                *err = player_fmt("bad seconds per move in '%s' (expected e.g. %.5s0.5s)", spec, spec);
                 free(engine);
                 return NULL;
             }
@@ -222,7 +200,7 @@ MatchPlayer *match_player_new(const char *spec, uint64_t seed, char **err)
         } else {
             unsigned long long n = strtoull(arg, &end, 10);
             if (len == 0 || *end || errno || n == 0 || !isdigit((unsigned char)arg[0])) {
-                *err = msg("bad playouts in '%s' (expected a positive integer, e.g. %.5s1000)", spec, spec);
+                *err = player_fmt("bad playouts in '%s' (expected a positive integer, e.g. %.5s1000)", spec, spec);
                 free(engine);
                 return NULL;
             }
@@ -230,10 +208,10 @@ MatchPlayer *match_player_new(const char *spec, uint64_t seed, char **err)
         }
     }
     Builtin *b = calloc(1, sizeof *b);
-    if (!b || !(b->base.name = dupstr(full))) {
+    if (!b || !(b->base.name = strdup(full))) {
         free(b);
         free(engine);
-        *err = msg("out of memory");
+        *err = player_fmt("out of memory");
         return NULL;
     }
     b->base.ops = &builtin_ops;
@@ -328,7 +306,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
         st = gdl_machine_new(game, "ref", &m, &e);
     }
     if (st != GDL_OK) {
-        *err = msg("no machine for the game: %s", e ? e : gdl_status_name(st));
+        *err = player_fmt("no machine for the game: %s", e ? e : gdl_status_name(st));
         free(e);
         return st;
     }
@@ -368,7 +346,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
     }
     for (unsigned i = 0; i < R; i++) {
         if (!calls[i].ok)
-            start_err[i] = msg("start failed: %s", calls[i].err ? calls[i].err : "no reason given");
+            start_err[i] = player_fmt("start failed: %s", calls[i].err ? calls[i].err : "no reason given");
         mlog(o, "  %s as %s: %s", players[i]->name, gdl_game_role_name(game, i),
              calls[i].ok ? "ready" : start_err[i] ? start_err[i] : "failed");
         free(calls[i].err);
@@ -377,7 +355,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
     for (;;) {
         bool term;
         if ((st = gdl_is_terminal(m, state, &term)) != GDL_OK) {
-            *err = msg("%s", gdl_machine_error(m));
+            *err = player_fmt("%s", gdl_machine_error(m));
             break;
         }
         if (term)
@@ -395,11 +373,11 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
             bool good = false, parsed = false;
             Call *c = &calls[i];
             if (!c->ok)
-                errbuf[i] = msg("no move: %s", c->err ? c->err : "the call failed");
+                errbuf[i] = player_fmt("no move: %s", c->err ? c->err : "the call failed");
             else if (c->done_at > deadline)
-                errbuf[i] = msg("late: answered %.3f s after the play clock", c->done_at - deadline);
+                errbuf[i] = player_fmt("late: answered %.3f s after the play clock", c->done_at - deadline);
             else if (gdl_move_parse(m, c->move, &joint[i]) != GDL_OK)
-                errbuf[i] = msg("unreadable move: %s", c->move);
+                errbuf[i] = player_fmt("unreadable move: %s", c->move);
             else
                 parsed = true;
             /* the legal moves after the parse (it is a call on the machine) */
@@ -410,7 +388,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
                     if (lm[k] == joint[i])
                         good = true;
                 if (!good)
-                    errbuf[i] = msg("illegal move: %s", c->move);
+                    errbuf[i] = player_fmt("illegal move: %s", c->move);
             }
             if (start_err[i] && !good) {
                 /* the first error of a player whose START failed says so */
@@ -421,13 +399,13 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
             if (!good && (st = gdl_random_move(m, state, i, &rng, &joint[i])) != GDL_OK)
                 break;
             if (!good && !errbuf[i])
-                errbuf[i] = msg("no move");
+                errbuf[i] = player_fmt("no move");
             free(c->move);
             free(c->err);
             c->move = c->err = NULL;
         }
         if (st != GDL_OK) {
-            *err = msg("%s", gdl_machine_error(m));
+            *err = player_fmt("%s", gdl_machine_error(m));
             for (unsigned i = 0; i < R; i++) {
                 free(calls[i].move);
                 free(calls[i].err);
@@ -437,7 +415,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
         }
         for (unsigned i = 0; i < R; i++) {
             free(last[i]);
-            last[i] = dupstr(gdl_move_text(m, joint[i]));
+            last[i] = strdup(gdl_move_text(m, joint[i]));
             errs[i] = errbuf[i] ? errbuf[i] : "";
             if (errbuf[i])
                 mlog(o, "  %s (%s): %s", players[i]->name, gdl_game_role_name(game, i), errbuf[i]);
@@ -454,7 +432,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
             break;
         }
         if ((st = gdl_next_state(m, state, joint, &next)) != GDL_OK) {
-            *err = msg("%s", gdl_machine_error(m));
+            *err = player_fmt("%s", gdl_machine_error(m));
             break;
         }
         gdl_state_free(state);
@@ -468,7 +446,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
         free(start_err[i]);
     free(start_err);
     if (st == GDL_OK && (st = gdl_goals(m, state, r->goals)) != GDL_OK)
-        *err = msg("%s", gdl_machine_error(m));
+        *err = player_fmt("%s", gdl_machine_error(m));
     /* STOP (ABORT when the match could not end) */
     for (unsigned i = 0; i < R; i++)
         calls[i] = (Call){.kind = CALL_STOP, .p = players[i], .id = id,
@@ -483,7 +461,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
     }
 out:
     if (st != GDL_OK && !*err)
-        *err = msg("%s", gdl_status_name(st));
+        *err = player_fmt("%s", gdl_status_name(st));
     gdl_state_free(state);
     for (unsigned i = 0; last && i < R; i++)
         free(last[i]);

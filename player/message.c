@@ -30,10 +30,14 @@
  */
 #include <ctype.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../frontend/kif.h"
 #include "player.h"
+#include "internal.h"
 
 /* ---- reading one body ----------------------------------------------- */
 
@@ -576,4 +580,14 @@ char *ggp_spelling_apply(const GgpSpelling *sp, const char *text)
         return copy;
     }
     return a.out.s;
+}
+
+char *player_fmt(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    int n = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    return n < 0 ? NULL : s;
 }

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "runner.h"
+#include "internal.h"
 
 int64_t record_now_ms(void)
 {
@@ -32,15 +33,6 @@ void match_mean_ci(const double *v, size_t n, double *mean, double *half)
     for (size_t i = 0; i < n; i++)
         ss += (v[i] - *mean) * (v[i] - *mean);
     *half = n >= 2 ? 1.96 * sqrt(ss / (double)(n - 1)) / sqrt((double)n) : 0;
-}
-
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
 }
 
 /* GGP-Base's spelling of a term: "(mark 1 1)" -> "( mark 1 1 )". */
@@ -67,7 +59,7 @@ MatchRecord *record_new(const char *id, unsigned nroles, MatchPlayer *const *pla
     MatchRecord *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
-    r->match_id = dupstr(id);
+    r->match_id = strdup(id);
     r->nroles = nroles;
     r->players = calloc(nroles ? nroles : 1, sizeof *r->players);
     r->goals = calloc(nroles ? nroles : 1, sizeof *r->goals);
@@ -76,7 +68,7 @@ MatchRecord *record_new(const char *id, unsigned nroles, MatchPlayer *const *pla
         return NULL;
     }
     for (unsigned i = 0; i < nroles; i++)
-        if (!(r->players[i] = dupstr(players[i] && players[i]->name ? players[i]->name : "?"))) {
+        if (!(r->players[i] = strdup(players[i] && players[i]->name ? players[i]->name : "?"))) {
             match_record_free(r);
             return NULL;
         }
@@ -152,8 +144,8 @@ bool record_add_turn(MatchRecord *r, const char *const *moves, const char *const
     }
     size_t at = r->nturns * R;
     for (unsigned i = 0; i < R; i++) {
-        r->moves[at + i] = dupstr(moves[i]);
-        r->errors[at + i] = dupstr(errors && errors[i] ? errors[i] : "");
+        r->moves[at + i] = strdup(moves[i]);
+        r->errors[at + i] = strdup(errors && errors[i] ? errors[i] : "");
         if (!r->moves[at + i] || !r->errors[at + i]) {
             for (unsigned j = 0; j <= i; j++) {
                 free(r->moves[at + j]);

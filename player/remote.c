@@ -31,6 +31,7 @@
 
 #include "../base/base.h"
 #include "player.h"
+#include "internal.h"
 
 enum { MAX_REPLY = 1 << 20 /* bytes of a reply kept; more is an error */ };
 
@@ -41,16 +42,6 @@ typedef struct HttpPlayer {
     GgpSpelling *spelling; /* of the rules of the last START */
     unsigned playclock;    /* of the last START */
 } HttpPlayer;
-
-static char *fmt(const char *f, ...) BASE_PRINTF(1, 2);
-static char *fmt(const char *f, ...)
-{
-    va_list ap;
-    va_start(ap, f);
-    char *s = base_vsprintf(f, ap);
-    va_end(ap);
-    return s;
-}
 
 /* A growing text. */
 typedef struct Buf {
@@ -98,10 +89,10 @@ static char *post(HttpPlayer *p, const char *what, const char *body, long timeou
 {
     CURL *c = curl_easy_init();
     if (!c) {
-        *err = fmt("%s: %s: cannot make a libcurl handle", p->url, what);
+        *err = player_fmt("%s: %s: cannot make a libcurl handle", p->url, what);
         return NULL;
     }
-    char *receiver = fmt("Receiver: %s", p->host);
+    char *receiver = player_fmt("Receiver: %s", p->host);
     struct curl_slist *h = NULL;
     h = curl_slist_append(h, "Accept: text/delim");
     h = curl_slist_append(h, "Sender: GAMESERVER");
@@ -130,10 +121,10 @@ static char *post(HttpPlayer *p, const char *what, const char *body, long timeou
     curl_slist_free_all(h);
     free(receiver);
     if (rc != CURLE_OK) {
-        *err = reply.over ? fmt("%s: %s: the reply is longer than %d bytes", p->url, what, MAX_REPLY)
+        *err = reply.over ? player_fmt("%s: %s: the reply is longer than %d bytes", p->url, what, MAX_REPLY)
                : rc == CURLE_OPERATION_TIMEDOUT
-                   ? fmt("%s: %s: no reply within %.3f s", p->url, what, (double)timeout_ms / 1000)
-                   : fmt("%s: %s: %s (after %.3f s)", p->url, what, curl_easy_strerror(rc), gdl_now() - t0);
+                   ? player_fmt("%s: %s: no reply within %.3f s", p->url, what, (double)timeout_ms / 1000)
+                   : player_fmt("%s: %s: %s (after %.3f s)", p->url, what, curl_easy_strerror(rc), gdl_now() - t0);
         free(reply.s);
         return NULL;
     }
@@ -143,7 +134,7 @@ static char *post(HttpPlayer *p, const char *what, const char *body, long timeou
         for (size_t i = 0; reply.s && reply.s[i] && n < 80; i++)
             shown[n++] = isprint((unsigned char)reply.s[i]) ? reply.s[i] : ' ';
         shown[n] = 0;
-        *err = fmt("%s: %s: HTTP status %ld: %s", p->url, what, status, shown);
+        *err = player_fmt("%s: %s: HTTP status %ld: %s", p->url, what, status, shown);
         free(reply.s);
         return NULL;
     }
@@ -162,7 +153,7 @@ static char *first_term(HttpPlayer *p, const char *what, const char *reply, char
         for (size_t i = 0; reply[i] && n < 80; i++)
             shown[n++] = isprint((unsigned char)reply[i]) ? reply[i] : ' ';
         shown[n] = 0;
-        *err = fmt("%s: %s: %s reply%s%s", p->url, what, *reply ? "a malformed" : "an empty", *reply ? ": " : "",
+        *err = player_fmt("%s: %s: %s reply%s%s", p->url, what, *reply ? "a malformed" : "an empty", *reply ? ": " : "",
                    shown);
         return NULL;
     }
@@ -183,7 +174,7 @@ static bool id_ok(const char *id, const char *what, HttpPlayer *p, char **err)
     for (const char *c = id; ok && *c; c++)
         ok = isalnum((unsigned char)*c) || strchr("!$%&*+-./<=>@_~?", *c);
     if (!ok)
-        *err = fmt("%s: %s: the match id must be one symbol", p->url, what);
+        *err = player_fmt("%s: %s: the match id must be one symbol", p->url, what);
     return ok;
 }
 
@@ -257,7 +248,7 @@ static bool http_start(MatchPlayer *mp, const char *id, const char *rules, const
     if (t && !ok) {
         char shown[64];
         snprintf(shown, sizeof shown, "%.60s", t);
-        *err = fmt("%s: START: the player answered '%s', not ready", p->url, shown);
+        *err = player_fmt("%s: START: the player answered '%s', not ready", p->url, shown);
     }
     free(t);
     free(reply);
@@ -273,7 +264,7 @@ static char *http_play(MatchPlayer *mp, const char *id, const char *const *last,
         return NULL;
     double left = deadline - gdl_now();
     if (left < 0.001) {
-        *err = fmt("%s: PLAY: no time left before the deadline", p->url);
+        *err = player_fmt("%s: PLAY: no time left before the deadline", p->url);
         return NULL;
     }
     Buf b = {0};
@@ -340,7 +331,7 @@ MatchPlayer *match_player_http(const char *url, char **err)
     *err = NULL;
     pthread_once(&curl_once, curl_init);
     if (curl_init_code != CURLE_OK) {
-        *err = fmt("libcurl cannot start: %s", curl_easy_strerror(curl_init_code));
+        *err = player_fmt("libcurl cannot start: %s", curl_easy_strerror(curl_init_code));
         return NULL;
     }
     CURLU *u = curl_url();
@@ -352,8 +343,8 @@ MatchPlayer *match_player_http(const char *url, char **err)
         uc = curl_url_get(u, CURLUPART_HOST, &host, 0);
     bool http = scheme && strcasecmp(scheme, "http") == 0;
     if (uc != CURLUE_OK || !http) {
-        *err = uc != CURLUE_OK ? fmt("%s: not a URL: %s", url, curl_url_strerror(uc))
-                               : fmt("%s: a GGP player is reached by http://HOST:PORT", url);
+        *err = uc != CURLUE_OK ? player_fmt("%s: not a URL: %s", url, curl_url_strerror(uc))
+                               : player_fmt("%s: a GGP player is reached by http://HOST:PORT", url);
         curl_free(host);
         curl_free(scheme);
         curl_url_cleanup(u);

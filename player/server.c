@@ -67,6 +67,7 @@
 
 #include "../base/base.h"
 #include "player.h"
+#include "internal.h"
 
 enum {
     MAX_BODY = 16 << 20,      /* bytes of a request body (the largest rules are far smaller) */
@@ -78,26 +79,8 @@ static const double TRANSPORT = 0.1; /* seconds kept for the reply to reach the 
 
 /* ---- small helpers --------------------------------------------------- */
 
-/* A malloc'd string made by a format; NULL when memory runs out. */
-static char *fmt(const char *f, ...) BASE_PRINTF(1, 2);
-static char *fmt(const char *f, ...)
-{
-    va_list ap;
-    va_start(ap, f);
-    int n = vsnprintf(NULL, 0, f, ap);
-    va_end(ap);
-    if (n < 0)
-        return NULL;
-    char *s = base_try_realloc(NULL, (size_t)n + 1);
-    if (!s)
-        return NULL;
-    va_start(ap, f);
-    vsnprintf(s, (size_t)n + 1, f, ap);
-    va_end(ap);
-    return s;
-}
-
-static char *dup_str(const char *s) { return fmt("%s", s); }
+/* A malloc'd copy; NULL when memory runs out. */
+static char *dup_str(const char *s) { return strdup(s); }
 
 /* Text from outside, fit for one log line (quotes: '"' and '\\' kept) or
  * a reply's string (not): printable ASCII, at most max bytes (then "..."). */
@@ -246,7 +229,7 @@ static FILE *open_match_log(const Server *sv, const char *id)
         return NULL;
     char name[200];
     file_name(name, sizeof name, id);
-    char *path = fmt("%s/%s", sv->o->log_dir, name);
+    char *path = player_fmt("%s/%s", sv->o->log_dir, name);
     if (!path)
         return NULL;
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);

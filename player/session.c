@@ -33,6 +33,7 @@
 
 #include "../solve/solve.h"
 #include "search.h"
+#include "internal.h"
 
 /* The analysis, built in a thread of its own on a machine of its own:
  * gdl_analysis_new does not poll the deadline (Amazons 10x10 takes
@@ -122,29 +123,6 @@ void play_options_default(PlayOptions *o)
     o->log = NULL;
 }
 
-static char *msg(const char *fmt, ...)
-{
-    va_list ap, aq;
-    va_start(ap, fmt);
-    va_copy(aq, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s)
-        vsnprintf(s, (size_t)n + 1, fmt, aq);
-    va_end(aq);
-    return s;
-}
-
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 /* The diagnostics' errors as text, one per line. */
 static char *diag_text(const GdlDiagnostics *d)
 {
@@ -157,7 +135,7 @@ static char *diag_text(const GdlDiagnostics *d)
         const GdlDiagnostic *g = gdl_diagnostics_get(d, i);
         if (g->severity != GDL_SEVERITY_ERROR)
             continue;
-        char *line = msg("%s:%u:%u: error: %s\n", g->file, g->line, g->col, g->message);
+        char *line = player_fmt("%s:%u:%u: error: %s\n", g->file, g->line, g->col, g->message);
         if (!line)
             break;
         size_t k = strlen(line);
@@ -351,7 +329,7 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
     *err = NULL;
     Session *s = calloc(1, sizeof *s);
     if (!s) {
-        *err = msg("out of memory");
+        *err = player_fmt("out of memory");
         return NULL;
     }
     if (o)
@@ -366,7 +344,7 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
     GdlStatus st = gdl_game_load_string("rules", rules, len, &s->game, &d);
     if (st != GDL_OK) {
         char *dt = diag_text(d);
-        *err = msg("the rules are rejected (%s)%s%s", gdl_status_name(st), dt && *dt ? ":\n" : "", dt ? dt : "");
+        *err = player_fmt("the rules are rejected (%s)%s%s", gdl_status_name(st), dt && *dt ? ":\n" : "", dt ? dt : "");
         free(dt);
         gdl_diagnostics_free(d);
         free(s);
@@ -375,7 +353,7 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
     gdl_diagnostics_free(d);
     s->nroles = gdl_game_role_count(s->game);
     if (gdl_role_find(s->game, role, &s->role) != GDL_OK) {
-        *err = msg("no role named '%s' in the rules", role);
+        *err = player_fmt("no role named '%s' in the rules", role);
         session_free(s);
         return NULL;
     }
@@ -383,7 +361,7 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
     s->m = calloc(s->nthreads, sizeof *s->m);
     s->search = calloc(s->nthreads, sizeof *s->search);
     if (!s->m || !s->search) {
-        *err = msg("out of memory");
+        *err = player_fmt("out of memory");
         session_free(s);
         return NULL;
     }
@@ -401,7 +379,7 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
             st = gdl_machine_new(s->game, engine, &s->m[t], &e);
         }
         if (st != GDL_OK) {
-            *err = msg("no machine for the game: %s", e ? e : gdl_status_name(st));
+            *err = player_fmt("no machine for the game: %s", e ? e : gdl_status_name(st));
             free(e);
             session_free(s);
             return NULL;
@@ -409,7 +387,7 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
         free(e);
     }
     if ((st = gdl_initial_state(s->m[0], &s->state)) != GDL_OK) {
-        *err = msg("no initial state: %s", gdl_machine_error(s->m[0]));
+        *err = player_fmt("no initial state: %s", gdl_machine_error(s->m[0]));
         session_free(s);
         return NULL;
     }
@@ -421,7 +399,7 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
         for (unsigned t = 0; t < s->nthreads; t++) {
             s->search[t] = search_new(s->m[t], NULL, s->nroles, &cfg, s->o.seed * 0x9E3779B97F4A7C15ULL + t + 1);
             if (!s->search[t]) {
-                *err = msg("out of memory");
+                *err = player_fmt("out of memory");
                 session_free(s);
                 return NULL;
             }
@@ -477,18 +455,18 @@ static bool advance(Session *s, const char *const *joint, size_t n, char **err)
     if (!joint || n == 0)
         return true;
     if (n != s->nroles) {
-        *err = msg("a joint move of %zu moves for %u roles", n, s->nroles);
+        *err = player_fmt("a joint move of %zu moves for %u roles", n, s->nroles);
         return false;
     }
     GdlMove mv[64], *jm = n <= 64 ? mv : malloc(n * sizeof *jm);
     if (!jm) {
-        *err = msg("out of memory");
+        *err = player_fmt("out of memory");
         return false;
     }
     bool ok = true;
     for (size_t r = 0; r < n && ok; r++)
         if (!joint[r] || gdl_move_parse(s->m[0], joint[r], &jm[r]) != GDL_OK) {
-            *err = msg("cannot read the move '%s' of role %s", joint[r] ? joint[r] : "(null)",
+            *err = player_fmt("cannot read the move '%s' of role %s", joint[r] ? joint[r] : "(null)",
                        gdl_game_role_name(s->game, (unsigned)r));
             ok = false;
         }
@@ -496,10 +474,10 @@ static bool advance(Session *s, const char *const *joint, size_t n, char **err)
     if (ok) {
         GdlStatus st = gdl_next_state(s->m[0], s->state, jm, &next);
         if (st == GDL_BAD_ARGUMENT) {
-            *err = msg("the joint move is not legal in the current state");
+            *err = player_fmt("the joint move is not legal in the current state");
             ok = false;
         } else if (st != GDL_OK) {
-            *err = msg("cannot advance the state: %s", gdl_machine_error(s->m[0]));
+            *err = player_fmt("cannot advance the state: %s", gdl_machine_error(s->m[0]));
             ok = false;
         }
     }
@@ -610,14 +588,14 @@ static const char *search_move(Session *s, double until)
          search_nodes(s->search[0]), gdl_move_text(s->m[0], mv0[best]), (unsigned long long)visits[best],
          visits[best] ? sums[best] / (double)visits[best] : 0.0);
     free(s->move);
-    s->move = dupstr(gdl_move_text(s->m[0], mv0[best]));
+    s->move = strdup(gdl_move_text(s->m[0], mv0[best]));
     return s->move;
 }
 
 static const char *keep_move(Session *s, GdlMove mv)
 {
     free(s->move);
-    s->move = dupstr(gdl_move_text(s->m[0], mv));
+    s->move = strdup(gdl_move_text(s->m[0], mv));
     return s->move;
 }
 
@@ -632,20 +610,20 @@ const char *session_play(Session *s, const char *const *joint, size_t n, double 
     bool term;
     GdlStatus st = gdl_is_terminal(s->m[0], s->state, &term);
     if (st != GDL_OK || term) {
-        *err = st != GDL_OK ? msg("%s", gdl_machine_error(s->m[0])) : msg("the game is over");
+        *err = st != GDL_OK ? player_fmt("%s", gdl_machine_error(s->m[0])) : player_fmt("the game is over");
         return NULL;
     }
     double until = deadline - margin_of(s);
     /* a legal move ready before anything else */
     GdlMove ready;
     if ((st = gdl_random_move(s->m[0], s->state, s->role, &s->rng, &ready)) != GDL_OK) {
-        *err = msg("no legal move: %s", gdl_machine_error(s->m[0]));
+        *err = player_fmt("no legal move: %s", gdl_machine_error(s->m[0]));
         return NULL;
     }
     const GdlMove *lm;
     size_t nl;
     if ((st = gdl_legal_moves(s->m[0], s->state, s->role, &lm, &nl)) != GDL_OK) {
-        *err = msg("no legal move: %s", gdl_machine_error(s->m[0]));
+        *err = player_fmt("no legal move: %s", gdl_machine_error(s->m[0]));
         return NULL;
     }
     const char *out = NULL, *how = "search";
@@ -719,7 +697,7 @@ done:
     slog(s, "play: %s (%s; %llu playouts, %u threads, %.3f s)", out ? out : "(none)", how,
          (unsigned long long)s->stats.playouts, s->stats.threads, s->stats.seconds);
     if (!out)
-        *err = msg("out of memory");
+        *err = player_fmt("out of memory");
     return out;
 }
 
