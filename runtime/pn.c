@@ -655,7 +655,7 @@ static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtC
     /* ground, propnet, optimise (pipeline.h), in the machine's store: its
      * symbol table is a copy of the game's, id for id */
     Propnet pn;
-    if (!rt_propnet(&game->front.ir, &lim, store, PN_OPT_ALL, &pn, NULL, &why)) {
+    if (!rt_propnet(&game->front.ir, &lim, store, PN_OPT_ENGINE, &pn, NULL, &why)) {
         ctl->create_status = GDL_LIMIT;
         bool budget = why && strncmp(why, "grounding stopped", 17) == 0;
         *err = base_sprintf("%s%s; engine jit plays it", budget ? "" : "engine pn: ", why ? why : "no network");
