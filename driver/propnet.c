@@ -271,7 +271,7 @@ const CliCommand cli_propnet = {
     "the OR of the others; moves never legal are false), to a fixpoint. This\n"
     "is engine pn's network: the input complement holds only where exactly\n"
     "one legal move per role is played, as the engine does; the analyses and\n"
-    "check --dump=pn use the other passes only. Every component that computes a sentence is named by it as\n"
+    "check --dump=pn use neither it nor factoring. Every component that computes a sentence is named by it as\n"
     "written in GDL: (true (cell 1 1 x)), (does xplayer noop), (legal xplayer\n"
     "noop), (next (cell 1 1 x)), (goal xplayer 100), terminal; a component\n"
     "that optimising merged into another named one keeps its sentence as an\n"

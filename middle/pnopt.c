@@ -37,6 +37,13 @@
  *    its init false, can never change: it becomes a constant of its init
  *    value (and stays in base[], its next itself). The pass then propagates
  *    those constants, and counts what that removed as its own.
+ *  - factoring (PN_OPT_FACTOR, engine pn's): an OR of ANDs sharing an
+ *    input becomes the AND of that input and the OR of the rests (below).
+ *  - input complement (PN_OPT_INPUT_COMPLEMENT, engine pn's only): an OR
+ *    of most of a role's moves becomes the NOT of the OR of the others;
+ *    sound only where one legal move per role is played (below).
+ * Both add gates: they append them, relink the network and let compact()
+ * drop what they absorbed.
  */
 #include <string.h>
 
@@ -632,11 +639,10 @@ static bool factor(Propnet *pn)
  * guesses how often a move is played: a move legal by one fact or none, or
  * an OR of such (the noop of a turn-taking game, played every other turn:
  * Reversi's is legal when the other role has control or when the role has
- * no move) weighs as
- * much as all the role's others together, any other move 1; without it a
- * frame rule "the cell keeps its piece unless the move touches it" would
+ * no move) weighs as much as all the role's others together, any other
+ * move 1; without it a frame rule "the cell keeps its piece unless the move touches it" would
  * read noop in the complement of every cell, flipping them all each turn
- * (Breakthrough: 60% more instructions than without the pass). ANDs and
+ * (Breakthrough: 64% more instructions than factoring alone). ANDs and
  * NOTs reading an impossible input become constants, ORs drop it. */
 /* Is an OR reading inputs of weight s among a role's weight r worth
  * rewriting: would the moves outside weigh at most (s - 2) / 2? */
