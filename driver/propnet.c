@@ -180,7 +180,7 @@ static int propnet_run(CliArgs *a)
         rc = CLI_FAULT;
     if (dot && raw && rc == CLI_OK)
         rc = draw(a->cmd, path, dot, &pn, focus_comp, (uint32_t)depth);
-    pn_optimise(&pn, PN_OPT_ALL);
+    pn_optimise(&pn, PN_OPT_ENGINE);
     double t2 = gdl_now();
     Sizes after = sizes(&pn);
     if (dump)
@@ -212,8 +212,8 @@ static int propnet_run(CliArgs *a)
                legals, goals, pn.roles.n);
         printf("cycles:    %u cyclic components, the largest of %u\n", cyclic, largest);
         for (uint32_t i = 0; i < pn.passes.n; i++)
-            printf("pass:      %-22s removed %u components, %u links\n", pn.passes.v[i].name,
-                   pn.passes.v[i].comps_removed, pn.passes.v[i].links_removed);
+            printf("pass:      %-22s removed %lld components, %lld links\n", pn.passes.v[i].name,
+                   (long long)pn.passes.v[i].comps_removed, (long long)pn.passes.v[i].links_removed);
         if (gs.rules)
             printf("ground:    %llu atoms, %llu rules, %llu links, %llu static facts\n", (unsigned long long)gs.atoms,
                    (unsigned long long)gs.rules, (unsigned long long)gs.links, (unsigned long long)gs.static_facts);
@@ -232,8 +232,8 @@ static int propnet_run(CliArgs *a)
         for (uint32_t i = 0; i < pn.passes.n; i++) {
             printf("%s{\"name\":", i ? "," : "");
             json_string(pn.passes.v[i].name);
-            printf(",\"components_removed\":%u,\"links_removed\":%u}", pn.passes.v[i].comps_removed,
-                   pn.passes.v[i].links_removed);
+            printf(",\"components_removed\":%lld,\"links_removed\":%lld}", (long long)pn.passes.v[i].comps_removed,
+                   (long long)pn.passes.v[i].links_removed);
         }
         printf("],\"ground\":{\"atoms\":%llu,\"rules\":%llu,\"links\":%llu,\"static_facts\":%llu}",
                (unsigned long long)gs.atoms, (unsigned long long)gs.rules, (unsigned long long)gs.links,
@@ -265,12 +265,18 @@ const CliCommand cli_propnet = {
     "goal and terminal propositions marked), then optimises it:\n"
     "constant propagation, removal of what reaches nothing the state machine\n"
     "reads, collapsing of gates of one input, structural hashing of identical\n"
-    "gates, and base propositions that can never change made constant, to a\n"
-    "fixpoint. Every component that computes a sentence is named by it as\n"
-    "written in GDL: (true (cell 1 1 x)), (does xplayer noop), (legal xplayer\n"
-    "noop), (next (cell 1 1 x)), (goal xplayer 100), terminal; a component\n"
-    "that optimising merged into another named one keeps its sentence as an\n"
-    "alias (the 'alias' lines of --dump), which --focus finds too.\n"
+    "gates, base propositions that can never change made constant, factoring\n"
+    "(an OR of ANDs that share an input a becomes AND(a, OR of the rests)),\n"
+    "and input complement (an OR of most of a role's moves becomes the NOT of\n"
+    "the OR of the others; moves never legal are false), to a fixpoint. This\n"
+    "is engine pn's network: the input complement holds only where exactly\n"
+    "one legal move per role is played, as the engine does; the analyses and\n"
+    "check --dump=pn use neither it nor factoring. Every component that\n"
+    "computes a sentence is named by it as written in GDL: (true (cell 1 1\n"
+    "x)), (does xplayer noop), (legal xplayer noop), (next (cell 1 1 x)),\n"
+    "(goal xplayer 100), terminal; a component that optimising merged into\n"
+    "another named one keeps its sentence as an alias (the 'alias' lines of\n"
+    "--dump), which --focus finds too.\n"
     "\n"
     "  --stats          (the default) components by kind and links, raw and\n"
     "                   optimised; bases, inputs, legals, goals; what each\n"

@@ -37,6 +37,13 @@
  *    its init false, can never change: it becomes a constant of its init
  *    value (and stays in base[], its next itself). The pass then propagates
  *    those constants, and counts what that removed as its own.
+ *  - factoring (PN_OPT_FACTOR, engine pn's): an OR of ANDs sharing an
+ *    input becomes the AND of that input and the OR of the rests (below).
+ *  - input complement (PN_OPT_INPUT_COMPLEMENT, engine pn's only): an OR
+ *    of most of a role's moves becomes the NOT of the OR of the others;
+ *    sound only where one legal move per role is played (below).
+ * Both add gates: they append them, relink the network and let compact()
+ * drop what they absorbed.
  */
 #include <string.h>
 
@@ -406,6 +413,357 @@ static bool fixed(Propnet *pn)
     return any;
 }
 
+/* ---- rewriting inputs: shared by factoring and input complement ------------ */
+
+/* A pass that rewrites some gates' inputs and adds gates: per component an
+ * override of its input list (the ones not overridden keep theirs), gates
+ * appended at the end, and ANDs absorbed (nothing reads them any more). */
+typedef struct Rewrite {
+    uint32_t n0;         /* components before the pass */
+    U32Vec *ins;         /* per component (n0 of them): its new inputs when over[c] */
+    uint8_t *over;       /* per component of the first n0 */
+    uint8_t *gone;       /* per component of the first n0: absorbed */
+    VEC(uint64_t) extra; /* the inputs of the gates added: (to << 32) | from */
+} Rewrite;
+
+static void rw_init(Rewrite *w, const Propnet *pn)
+{
+    memset(w, 0, sizeof *w);
+    w->n0 = pn->comps.n;
+    w->ins = base_xcalloc(w->n0 + 1, sizeof *w->ins);
+    w->over = base_xcalloc(w->n0 + 1, 1);
+    w->gone = base_xcalloc(w->n0 + 1, 1);
+}
+
+/* A new gate (unnamed) of kind with inputs in[0 .. nin). */
+static uint32_t rw_gate(Rewrite *w, Propnet *pn, PnKind kind, const uint32_t *in, uint32_t nin)
+{
+    PnComp x = {(uint8_t)kind, 0, 0, 0, 0, 0, BASE_NONE, PN_NONE};
+    vec_push(pn->comps, x);
+    uint32_t c = pn->comps.n - 1;
+    for (uint32_t i = 0; i < nin; i++)
+        vec_push(w->extra, ((uint64_t)c << 32) | in[i]);
+    return c;
+}
+
+/* Component c's inputs now (its override, or the network's). */
+static const uint32_t *rw_in(const Rewrite *w, const Propnet *pn, uint32_t c, uint32_t *nin)
+{
+    if (c < w->n0 && w->over[c]) {
+        *nin = w->ins[c].n;
+        return w->ins[c].v;
+    }
+    *nin = pn->comps.v[c].nin;
+    return u32_at(&pn->in, pn->comps.v[c].in_at);
+}
+
+static void rw_set(Rewrite *w, uint32_t c, const uint32_t *in, uint32_t nin)
+{
+    U32Vec tmp = {0};
+    for (uint32_t i = 0; i < nin; i++)
+        vec_push(tmp, in[i]); /* in may be w->ins[c] itself */
+    vec_free(w->ins[c]);
+    w->ins[c] = tmp;
+    w->over[c] = 1;
+}
+
+/* Relinks the network and drops what was absorbed; true when anything changed. */
+static bool rw_finish(Rewrite *w, Propnet *pn, bool changed)
+{
+    if (changed) {
+        VEC(uint64_t) edges = {0};
+        for (uint32_t c = 0; c < w->n0; c++) {
+            if (w->gone[c])
+                continue;
+            uint32_t nin;
+            const uint32_t *in = rw_in(w, pn, c, &nin);
+            for (uint32_t i = 0; i < nin; i++)
+                vec_push(edges, ((uint64_t)c << 32) | in[i]);
+        }
+        for (uint32_t i = 0; i < w->extra.n; i++)
+            vec_push(edges, w->extra.v[i]);
+        for (uint32_t c = 0; c < w->n0; c++) /* gone: no inputs */
+            if (w->gone[c])
+                pn->comps.v[c].nin = 0;
+        pn_relink(pn, edges.v, edges.n);
+        vec_free(edges);
+        uint32_t *repl = identity(pn->comps.n);
+        for (uint32_t c = 0; c < w->n0; c++)
+            if (w->gone[c])
+                repl[c] = PN_NONE;
+        compact(pn, repl, true);
+    }
+    for (uint32_t c = 0; c < w->n0; c++)
+        vec_free(w->ins[c]);
+    free(w->ins);
+    free(w->over);
+    free(w->gone);
+    vec_free(w->extra);
+    return changed;
+}
+
+/* ---- factoring --------------------------------------------------------- */
+
+/* OR(AND(a, x1...), AND(a, y1...), ..., rest) = OR(AND(a, OR(AND(x1...),
+ * AND(y1...), ...)), rest): exact, and a change of a then visits one gate
+ * instead of one per AND. Only ANDs that this OR alone reads, that carry no
+ * name and that the engine does not read are absorbed (an AND of two
+ * inputs disappears, its other input read by the new OR; a wider one loses
+ * a and is read by the new OR). The common input shared by the most ANDs
+ * is taken first, then the next among the ANDs left, while two or more
+ * share one. A group is factored only when it removes AND links (two ANDs
+ * of three inputs or more would not), so that the optimiser's fixpoint
+ * ends. On cycles (least fixpoints) the identity holds as well: the new
+ * gates are definitions in terms of the old ones. */
+static bool factor(Propnet *pn)
+{
+    Rewrite w;
+    rw_init(&w, pn);
+    uint32_t n0 = w.n0;
+    bool *m = marked(pn);
+    uint32_t *cnt = base_xcalloc(n0 + 1, sizeof *cnt);
+    U32Vec elig = {0}, touched = {0}, group = {0}, rest = {0}, keep = {0};
+    bool changed = false;
+    for (uint32_t c = 0; c < n0; c++) {
+        if (pn->comps.v[c].kind != PN_OR || pn->comps.v[c].nin < 2)
+            continue;
+        elig.n = 0;
+        const uint32_t *cin = u32_at(&pn->in, pn->comps.v[c].in_at);
+        for (uint32_t i = 0; i < pn->comps.v[c].nin; i++) {
+            uint32_t d = cin[i];
+            const PnComp *y = &pn->comps.v[d];
+            if (d != c && y->kind == PN_AND && y->nin >= 2 && y->nout == 1 && y->name == BASE_NONE && !m[d])
+                vec_push(elig, d);
+        }
+        while (elig.n >= 2) {
+            touched.n = 0;
+            for (uint32_t i = 0; i < elig.n; i++) {
+                const PnComp *y = &pn->comps.v[elig.v[i]];
+                for (uint32_t j = 0; j < y->nin; j++) {
+                    uint32_t x = pn->in.v[y->in_at + j];
+                    if (x != c && cnt[x]++ == 0)
+                        vec_push(touched, x);
+                }
+            }
+            uint32_t best = PN_NONE;
+            for (uint32_t i = 0; i < touched.n; i++) {
+                uint32_t x = touched.v[i];
+                if (cnt[x] >= 2 && (best == PN_NONE || cnt[x] > cnt[best] || (cnt[x] == cnt[best] && x < best)))
+                    best = x;
+            }
+            uint32_t k = best == PN_NONE ? 0 : cnt[best];
+            for (uint32_t i = 0; i < touched.n; i++)
+                cnt[touched.v[i]] = 0;
+            if (best == PN_NONE)
+                break;
+            /* the group: the eligible ANDs reading best */
+            group.n = keep.n = 0;
+            uint32_t k2 = 0;
+            for (uint32_t i = 0; i < elig.n; i++) {
+                const PnComp *y = &pn->comps.v[elig.v[i]];
+                bool has = false;
+                for (uint32_t j = 0; j < y->nin && !has; j++)
+                    has = pn->in.v[y->in_at + j] == best;
+                if (has) {
+                    vec_push(group, elig.v[i]);
+                    k2 += y->nin == 2;
+                } else
+                    vec_push(keep, elig.v[i]);
+            }
+            elig.n = 0;
+            for (uint32_t i = 0; i < keep.n; i++)
+                vec_push(elig, keep.v[i]);
+            if (k < 3 && k2 == 0)
+                continue; /* would not remove a link */
+            /* the rests, read by a new OR */
+            rest.n = 0;
+            for (uint32_t i = 0; i < group.n; i++) {
+                uint32_t d = group.v[i];
+                const PnComp *y = &pn->comps.v[d];
+                if (y->nin == 2) {
+                    uint32_t a = pn->in.v[y->in_at], b = pn->in.v[y->in_at + 1];
+                    vec_push(rest, a == best ? b : a);
+                    w.gone[d] = 1;
+                } else {
+                    U32Vec r = {0};
+                    for (uint32_t j = 0; j < y->nin; j++)
+                        if (pn->in.v[y->in_at + j] != best)
+                            vec_push(r, pn->in.v[y->in_at + j]);
+                    rw_set(&w, d, r.v, r.n);
+                    vec_free(r);
+                    vec_push(rest, d);
+                }
+            }
+            uint32_t o = rw_gate(&w, pn, PN_OR, rest.v, rest.n);
+            uint32_t pair[2] = {best, o};
+            uint32_t a = rw_gate(&w, pn, PN_AND, pair, 2);
+            /* c reads a instead of the group */
+            uint32_t nin;
+            const uint32_t *in = rw_in(&w, pn, c, &nin);
+            U32Vec now = {0};
+            for (uint32_t i = 0; i < nin; i++) {
+                bool in_group = false;
+                for (uint32_t j = 0; j < group.n && !in_group; j++)
+                    in_group = group.v[j] == in[i];
+                if (!in_group)
+                    vec_push(now, in[i]);
+            }
+            vec_push(now, a);
+            rw_set(&w, c, now.v, now.n);
+            vec_free(now);
+            changed = true;
+        }
+    }
+    free(m);
+    free(cnt);
+    vec_free(elig);
+    vec_free(touched);
+    vec_free(group);
+    vec_free(rest);
+    vec_free(keep);
+    return rw_finish(&w, pn, changed);
+}
+
+/* ---- input complement ---------------------------------------------------- */
+
+/* Only for an evaluator that sets exactly one input of every role, one of
+ * the role's legal moves, before it reads anything that depends on inputs
+ * (engine pn: the API checks every joint move against the legal moves the
+ * engine gave, and GDL forbids legal, goal, terminal and init to depend on
+ * does, so only next cones read inputs). Then, for a role whose possible
+ * inputs are R (the inputs of its legal sentences), an OR reading a set S
+ * of them is OR(S) = NOT(OR(R \ S)), and an input of no legal sentence is
+ * always false. An OR reading most of a role's inputs is rewritten so,
+ * when R \ S weighs at most (S - 2) / 2: a change of move then visits the
+ * gates of the few moves outside S instead of the many inside. The weight
+ * guesses how often a move is played: a move legal by one fact or none, or
+ * an OR of such (the noop of a turn-taking game, played every other turn:
+ * Reversi's is legal when the other role has control or when the role has
+ * no move) weighs as much as all the role's others together, any other
+ * move 1; without it a frame rule "the cell keeps its piece unless the move touches it" would
+ * read noop in the complement of every cell, flipping them all each turn
+ * (Breakthrough: 64% more instructions than factoring alone). ANDs and
+ * NOTs reading an impossible input become constants, ORs drop it. */
+/* Is an OR reading inputs of weight s among a role's weight r worth
+ * rewriting: would the moves outside weigh at most (s - 2) / 2? */
+static bool worth(uint64_t s, uint64_t r) { return s >= 3 && 2 * (r - s) + 2 <= s; }
+
+static bool complement(Propnet *pn)
+{
+    Rewrite w;
+    rw_init(&w, pn);
+    uint32_t n0 = w.n0, nroles = pn->roles.n;
+    uint32_t *role_of = base_xmalloc((n0 + 1) * sizeof *role_of);
+    for (uint32_t c = 0; c < n0; c++)
+        role_of[c] = PN_NONE;
+    U32Vec *poss = base_xcalloc(nroles + 1, sizeof *poss);
+    uint8_t *hot = base_xcalloc(n0 + 1, 1);
+    uint64_t *weight = base_xcalloc(n0 + 1, sizeof *weight), *wall = base_xcalloc(nroles + 1, sizeof *wall);
+    for (uint32_t k = 0; k < nroles; k++)
+        for (uint32_t i = 0; i < pn->roles.v[k].legal.n; i++) {
+            const PnLegal *l = &pn->roles.v[k].legal.v[i];
+            if (l->input == PN_NONE)
+                continue;
+            const PnComp *lc = &pn->comps.v[l->comp];
+            if (lc->kind == PN_CONST && lc->const_value == 0)
+                continue; /* never legal */
+            uint32_t c = pn->inputs.v[l->input].comp;
+            if (pn->comps.v[c].kind == PN_INPUT && role_of[c] == PN_NONE) {
+                role_of[c] = k;
+                vec_push(poss[k], c);
+                hot[c] = lc->kind != PN_AND && lc->kind != PN_OR;
+                for (uint32_t j = 0; lc->kind == PN_OR && j < lc->nin; j++) {
+                    uint8_t kj = pn->comps.v[pn->in.v[lc->in_at + j]].kind;
+                    hot[c] |= kj == PN_BASE || kj == PN_NOT;
+                }
+            }
+        }
+    /* weights: a hot move (legal by one fact, or always: a turn-taking
+     * game's noop, played whenever the role is not in control) counts as
+     * often played as all the others together; any other once */
+    for (uint32_t k = 0; k < nroles; k++)
+        for (uint32_t i = 0; i < poss[k].n; i++) {
+            uint32_t c = poss[k].v[i];
+            weight[c] = hot[c] ? poss[k].n : 1;
+            wall[k] += weight[c];
+        }
+    uint8_t *in_s = base_xcalloc(n0 + 1, 1);
+    uint64_t *ns = base_xcalloc(nroles + 1, sizeof *ns);
+    U32Vec now = {0}, k_set = {0};
+    bool changed = false;
+    for (uint32_t c = 0; c < n0; c++) {
+        PnComp *x = &pn->comps.v[c];
+        if (!is_gate(x->kind))
+            continue;
+        const uint32_t *in = u32_at(&pn->in, x->in_at);
+        bool any = false, impossible = false;
+        for (uint32_t i = 0; i < x->nin; i++)
+            if (pn->comps.v[in[i]].kind == PN_INPUT) {
+                any = true;
+                impossible |= role_of[in[i]] == PN_NONE;
+            }
+        if (!any)
+            continue;
+        if (x->kind != PN_OR) {
+            if (impossible) { /* an AND of a move never made (false), the NOT of one (true) */
+                x->const_value = x->kind == PN_NOT;
+                x->kind = PN_CONST;
+                x->nin = 0;
+                changed = true;
+            }
+            continue;
+        }
+        for (uint32_t k = 0; k < nroles; k++)
+            ns[k] = 0;
+        for (uint32_t i = 0; i < x->nin; i++)
+            if (pn->comps.v[in[i]].kind == PN_INPUT && role_of[in[i]] != PN_NONE) {
+                ns[role_of[in[i]]] += weight[in[i]];
+                in_s[in[i]] = 1;
+            }
+        bool rewrite = impossible;
+        for (uint32_t k = 0; k < nroles; k++)
+            rewrite |= worth(ns[k], wall[k]);
+        if (rewrite) {
+            now.n = 0;
+            for (uint32_t i = 0; i < x->nin; i++) {
+                uint32_t d = in[i];
+                if (pn->comps.v[d].kind != PN_INPUT)
+                    vec_push(now, d);
+                else if (role_of[d] != PN_NONE && !worth(ns[role_of[d]], wall[role_of[d]]))
+                    vec_push(now, d); /* its role's moves stay as they are */
+            }
+            for (uint32_t k = 0; k < nroles; k++) {
+                if (!worth(ns[k], wall[k]))
+                    continue;
+                k_set.n = 0;
+                for (uint32_t i = 0; i < poss[k].n; i++)
+                    if (!in_s[poss[k].v[i]])
+                        vec_push(k_set, poss[k].v[i]);
+                uint32_t o = rw_gate(&w, pn, PN_OR, k_set.v, k_set.n);
+                vec_push(now, rw_gate(&w, pn, PN_NOT, &o, 1));
+            }
+            rw_set(&w, c, now.v, now.n);
+            changed = true;
+        }
+        x = &pn->comps.v[c]; /* rw_gate may have moved the array */
+        in = u32_at(&pn->in, x->in_at);
+        for (uint32_t i = 0; i < x->nin; i++)
+            in_s[in[i]] = 0;
+    }
+    for (uint32_t k = 0; k < nroles; k++)
+        vec_free(poss[k]);
+    free(poss);
+    free(hot);
+    free(weight);
+    free(wall);
+    free(role_of);
+    free(in_s);
+    free(ns);
+    vec_free(now);
+    vec_free(k_set);
+    return rw_finish(&w, pn, changed);
+}
+
 /* ---- the driver ---------------------------------------------------------- */
 
 static bool run(Propnet *pn, const char *name, bool (*pass)(Propnet *))
@@ -421,8 +779,8 @@ static bool run(Propnet *pn, const char *name, bool (*pass)(Propnet *))
         vec_push(pn->passes, ((PnPassStats){name, 0, 0}));
         s = &pn->passes.v[pn->passes.n - 1];
     }
-    s->comps_removed += comps - pn->comps.n;
-    s->links_removed += (uint32_t)(links - pn_links(pn));
+    s->comps_removed += (int64_t)comps - (int64_t)pn->comps.n;
+    s->links_removed += (int64_t)links - (int64_t)pn_links(pn);
     return changed;
 }
 
@@ -440,5 +798,9 @@ void pn_optimise(Propnet *pn, unsigned opts)
             changed |= run(pn, "single-input gates", single);
         if (opts & PN_OPT_HASH)
             changed |= run(pn, "structural hashing", hashing);
+        if (opts & PN_OPT_FACTOR)
+            changed |= run(pn, "factoring", factor);
+        if (opts & PN_OPT_INPUT_COMPLEMENT)
+            changed |= run(pn, "input complement", complement);
     }
 }

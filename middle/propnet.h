@@ -127,8 +127,8 @@ typedef struct PnAlias {
 /* What an optimisation pass removed, for `gdlc propnet --stats`. */
 typedef struct PnPassStats {
     const char *name;        /* e.g. "constant propagation" */
-    uint32_t comps_removed;
-    uint32_t links_removed;
+    int64_t comps_removed;   /* negative when the pass added more than it removed */
+    int64_t links_removed;
 } PnPassStats;
 
 typedef struct Propnet {
@@ -149,7 +149,20 @@ typedef enum PnOpt {
     PN_OPT_HASH = 1u << 2,     /* structural hashing of identical gates */
     PN_OPT_SINGLE = 1u << 3,   /* gates of one input collapsed into it */
     PN_OPT_FIXED_BASE = 1u << 4, /* base propositions that can never change become constants */
-    PN_OPT_ALL = 0x1f,
+    PN_OPT_ALL = 0x1f,         /* what the analyses use */
+    /* Exact, but not in PN_OPT_ALL: an OR of ANDs sharing an input a
+     * becomes AND(a, OR of the rests). Which input it takes first depends
+     * on component numbers, so it may factor a gate and its mirror image
+     * differently and hide the network's automorphisms from the symmetry
+     * analysis (Connect Four's mirror). */
+    PN_OPT_FACTOR = 1u << 5,
+    /* Not in PN_OPT_ALL: sound only for an evaluator that sets exactly one
+     * legal input per role before reading what depends on inputs (engine
+     * pn); an OR of most of a role's inputs becomes the NOT of the OR of the
+     * others, inputs of no legal sentence false. Not for the analyses,
+     * which evaluate with inputs free. */
+    PN_OPT_INPUT_COMPLEMENT = 1u << 6,
+    PN_OPT_ENGINE = PN_OPT_ALL | PN_OPT_FACTOR | PN_OPT_INPUT_COMPLEMENT, /* engine pn's */
 } PnOpt;
 
 /* Builds the network of a program without variables: the grounder's (see

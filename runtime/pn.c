@@ -196,12 +196,22 @@ static void mark_dirty(Pn *p, uint32_t s)
     }
 }
 
+#ifdef PN_COUNT_VISITS
+/* A profiling build (cc -DPN_COUNT_VISITS): gates told of a change and
+ * changes told, printed to stderr when the engine is freed. */
+static uint64_t pn_visits, pn_tells;
+#define PN_COUNT(c) (pn_tells++, pn_visits += p->out_at[(c) + 1] - p->out_at[(c)])
+#else
+#define PN_COUNT(c) ((void)0)
+#endif
+
 /* Tells c's outputs that it became v; own is c's cyclic SCC (BASE_NONE:
  * none): members of it only count (recompute decides them). */
 static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own)
 {
     uint32_t delta = v ? 1 : UINT32_MAX; /* +1 or -1 */
     uint32_t *ctr = p->ctr;
+    PN_COUNT(c);
     for (uint32_t o = p->out_at[c], end = p->out_at[c + 1]; o < end; o++) {
         uint32_t e = p->out[o], d = e & PN_E_COMP;
         uint32_t old = ctr[d], now = old + ((e & PN_E_NOT) ? 0u - delta : delta);
@@ -410,6 +420,10 @@ static void pn_destroy(void *e)
     Pn *p = e;
     if (!p)
         return;
+#ifdef PN_COUNT_VISITS
+    fprintf(stderr, "pn: %llu changes told, %llu gates visited\n", (unsigned long long)pn_tells,
+            (unsigned long long)pn_visits);
+#endif
     free(p->g);
     free(p->ctr);
     free(p->out_at);
@@ -655,7 +669,7 @@ static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtC
     /* ground, propnet, optimise (pipeline.h), in the machine's store: its
      * symbol table is a copy of the game's, id for id */
     Propnet pn;
-    if (!rt_propnet(&game->front.ir, &lim, store, PN_OPT_ALL, &pn, NULL, &why)) {
+    if (!rt_propnet(&game->front.ir, &lim, store, PN_OPT_ENGINE, &pn, NULL, &why)) {
         ctl->create_status = GDL_LIMIT;
         bool budget = why && strncmp(why, "grounding stopped", 17) == 0;
         *err = base_sprintf("%s%s; engine jit plays it", budget ? "" : "engine pn: ", why ? why : "no network");

@@ -18,7 +18,8 @@ expect 1 "a rejected game" "$gdlc" propnet "$src/tests/diag/unsafe_head.kif"
 
 expect 0 "stats" "$gdlc" propnet "$dir/two_cells.kif"
 for w in "raw:" "optimised:" "marks:" "pass:      constant propagation" "pass:      fixed bases" \
-         "pass:      unused components" "pass:      single-input gates" "pass:      structural hashing" "time:"; do
+         "pass:      unused components" "pass:      single-input gates" "pass:      structural hashing" \
+         "pass:      factoring" "pass:      input complement" "time:"; do
     check "stats line '$w'" grep -q "^$w" "$tmp/out"
 done
 

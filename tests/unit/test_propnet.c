@@ -173,6 +173,61 @@ static void fixed_bases(void **state)
     net_free(&b);
 }
 
+static void against_ref(const char *path, uint32_t playouts, uint32_t max_steps);
+
+/* The frame rule of frame.kif: (next (on 1)) is, as built, the OR of five
+ * ANDs of (true (on 1)) and one move each; factored, one AND of (true (on
+ * 1)) and the OR of the five moves; with the input complement (engine pn's
+ * network), the AND of (true (on 1)) and the NOT of (does p (off 1)). */
+static void frame_factors(void **state)
+{
+    (void)state;
+    Net a, b, c;
+    net_load(&a, SRC "frame.kif", PN_OPT_ALL | PN_OPT_FACTOR);
+    net_load(&b, SRC "frame.kif", PN_OPT_ALL);
+    net_load(&c, SRC "frame.kif", PN_OPT_ENGINE);
+    check_consistent(&a.pn);
+    check_consistent(&c.pn);
+    /* unfactored: an OR of five ANDs */
+    uint32_t nb = named(&b, "(next (on 1))");
+    assert_int_equal(b.pn.comps.v[nb].kind, PN_OR);
+    assert_int_equal(b.pn.comps.v[nb].nin, 5);
+    /* factored: AND((true (on 1)), OR of the five other moves) */
+    uint32_t na = named(&a, "(next (on 1))"), on1 = named(&a, "(true (on 1))");
+    assert_int_equal(a.pn.comps.v[na].kind, PN_AND);
+    assert_int_equal(a.pn.comps.v[na].nin, 2);
+    const uint32_t *in = u32_at(&a.pn.in, a.pn.comps.v[na].in_at);
+    uint32_t other = in[0] == on1 ? in[1] : in[0];
+    assert_true(in[0] == on1 || in[1] == on1);
+    assert_int_equal(a.pn.comps.v[other].kind, PN_OR);
+    assert_int_equal(a.pn.comps.v[other].nin, 5);
+    for (uint32_t i = 0; i < 5; i++)
+        assert_int_equal(a.pn.comps.v[a.pn.in.v[a.pn.comps.v[other].in_at + i]].kind, PN_INPUT);
+    assert_true(count_kind(&a.pn, PN_AND) < count_kind(&b.pn, PN_AND));
+    assert_true(pn_links(&a.pn) < pn_links(&b.pn));
+    bool reported = false;
+    for (uint32_t i = 0; i < a.pn.passes.n; i++)
+        reported |= strcmp(a.pn.passes.v[i].name, "factoring") == 0 && a.pn.passes.v[i].comps_removed > 0;
+    assert_true(reported);
+    /* the input complement: AND((true (on 1)), NOT (does p (off 1))) */
+    uint32_t nc = named(&c, "(next (on 1))"), off1 = named(&c, "(does p (off 1))");
+    assert_int_equal(c.pn.comps.v[nc].kind, PN_AND);
+    assert_int_equal(c.pn.comps.v[nc].nin, 2);
+    in = u32_at(&c.pn.in, c.pn.comps.v[nc].in_at);
+    other = in[0] == named(&c, "(true (on 1))") ? in[1] : in[0];
+    assert_int_equal(c.pn.comps.v[other].kind, PN_NOT);
+    assert_int_equal(c.pn.in.v[c.pn.comps.v[other].in_at], off1);
+    /* the analyses' optimisations neither factor nor assume one move per role */
+    for (uint32_t i = 0; i < b.pn.passes.n; i++)
+        assert_true(strcmp(b.pn.passes.v[i].name, "input complement") != 0 &&
+                    strcmp(b.pn.passes.v[i].name, "factoring") != 0);
+    net_free(&a);
+    net_free(&b);
+    net_free(&c);
+    /* every network answers as ref does */
+    against_ref(SRC "frame.kif", 20, 5);
+}
+
 /* ---- components and DOT ---------------------------------------------- */
 
 static void sccs_in_order(void **state)
@@ -338,11 +393,16 @@ static char *joined(char **v, size_t n)
  * answer compared. */
 static void against_ref_with(const char *path, uint32_t playouts, uint32_t max_steps, bool each)
 {
-    static const unsigned opts[] = {0, PN_OPT_ALL, PN_OPT_CONST, PN_OPT_UNUSED, PN_OPT_HASH, PN_OPT_SINGLE,
-                                    PN_OPT_FIXED_BASE};
-    static const char *const opt_names[] = {"as built", "optimised", "constants only", "unused only",
-                                            "hashing only", "single inputs only", "fixed bases only"};
-    for (int o = 0; o < (each ? 7 : 2); o++) {
+    /* the engine's passes too: this evaluator sets one legal move per role,
+     * as the input complement requires */
+    static const unsigned opts[] = {0,           PN_OPT_ALL,    PN_OPT_ENGINE,     PN_OPT_CONST,
+                                    PN_OPT_UNUSED, PN_OPT_HASH, PN_OPT_SINGLE,     PN_OPT_FIXED_BASE,
+                                    PN_OPT_FACTOR, PN_OPT_INPUT_COMPLEMENT};
+    static const char *const opt_names[] = {"as built",     "optimised",          "engine pn's",
+                                            "constants only", "unused only",      "hashing only",
+                                            "single inputs only", "fixed bases only", "factoring only",
+                                            "input complement only"};
+    for (int o = 0; o < (each ? 10 : 3); o++) {
         Net n;
         net_load(&n, path, opts[o]);
         Propnet *pn = &n.pn;
@@ -535,6 +595,7 @@ int main(void)
         cmocka_unit_test(single_inputs_collapse),
         cmocka_unit_test(twins_hash),
         cmocka_unit_test(fixed_bases),
+        cmocka_unit_test(frame_factors),
         cmocka_unit_test(sccs_in_order),
         cmocka_unit_test(dot_structure),
         cmocka_unit_test(small_games_against_ref),
