@@ -32,6 +32,18 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return CLI_USAGE;
 }
 
+int cli_take_game(CliArgs *a, const char **path)
+{
+    const char *arg = a->argv[a->i];
+    if (arg[0] == '-' && arg[1])
+        return cli_usage_error(a->cmd, "unknown option '%s'", arg);
+    if (*path)
+        return cli_usage_error(a->cmd, "give one game file");
+    *path = arg;
+    a->i++;
+    return CLI_OK;
+}
+
 bool cli_opt_flag(CliArgs *a, const char *name)
 {
     if (a->i < a->argc && strcmp(a->argv[a->i], name) == 0) {

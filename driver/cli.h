@@ -28,6 +28,10 @@ bool cli_opt_flag(CliArgs *a, const char *name);
 bool cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t *out);
 bool cli_parse_double(const char *cmd, const char *opt, const char *s, double *out);
 int cli_usage_error(const char *cmd, const char *fmt, ...) BASE_PRINTF(2, 3);
+/* The argument at a->i, which no option matched, as the command's one game
+ * file: stored in *path and CLI_OK; CLI_USAGE after a message for an
+ * unknown option or a second file. */
+int cli_take_game(CliArgs *a, const char **path);
 
 /* --dump=NAME: a stage a command can print, one row per stage in the
  * command's table (check_dumps in cli.c, emit_dumps in compile.c). */

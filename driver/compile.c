@@ -30,12 +30,8 @@ static int parse(CliArgs *a, const char **game, const char **out, bool *no_lines
                 return CLI_USAGE;
         } else if (bad)
             return CLI_USAGE;
-        else if (a->argv[a->i][0] == '-' && a->argv[a->i][1])
-            return cli_usage_error(a->cmd, "unknown option '%s'", a->argv[a->i]);
-        else if (*game)
-            return cli_usage_error(a->cmd, "give one game file");
-        else
-            *game = a->argv[a->i++];
+        else if (cli_take_game(a, game) != CLI_OK)
+            return CLI_USAGE;
     }
     if (bad)
         return CLI_USAGE;

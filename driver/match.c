@@ -70,12 +70,8 @@ static int parse(CliArgs *a, MatchCli *c, bool balance)
                 return CLI_USAGE;
         } else if (bad)
             return CLI_USAGE;
-        else if (a->argv[a->i][0] == '-' && a->argv[a->i][1])
-            return cli_usage_error(a->cmd, "unknown option '%s'", a->argv[a->i]);
-        else if (c->path)
-            return cli_usage_error(a->cmd, "give one game file");
-        else
-            c->path = a->argv[a->i++];
+        else if (cli_take_game(a, &c->path) != CLI_OK)
+            return CLI_USAGE;
     }
     if (!c->path)
         return cli_usage_error(a->cmd, "give a game file");

@@ -68,12 +68,8 @@ static int parse_opts(CliArgs *a, PieCli *c)
             }
         } else if (bad)
             return CLI_USAGE;
-        else if (arg[0] == '-' && arg[1])
-            return cli_usage_error(a->cmd, "unknown option '%s'", arg);
-        else if (c->path)
-            return cli_usage_error(a->cmd, "give one game file");
-        else
-            c->path = a->argv[a->i++];
+        else if (cli_take_game(a, &c->path) != CLI_OK)
+            return CLI_USAGE;
         if (bad)
             return CLI_USAGE;
     }

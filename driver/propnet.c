@@ -129,12 +129,8 @@ static int propnet_run(CliArgs *a)
                 return CLI_USAGE;
         } else if (bad)
             return CLI_USAGE;
-        else if (a->argv[a->i][0] == '-' && a->argv[a->i][1])
-            return cli_usage_error(a->cmd, "unknown option '%s'", a->argv[a->i]);
-        else if (path)
-            return cli_usage_error(a->cmd, "give one game file");
-        else
-            path = a->argv[a->i++];
+        else if (cli_take_game(a, &path) != CLI_OK)
+            return CLI_USAGE;
     }
     if (bad)
         return CLI_USAGE;
