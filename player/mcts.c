@@ -444,6 +444,25 @@ static GdlStatus playout(Search *s, const GdlState *state)
     return GDL_OK;
 }
 
+/* The goals (in s->fgoals) of a playout from the state after s->joint in
+ * from, through the scratch state: no node is added. */
+static GdlStatus play_after(Search *s, const GdlState *from)
+{
+    GdlStatus st = gdl_next_state_into(s->m, from, s->joint, &s->scratch);
+    if (st != GDL_OK)
+        return st;
+    bool term;
+    if ((st = gdl_is_terminal(s->m, s->scratch, &term)) != GDL_OK)
+        return st;
+    if (!term)
+        return playout(s, s->scratch);
+    if ((st = gdl_goals(s->m, s->scratch, s->goals)) != GDL_OK)
+        return st;
+    for (unsigned r = 0; r < s->nroles; r++)
+        s->fgoals[r] = (float)s->goals[r] / 100.0f;
+    return GDL_OK;
+}
+
 /* One UCT iteration. */
 static GdlStatus uct_iterate(Search *s)
 {
@@ -483,18 +502,8 @@ static GdlStatus uct_iterate(Search *s)
         }
         if (s->nodes >= s->cfg.max_nodes) {
             /* the tree is full: play out from the next state, adding nothing */
-            GdlStatus st = gdl_next_state_into(s->m, n->state, s->joint, &s->scratch);
+            GdlStatus st = play_after(s, n->state);
             if (st != GDL_OK)
-                return st;
-            bool term;
-            if ((st = gdl_is_terminal(s->m, s->scratch, &term)) != GDL_OK)
-                return st;
-            if (term) {
-                if ((st = gdl_goals(s->m, s->scratch, s->goals)) != GDL_OK)
-                    return st;
-                for (unsigned r = 0; r < R; r++)
-                    s->fgoals[r] = (float)s->goals[r] / 100.0f;
-            } else if ((st = playout(s, s->scratch)) != GDL_OK)
                 return st;
             g = s->fgoals;
             break;
@@ -542,18 +551,8 @@ static GdlStatus flat_iterate(Search *s, unsigned role)
         sel[r] = r == role ? (uint32_t)(s->rr++ % n->nm[r]) : (uint32_t)gdl_rng_below(&s->rng, n->nm[r]);
         s->joint[r] = n->moves[n->off[r] + sel[r]];
     }
-    GdlStatus st = gdl_next_state_into(s->m, n->state, s->joint, &s->scratch);
+    GdlStatus st = play_after(s, n->state);
     if (st != GDL_OK)
-        return st;
-    bool term;
-    if ((st = gdl_is_terminal(s->m, s->scratch, &term)) != GDL_OK)
-        return st;
-    if (term) {
-        if ((st = gdl_goals(s->m, s->scratch, s->goals)) != GDL_OK)
-            return st;
-        for (unsigned r = 0; r < R; r++)
-            s->fgoals[r] = (float)s->goals[r] / 100.0f;
-    } else if ((st = playout(s, s->scratch)) != GDL_OK)
         return st;
     s->path[0] = n;
     backprop(s, 1, s->fgoals);
