@@ -50,9 +50,13 @@
  * the domain, or contradicting a base the optimiser found fixed) the
  * answers may differ from ref's, which evaluates whatever it is given.
  */
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../backend/pncg.h"
 #include "../middle/ground.h"
+#include "jit.h"
 #include "pipeline.h"
 #include "runtime.h"
 
@@ -129,6 +133,11 @@ typedef struct Pn {
     uint32_t terminal; /* its component */
     uint32_t nroles;
     PnRoleTab *roles;
+    /* pn:compiled: the propagation compiled (backend/pncg.h) */
+    RtJit *jit;
+    void (*const *ctell)(PncgCtx *, uint32_t); /* per component: its function, or NULL (tables) */
+    PncgCtx cx;
+    uint32_t *order;   /* every component, in topological order (for the generator) */
 } Pn;
 
 /* ---- propagation ---------------------------------------------------------- */
@@ -156,16 +165,9 @@ static inline uint8_t gate_value(const PnGate *g)
     return (uint8_t)((g->cnt >= g->thr) ^ g->inv);
 }
 
-/* Legal sentences and next-state bits follow their component's value. */
-static void watch_flip(Pn *p, uint32_t c)
+/* Legal sentences follow their component's value. */
+static void watch_legal(Pn *p, uint32_t c)
 {
-    if (p->g[c].flags & PN_F_NEXT)
-        for (uint32_t w = p->nw_at[c]; w < p->nw_at[c + 1]; w++) {
-            uint32_t b = p->nw[w];
-            p->next_on[b >> 6] ^= (uint64_t)1 << (b & 63);
-        }
-    if (!(p->g[c].flags & PN_F_WATCHED))
-        return;
     for (uint32_t w = p->watch_at[c]; w < p->watch_at[c + 1]; w++) {
         PnRoleTab *r = &p->roles[p->watch[w].role];
         uint32_t li = p->watch[w].legal;
@@ -179,6 +181,18 @@ static void watch_flip(Pn *p, uint32_t c)
             r->pos[li] = BASE_NONE;
         }
     }
+}
+
+/* Legal sentences and next-state bits follow their component's value. */
+static void watch_flip(Pn *p, uint32_t c)
+{
+    if (p->g[c].flags & PN_F_NEXT)
+        for (uint32_t w = p->nw_at[c]; w < p->nw_at[c + 1]; w++) {
+            uint32_t b = p->nw[w];
+            p->next_on[b >> 6] ^= (uint64_t)1 << (b & 63);
+        }
+    if (p->g[c].flags & PN_F_WATCHED)
+        watch_legal(p, c);
 }
 
 static inline void set_val(Pn *p, uint32_t c, uint8_t v)
@@ -257,7 +271,10 @@ static void drain(Pn *p)
         while (p->nqueue) {
             uint64_t x = p->queue[--p->nqueue];
             uint32_t c = (uint32_t)(x >> 1);
-            tell(p, c, (uint8_t)(x & 1), p->cyc[c]);
+            if (p->ctell && p->ctell[c])
+                p->ctell[c](&p->cx, (x & 1) ? 1u : UINT32_MAX);
+            else
+                tell(p, c, (uint8_t)(x & 1), p->cyc[c]);
         }
         if (!p->dirty_list.n)
             return;
@@ -432,6 +449,8 @@ static void pn_destroy(void *e)
     free(p->nw);
     vec_free(p->init);
     vec_free(p->last);
+    rt_jit_free(p->jit);
+    free(p->order);
     for (uint32_t k = 0; p->roles && k < p->nroles; k++) {
         PnRoleTab *r = &p->roles[k];
         free(r->move);
@@ -532,7 +551,7 @@ static void flatten(Pn *p, const Propnet *pn)
     p->cyc_at = cat.v;
     p->cyc_comp = ccomp.v;
     p->dirty = base_xcalloc(p->ncyc + 1, 1);
-    vec_free(order);
+    p->order = order.v;
     vec_free(at);
 
     /* bases, in the order of their facts' ids */
@@ -642,20 +661,62 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
+/* The generated code's calls back into the engine. */
+static void host_flip(void *h, uint32_t c) { watch_legal(h, c); }
+static void host_queue(void *h, uint32_t c, uint32_t v) { queue_push(h, c, (uint8_t)v); }
+
+/* The options after "pn:": the grounding budgets, and "compiled" (with
+ * "max-lines=N", the generated code's budget), in any order. */
+typedef struct PnArgs {
+    GroundLimits lim;
+    bool compiled;
+    size_t max_lines;  /* 0: PNCG_DEFAULT_MAX_LINES */
+} PnArgs;
+
+static bool pn_args(const char *arg, PnArgs *a, char **why)
 {
-    GroundLimits lim = {0};
-    char *why = NULL;
-    if (arg && !ground_limits_parse(arg, &lim, &why)) {
-        ctl->create_status = GDL_BAD_ARGUMENT;
-        *err = base_sprintf("engine pn: %s", why ? why : "a bad budget");
-        free(why);
-        return NULL;
+    memset(a, 0, sizeof *a);
+    if (!arg)
+        return true;
+    StrBuf rest = {0};
+    strbuf_add(&rest, "");
+    const char *s = arg;
+    bool ok = true;
+    while (ok) {
+        const char *e = strchr(s, ',');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len == 8 && strncmp(s, "compiled", 8) == 0)
+            a->compiled = true;
+        else if (len > 10 && strncmp(s, "max-lines=", 10) == 0) {
+            char *end;
+            unsigned long long v = strtoull(s + 10, &end, 10);
+            ok = end == s + len && v > 0 && s[10] >= '0' && s[10] <= '9';
+            a->max_lines = (size_t)v;
+            if (!ok)
+                *why = base_sprintf("max-lines takes a positive number: '%.*s'", (int)len, s);
+        } else {
+            if (rest.len)
+                strbuf_add(&rest, ",");
+            strbuf_addf(&rest, "%.*s", (int)len, s);
+        }
+        if (!e)
+            break;
+        s = e + 1;
     }
+    if (ok && (rest.len || !*arg))
+        ok = ground_limits_parse(rest.s, &a->lim, why);
+    free(rest.s);
+    return ok;
+}
+
+/* The network of game as tables (NULL with *err and ctl->create_status). */
+static Pn *pn_make(const GdlGame *game, const PnArgs *a, GtStore *store, RtControl *ctl, char **err)
+{
     /* ground, propnet, optimise (pipeline.h), in the machine's store: its
      * symbol table is a copy of the game's, id for id */
     Propnet pn;
-    if (!rt_propnet(&game->front.ir, &lim, store, PN_OPT_ALL, &pn, NULL, &why)) {
+    char *why = NULL;
+    if (!rt_propnet(&game->front.ir, &a->lim, store, PN_OPT_ALL, &pn, NULL, &why)) {
         ctl->create_status = GDL_LIMIT;
         bool budget = why && strncmp(why, "grounding stopped", 17) == 0;
         *err = base_sprintf("%s%s; engine jit plays it", budget ? "" : "engine pn: ", why ? why : "no network");
@@ -675,6 +736,94 @@ static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtC
     flatten(p, &pn);
     pn_free(&pn);
     return p;
+}
+
+/* The C of p's propagation (pncg.h), or NULL past the budget. */
+static char *pn_code(const Pn *p, size_t max_lines, size_t *len, size_t *lines)
+{
+    uint8_t *flags = base_xcalloc(p->n + 1, 1);
+    for (uint32_t c = 0; c < p->n; c++)
+        flags[c] = (uint8_t)((p->g[c].flags & PN_F_CYCLIC ? PNCG_F_CYCLIC : 0) |
+                             (p->g[c].flags & PN_F_WATCHED ? PNCG_F_WATCHED : 0));
+    PncgNet net = {
+        .n = p->n,
+        .out_at = p->out_at,
+        .out = p->out,
+        .flags = flags,
+        .nw_at = p->nw_at,
+        .nw = p->nw,
+        .order = p->order,
+        .gate_size = (uint32_t)sizeof(PnGate),
+        .val_offset = (uint32_t)offsetof(PnGate, val),
+    };
+    char *code = pncg_emit(&net, max_lines, len, lines);
+    free(flags);
+    return code;
+}
+
+static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
+{
+    PnArgs a;
+    char *why = NULL;
+    if (!pn_args(arg, &a, &why)) {
+        ctl->create_status = GDL_BAD_ARGUMENT;
+        *err = base_sprintf("engine pn: %s", why ? why : "a bad budget");
+        free(why);
+        return NULL;
+    }
+    Pn *p = pn_make(game, &a, store, ctl, err);
+    if (!p || !a.compiled)
+        return p;
+    /* pn:compiled: the propagation compiled by libtcc, when its code fits
+     * the budget (else the tables, as plain pn) */
+    size_t len = 0, lines = 0;
+    char *code = pn_code(p, a.max_lines, &len, &lines);
+    if (!code)
+        return p;
+    RtJitSymbol imports[] = {{"pncg_host_flip", (const void *)host_flip},
+                             {"pncg_host_queue", (const void *)host_queue}};
+    p->jit = rt_jit_compile(game->front.src->name, code, imports, 2, err);
+    free(code);
+    if (!p->jit) {
+        pn_destroy(p);
+        return NULL;
+    }
+    p->ctell = rt_jit_symbol(p->jit, "pncg_tell");
+    p->cx = (PncgCtx){p->ctr, (uint8_t *)p->g, p->next_on, p};
+    return p;
+}
+
+char *rt_pn_c(const GdlGame *game, const char *arg, size_t *len, char **err)
+{
+    PnArgs a;
+    char *why = NULL;
+    if (!pn_args(arg, &a, &why)) {
+        *err = base_sprintf("engine pn: %s", why ? why : "a bad budget");
+        free(why);
+        return NULL;
+    }
+    Symtab syms;
+    symtab_init(&syms);
+    const Symtab *gs = &game->front.syms;
+    for (uint32_t i = 0; i < gs->n; i++)
+        symtab_intern(&syms, gs->str[i], gs->len[i]);
+    GtStore store;
+    gt_init(&store, &syms);
+    RtControl ctl = {0};
+    Pn *p = pn_make(game, &a, &store, &ctl, err);
+    char *code = NULL;
+    if (p) {
+        size_t lines = 0;
+        code = pn_code(p, a.max_lines, len, &lines);
+        if (!code)
+            *err = base_sprintf("the compiled propagation would take about %zu lines, more than the budget of %zu "
+                                "(max-lines=N)",
+                                lines, a.max_lines ? a.max_lines : (size_t)PNCG_DEFAULT_MAX_LINES);
+        pn_destroy(p);
+    }
+    gt_free(&store);
+    symtab_free(&syms);
+    return code;
 }
 
 const EngineOps rt_engine_pn = {
