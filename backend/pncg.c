@@ -15,7 +15,9 @@
  * k is +1 when 5 rose, -1 (as u32) when it fell; P adds it to a counter, M
  * (a NOT) subtracts it, and the block runs when bit 31 (the value) moved;
  * S stores the value, B toggles a next-state bit, F tells the host of a
- * watched flip, Q queues the target with the host, a call tells it now.
+ * watched flip, Q queues the target with the host, a call tells it now; a
+ * member of a cyclic SCC is only counted, and D has the host recompute its
+ * SCC once the queue is empty (as pn's tell does).
  * Same network, same bytes.
  */
 #include "pncg.h"
@@ -36,8 +38,6 @@ char *pncg_emit(const PncgNet *net, size_t max_lines, size_t *len, size_t *lines
     for (uint32_t c = 0; c < n; c++) {
         uint32_t a = net->out_at[c], b = net->out_at[c + 1];
         bool ok = !(net->flags[c] & PNCG_F_CYCLIC) && b > a;
-        for (uint32_t o = a; ok && o < b; o++)
-            ok = !(net->out[o] & PNCG_E_CYC);
         fn[c] = ok;
         if (ok)
             est += 6 + (b - a);
@@ -80,14 +80,16 @@ char *pncg_emit(const PncgNet *net, size_t max_lines, size_t *len, size_t *lines
                 "} X;\n"
                 "void pncg_host_flip(void *h, u32 comp);\n"
                 "void pncg_host_queue(void *h, u32 comp, u32 v);\n"
+                "void pncg_host_dirty(void *h, u32 comp);\n"
                 "#define P(d) if ((C[d] += k) == a)\n"
                 "#define M(d) if ((C[d] -= k) == b)\n"
                 "#define S(d, v) G[(d) * %uu] = (u8)(v);\n"
                 "#define B(b) x->nx[(b) >> 6] ^= (u64)1 << ((b) & 63);\n"
                 "#define F(d) pncg_host_flip(x->h, d);\n"
-                "#define Q(d, v) pncg_host_queue(x->h, d, v);\n",
+                "#define Q(d, v) pncg_host_queue(x->h, d, v);\n"
+                "#define D(d) pncg_host_dirty(x->h, d);\n",
                 n, net->gate_size);
-    size_t nl = 18;
+    size_t nl = 20;
     for (uint32_t c = 0; c < n; c++)
         if (fn[c]) {
             strbuf_addf(&b, "static void t%u(X *x, u32 k);\n", c);
@@ -98,22 +100,32 @@ char *pncg_emit(const PncgNet *net, size_t max_lines, size_t *len, size_t *lines
             continue;
         bool anyp = false, anym = false;
         for (uint32_t o = net->out_at[c]; o < net->out_at[c + 1]; o++)
-            *((net->out[o] & PNCG_E_NOT) ? &anym : &anyp) = true;
-        /* a: a P counter's value after it crossed bit 31, p the value it
-         * then has; b and m the same for M */
-        strbuf_addf(&b, "static void t%u(X *x, u32 k)\n{\n    u32 *C = x->c, a = 0x7fffffffu + (k == 1u)", c);
-        if (anym)
-            strbuf_add(&b, ", b = ~a");
-        strbuf_addf(&b, ";\n    u8 *G = x->g + %uu, p = k == 1u", net->val_offset);
-        if (anym)
-            strbuf_add(&b, ", m = !p");
-        strbuf_add(&b, ";\n");
-        if (!anyp)
-            strbuf_add(&b, "    (void)p;\n");
-        nl += 5;
+            if (!(net->out[o] & PNCG_E_CYC))
+                *((net->out[o] & PNCG_E_NOT) ? &anym : &anyp) = true;
+        if (!anyp && !anym) {
+            strbuf_addf(&b, "static void t%u(X *x, u32 k)\n{\n    u32 *C = x->c;\n", c);
+            nl += 3;
+        } else {
+            /* a: a P counter's value after it crossed bit 31, p the value it
+             * then has; b and m the same for M */
+            strbuf_addf(&b, "static void t%u(X *x, u32 k)\n{\n    u32 *C = x->c, a = 0x7fffffffu + (k == 1u)", c);
+            if (anym)
+                strbuf_add(&b, ", b = ~a");
+            strbuf_addf(&b, ";\n    u8 *G = x->g + %uu, p = k == 1u", net->val_offset);
+            if (anym)
+                strbuf_add(&b, ", m = !p");
+            strbuf_add(&b, ";\n");
+            nl += 4;
+        }
         for (uint32_t o = net->out_at[c]; o < net->out_at[c + 1]; o++) {
             uint32_t e = net->out[o], d = e & PNCG_E_COMP;
             bool inv = (e & PNCG_E_NOT) != 0;
+            if (e & PNCG_E_CYC) {
+                /* a member of a cyclic SCC: counted, and its SCC recomputed later */
+                strbuf_addf(&b, "    C[%u] %c= k; D(%u)\n", d, inv ? '-' : '+', d);
+                nl++;
+                continue;
+            }
             strbuf_addf(&b, "    %c(%u) { S(%u, %c)", inv ? 'M' : 'P', d, d, inv ? 'm' : 'p');
             for (uint32_t w = net->nw_at[d]; w < net->nw_at[d + 1]; w++)
                 strbuf_addf(&b, " B(%u)", net->nw[w]);

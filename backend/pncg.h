@@ -11,16 +11,18 @@
  * and on a flip of a target its value stored, the next-state bits that
  * follow it toggled (constants too), the host told when legal moves watch
  * it, and the target's own function called directly (depth first). A
- * target whose function is not compiled (it feeds a cyclic SCC, which the
- * host recomputes from false) is handed back to the host's queue; so is a
- * call that would nest deeper than PNCG_MAX_NEST, so that the stack a
+ * member of a cyclic SCC (which the host recomputes from false) is only
+ * counted and its SCC marked for the host; a cyclic member's own changes
+ * are told by the host's tables. A call that would nest deeper than
+ * PNCG_MAX_NEST is handed to the host's queue instead, so that the stack a
  * propagation uses stays bounded (a few KB) whatever the network's depth.
  *
  * The description below is plain data: runtime/pn.c fills it from its
  * tables (the backend does not read middle/propnet.h); no text from the
  * game reaches the generated C, only numbers. The generated file
  * is self-contained C (no #include) for libtcc or the system compiler; it
- * imports two host functions (pncg_host_flip, pncg_host_queue) and
+ * imports three host functions (pncg_host_flip, pncg_host_queue,
+ * pncg_host_dirty) and
  * exports the table pncg_tell: per component its function or 0 (the host
  * tells it from its tables).
  *
@@ -75,7 +77,9 @@ typedef struct PncgCtx {
  *   void pncg_host_flip(void *host, uint32_t comp): a watched component
  *     flipped (its value is stored);
  *   void pncg_host_queue(void *host, uint32_t comp, uint32_t v): tell
- *     comp's outputs that it became v, later (its value is stored). */
+ *     comp's outputs that it became v, later (its value is stored);
+ *   void pncg_host_dirty(void *host, uint32_t comp): comp, a member of a
+ *     cyclic SCC, was counted: recompute its SCC. */
 
 /* The C (malloc-ed, NUL-terminated, *len bytes), or NULL when it would
  * take more than max_lines lines (0: PNCG_DEFAULT_MAX_LINES). *lines

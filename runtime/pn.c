@@ -664,6 +664,11 @@ static int cmp_u64(const void *a, const void *b)
 /* The generated code's calls back into the engine. */
 static void host_flip(void *h, uint32_t c) { watch_legal(h, c); }
 static void host_queue(void *h, uint32_t c, uint32_t v) { queue_push(h, c, (uint8_t)v); }
+static void host_dirty(void *h, uint32_t c)
+{
+    Pn *p = h;
+    mark_dirty(p, p->cyc[c]);
+}
 
 /* The options after "pn:": the grounding budgets, and "compiled" (with
  * "max-lines=N", the generated code's budget), in any order. */
@@ -781,8 +786,9 @@ static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtC
     if (!code)
         return p;
     RtJitSymbol imports[] = {{"pncg_host_flip", (const void *)host_flip},
-                             {"pncg_host_queue", (const void *)host_queue}};
-    p->jit = rt_jit_compile(game->front.src->name, code, imports, 2, err);
+                             {"pncg_host_queue", (const void *)host_queue},
+                             {"pncg_host_dirty", (const void *)host_dirty}};
+    p->jit = rt_jit_compile(game->front.src->name, code, imports, 3, err);
     free(code);
     if (!p->jit) {
         pn_destroy(p);
