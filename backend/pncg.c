@@ -1,23 +1,27 @@
 /*
  * pncg.c: a flattened propositional network to straight-line C. See pncg.h.
  *
- * The shape, for a component 5 whose outputs are an AND 7 (compiled) and
- * a NOT 9 that legal moves watch, whose outputs feed a cyclic SCC:
+ * The shape, for a component 5 whose outputs are an AND 7 (compiled), a
+ * NOT 9 (the legal move of bit 4, whose outputs feed a table-told gate)
+ * and 12, a member of a cyclic SCC:
  *
  *   static void t5(X *x, u32 k)
  *   {
- *       u32 *C = x->c, o, n, v;
- *       u8 *G = x->g;
- *       P(7) { S(7) t7(x, v + v - 1u); }
- *       M(9) { S(9) F(9) Q(9) }
+ *       u32 *C = x->c, a = 0x7fffffffu + (k == 1u), b = ~a;
+ *       u8 *G = x->g + 9u, p = k == 1u, m = !p;
+ *       P(7) { S(7, p) t7(x, k); }
+ *       M(9) { S(9, m) L(4) Q(9, m) }
+ *       C[12] += k; D(12)
  *   }
  *
- * k is +1 when 5 rose, -1 (as u32) when it fell; P adds it to a counter, M
- * (a NOT) subtracts it, and the block runs when bit 31 (the value) moved;
- * S stores the value, B toggles a next-state bit, F tells the host of a
- * watched flip, Q queues the target with the host, a call tells it now; a
- * member of a cyclic SCC is only counted, and D has the host recompute its
- * SCC once the queue is empty (as pn's tell does).
+ * k is +1 when 5 rose, -1 (as u32) when it fell. P adds it to a counter, M
+ * (a NOT) subtracts it; a counter moves by one, so its bit 31 (the value)
+ * moved exactly when it now equals a (P) or b (M), and the target's value
+ * is then p (P) or m (M). S stores the value, B toggles a next-state bit,
+ * L a legal move's bit, Q queues the target with the host, a call tells
+ * it now (k, or -k past a NOT); a member of a cyclic SCC is only counted,
+ * and D has the host recompute its SCC once the queue is empty (as pn's
+ * tell does).
  * Same network, same bytes.
  */
 #include "pncg.h"
@@ -76,16 +80,16 @@ char *pncg_emit(const PncgNet *net, size_t max_lines, size_t *len, size_t *lines
                 "    u32 *c;\n"
                 "    u8 *g;\n"
                 "    u64 *nx;\n"
+                "    u64 *lg;\n"
                 "    void *h;\n"
                 "} X;\n"
-                "void pncg_host_flip(void *h, u32 comp);\n"
                 "void pncg_host_queue(void *h, u32 comp, u32 v);\n"
                 "void pncg_host_dirty(void *h, u32 comp);\n"
                 "#define P(d) if ((C[d] += k) == a)\n"
                 "#define M(d) if ((C[d] -= k) == b)\n"
                 "#define S(d, v) G[(d) * %uu] = (u8)(v);\n"
                 "#define B(b) x->nx[(b) >> 6] ^= (u64)1 << ((b) & 63);\n"
-                "#define F(d) pncg_host_flip(x->h, d);\n"
+                "#define L(b) x->lg[(b) >> 6] ^= (u64)1 << ((b) & 63);\n"
                 "#define Q(d, v) pncg_host_queue(x->h, d, v);\n"
                 "#define D(d) pncg_host_dirty(x->h, d);\n",
                 n, net->gate_size);
@@ -129,8 +133,8 @@ char *pncg_emit(const PncgNet *net, size_t max_lines, size_t *len, size_t *lines
             strbuf_addf(&b, "    %c(%u) { S(%u, %c)", inv ? 'M' : 'P', d, d, inv ? 'm' : 'p');
             for (uint32_t w = net->nw_at[d]; w < net->nw_at[d + 1]; w++)
                 strbuf_addf(&b, " B(%u)", net->nw[w]);
-            if (net->flags[d] & PNCG_F_WATCHED)
-                strbuf_addf(&b, " F(%u)", d);
+            for (uint32_t w = net->lb_at[d]; w < net->lb_at[d + 1]; w++)
+                strbuf_addf(&b, " L(%u)", net->lb[w]);
             if (net->out_at[d + 1] > net->out_at[d]) {
                 if (direct[o])
                     strbuf_addf(&b, " t%u(x, %s);", d, inv ? "0u - k" : "k");

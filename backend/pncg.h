@@ -9,8 +9,9 @@
  * are all acyclic, each output one line with its counter's address and the
  * direction of the move (+1, or -1 for a NOT told of a rise) as constants,
  * and on a flip of a target its value stored, the next-state bits that
- * follow it toggled (constants too), the host told when legal moves watch
- * it, and the target's own function called directly (depth first). A
+ * follow it toggled, and so the bits of the legal moves it stands for
+ * (constants too), and the target's own function called directly (depth
+ * first). A
  * member of a cyclic SCC (which the host recomputes from false) is only
  * counted and its SCC marked for the host; a cyclic member's own changes
  * are told by the host's tables. A call that would nest deeper than
@@ -21,8 +22,7 @@
  * tables (the backend does not read middle/propnet.h); no text from the
  * game reaches the generated C, only numbers. The generated file
  * is self-contained C (no #include) for libtcc or the system compiler; it
- * imports three host functions (pncg_host_flip, pncg_host_queue,
- * pncg_host_dirty) and
+ * imports two host functions (pncg_host_queue, pncg_host_dirty) and
  * exports the table pncg_tell: per component its function or 0 (the host
  * tells it from its tables).
  *
@@ -49,7 +49,6 @@ enum {
 /* Per component. */
 enum {
     PNCG_F_CYCLIC = 1,   /* a member of a cyclic SCC: told by the host */
-    PNCG_F_WATCHED = 2,  /* legal moves watch it: pncg_host_flip on a flip */
 };
 
 typedef struct PncgNet {
@@ -59,6 +58,8 @@ typedef struct PncgNet {
     const uint8_t *flags;    /* PNCG_F_* per component */
     const uint32_t *nw_at;   /* the bases whose next is c: nw[nw_at[c] .. nw_at[c + 1]) */
     const uint32_t *nw;
+    const uint32_t *lb_at;   /* the legal moves' bits that follow c: lb[lb_at[c] .. lb_at[c + 1]) */
+    const uint32_t *lb;
     const uint32_t *order;   /* every component once, inputs before outputs (cycles aside) */
     uint32_t gate_size;      /* the host's per-component record: its size, */
     uint32_t val_offset;     /* and where its value byte is */
@@ -70,12 +71,11 @@ typedef struct PncgCtx {
     uint32_t *ctr;      /* per component: the biased counter */
     uint8_t *gates;     /* per component: a record of gate_size bytes, its value at val_offset */
     uint64_t *next_on;  /* the next state's bits */
+    uint64_t *legal_on; /* the legal moves' bits */
     void *host;         /* handed back to the host functions */
 } PncgCtx;
 
 /* The imports, given to the compiler by these names:
- *   void pncg_host_flip(void *host, uint32_t comp): a watched component
- *     flipped (its value is stored);
  *   void pncg_host_queue(void *host, uint32_t comp, uint32_t v): tell
  *     comp's outputs that it became v, later (its value is stored);
  *   void pncg_host_dirty(void *host, uint32_t comp): comp, a member of a

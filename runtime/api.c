@@ -978,7 +978,8 @@ static GdlStatus legal_moves(GdlMachine *m, const GdlState *s, uint32_t k, bool 
             return st;
         }
     }
-    m->scratch.n = rank_sort(m, m->scratch.v, m->scratch.n);
+    if (!m->ops->sorted_moves)
+        m->scratch.n = rank_sort(m, m->scratch.v, m->scratch.n);
     if (remember)
         legal_remember(m, s, k);
     return GDL_OK;

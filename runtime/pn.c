@@ -60,18 +60,10 @@
 #include "pipeline.h"
 #include "runtime.h"
 
-/* One legal sentence a component stands for. */
-typedef struct PnWatch {
-    uint32_t role;
-    uint32_t legal;    /* its index among the role's legal moves */
-} PnWatch;
-
 typedef struct PnRoleTab {
     uint32_t nlegal;
-    Gt *move;          /* per legal index: its move */
-    uint32_t *on;      /* the legal indexes whose component is true, in any order */
-    uint32_t non;
-    uint32_t *pos;     /* per legal index: its place in on (BASE_NONE: not there) */
+    Gt *move;          /* per legal index: its move; in canonical order (gt_sort's) */
+    uint32_t lw0;      /* its legal moves' bits: legal_on[lw0 .. lw0 + (nlegal + 63) / 64) */
     uint32_t ngoals;
     uint32_t *goal_comp; /* per goal: its component */
     Gt *goal_value;    /* per goal: its value as a term (the constant "50") */
@@ -108,7 +100,8 @@ typedef struct Pn {
     uint32_t *out_at;  /* outputs: out[out_at[c] .. out_at[c + 1]), each PN_E_* | component */
     uint32_t *out;
     uint32_t *watch_at; /* watchers: watch[watch_at[c] .. watch_at[c + 1]) */
-    PnWatch *watch;
+    uint32_t *watch;   /* each the bit in legal_on of a legal sentence c stands for */
+    uint64_t *legal_on; /* per role, a bit per legal move: its component is true */
     uint32_t *cyc;     /* cyclic SCC of the component, by topological rank (BASE_NONE: acyclic) */
     uint32_t ncyc;
     uint32_t *cyc_at;  /* members of cyclic SCC i: cyc_comp[cyc_at[i] .. cyc_at[i + 1]) */
@@ -169,17 +162,8 @@ static inline uint8_t gate_value(const PnGate *g)
 static void watch_legal(Pn *p, uint32_t c)
 {
     for (uint32_t w = p->watch_at[c]; w < p->watch_at[c + 1]; w++) {
-        PnRoleTab *r = &p->roles[p->watch[w].role];
-        uint32_t li = p->watch[w].legal;
-        if (p->g[c].val) {
-            r->pos[li] = r->non;
-            r->on[r->non++] = li;
-        } else {
-            uint32_t at = r->pos[li], last = r->on[--r->non];
-            r->on[at] = last;
-            r->pos[last] = at;
-            r->pos[li] = BASE_NONE;
-        }
+        uint32_t b = p->watch[w];
+        p->legal_on[b >> 6] ^= (uint64_t)1 << (b & 63);
     }
 }
 
@@ -353,9 +337,13 @@ static GdlStatus pn_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U
     PN_POLL(p);
     set_state(p, state, n);
     const PnRoleTab *r = &p->roles[role];
-    vec_reserve(*moves, moves->n + r->non + 1);
-    for (uint32_t i = 0; i < r->non; i++)
-        moves->v[moves->n++] = r->move[r->on[i]];
+    vec_reserve(*moves, moves->n + r->nlegal + 1);
+    const uint64_t *on = p->legal_on + r->lw0;
+    Gt *out = moves->v + moves->n;
+    for (uint32_t w = 0, nw = (r->nlegal + 63) >> 6; w < nw; w++)
+        for (uint64_t x = on[w]; x; x &= x - 1)
+            *out++ = r->move[w << 6 | (uint32_t)__builtin_ctzll(x)];
+    moves->n = (uint32_t)(out - moves->v);
     return GDL_OK;
 }
 
@@ -433,6 +421,7 @@ static void pn_destroy(void *e)
     free(p->out);
     free(p->watch_at);
     free(p->watch);
+    free(p->legal_on);
     free(p->cyc);
     free(p->cyc_at);
     free(p->cyc_comp);
@@ -454,8 +443,6 @@ static void pn_destroy(void *e)
     for (uint32_t k = 0; p->roles && k < p->nroles; k++) {
         PnRoleTab *r = &p->roles[k];
         free(r->move);
-        free(r->on);
-        free(r->pos);
         free(r->goal_comp);
         free(r->goal_value);
         free(r->input_of);
@@ -592,29 +579,49 @@ static void flatten(Pn *p, const Propnet *pn)
         p->watch_at[c + 1] += p->watch_at[c];
     p->watch = base_xmalloc((nwatch + 1) * sizeof *p->watch);
     uint32_t *fill = base_xcalloc(n + 1, sizeof *fill);
+    uint32_t lw = 0;
+    for (uint32_t k = 0; k < p->nroles; k++) {
+        p->roles[k].lw0 = lw;
+        lw += (pn->roles.v[k].legal.n + 63) >> 6;
+    }
+    p->legal_on = base_xcalloc(lw + 1, sizeof *p->legal_on);
     for (uint32_t k = 0; k < p->nroles; k++) {
         const PnRole *pr = &pn->roles.v[k];
         PnRoleTab *r = &p->roles[k];
         r->nlegal = pr->legal.n;
         r->move = base_xmalloc((r->nlegal + 1) * sizeof *r->move);
-        r->on = base_xmalloc((r->nlegal + 1) * sizeof *r->on);
-        r->pos = base_xmalloc((r->nlegal + 1) * sizeof *r->pos);
+        /* legal moves in canonical order, so that legal answers in it (the
+         * API's order: EngineOps.sorted) */
+        uint32_t *ord = base_xmalloc((r->nlegal + 1) * sizeof *ord);
+        for (uint32_t i = 0; i < r->nlegal; i++)
+            r->move[i] = pr->legal.v[i].move;
+        gt_sort(p->store, r->move, r->nlegal);
+        for (uint32_t i = 0; i < r->nlegal; i++) {
+            /* the legal entry of each sorted move (moves are distinct) */
+            uint32_t lo = 0, hi = r->nlegal;
+            Gt mv = pr->legal.v[i].move;
+            while (lo < hi) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (gt_cmp(p->store, r->move[mid], mv) < 0)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            ord[lo] = i;
+        }
         r->ninput_of = p->store->fn.n;
         r->input_of = base_xmalloc((r->ninput_of + 1) * sizeof *r->input_of);
         for (uint32_t t = 0; t < r->ninput_of; t++)
             r->input_of[t] = BASE_NONE;
         r->cur_input = BASE_NONE;
         for (uint32_t i = 0; i < r->nlegal; i++) {
-            uint32_t c = pr->legal.v[i].comp;
-            r->move[i] = pr->legal.v[i].move;
-            r->pos[i] = BASE_NONE;
-            p->watch[p->watch_at[c] + fill[c]++] = (PnWatch){k, i};
+            uint32_t c = pr->legal.v[ord[i]].comp, b = (r->lw0 << 6) + i;
+            p->watch[p->watch_at[c] + fill[c]++] = b;
             p->g[c].flags |= PN_F_WATCHED;
-            if (p->g[c].val) {
-                r->pos[i] = r->non;
-                r->on[r->non++] = i;
-            }
+            if (p->g[c].val)
+                p->legal_on[b >> 6] |= (uint64_t)1 << (b & 63);
         }
+        free(ord);
         r->ngoals = pr->goals.n;
         r->goal_comp = base_xmalloc((r->ngoals + 1) * sizeof *r->goal_comp);
         r->goal_value = base_xmalloc((r->ngoals + 1) * sizeof *r->goal_value);
@@ -662,7 +669,6 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* The generated code's calls back into the engine. */
-static void host_flip(void *h, uint32_t c) { watch_legal(h, c); }
 static void host_queue(void *h, uint32_t c, uint32_t v) { queue_push(h, c, (uint8_t)v); }
 static void host_dirty(void *h, uint32_t c)
 {
@@ -748,9 +754,10 @@ static char *pn_code(const Pn *p, size_t max_lines, size_t *len, size_t *lines)
 {
     uint8_t *flags = base_xcalloc(p->n + 1, 1);
     for (uint32_t c = 0; c < p->n; c++)
-        flags[c] = (uint8_t)((p->g[c].flags & PN_F_CYCLIC ? PNCG_F_CYCLIC : 0) |
-                             (p->g[c].flags & PN_F_WATCHED ? PNCG_F_WATCHED : 0));
+        flags[c] = p->g[c].flags & PN_F_CYCLIC ? PNCG_F_CYCLIC : 0;
     PncgNet net = {
+        .lb_at = p->watch_at,
+        .lb = p->watch,
         .n = p->n,
         .out_at = p->out_at,
         .out = p->out,
@@ -785,17 +792,16 @@ static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtC
     char *code = pn_code(p, a.max_lines, &len, &lines);
     if (!code)
         return p;
-    RtJitSymbol imports[] = {{"pncg_host_flip", (const void *)host_flip},
-                             {"pncg_host_queue", (const void *)host_queue},
+    RtJitSymbol imports[] = {{"pncg_host_queue", (const void *)host_queue},
                              {"pncg_host_dirty", (const void *)host_dirty}};
-    p->jit = rt_jit_compile(game->front.src->name, code, imports, 3, err);
+    p->jit = rt_jit_compile(game->front.src->name, code, imports, 2, err);
     free(code);
     if (!p->jit) {
         pn_destroy(p);
         return NULL;
     }
     p->ctell = rt_jit_symbol(p->jit, "pncg_tell");
-    p->cx = (PncgCtx){p->ctr, (uint8_t *)p->g, p->next_on, p};
+    p->cx = (PncgCtx){p->ctr, (uint8_t *)p->g, p->next_on, p->legal_on, p};
     return p;
 }
 
@@ -834,4 +840,5 @@ char *rt_pn_c(const GdlGame *game, const char *arg, size_t *len, char **err)
 
 const EngineOps rt_engine_pn = {
     "pn", pn_create, pn_destroy, pn_initial, pn_legal, pn_next, pn_terminal, pn_goals, ENGINE_ARG_OPTIONAL, pn_terms,
+    true,
 };
