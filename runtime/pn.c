@@ -123,6 +123,10 @@ typedef struct Pn {
     uint32_t nbase_of;
     U32Vec init;       /* the initial state's facts, sorted by id */
     U32Vec last;       /* the facts of the state set now, sorted by id */
+    uint64_t *last_on; /* the same as a bitset over base indexes */
+    U32Vec prod;       /* the facts next answered last, sorted by id (a playout's next state) */
+    uint64_t *prod_on; /* the same as a bitset */
+    uint32_t nbase_words;
     uint32_t terminal; /* its component */
     uint32_t nroles;
     PnRoleTab *roles;
@@ -293,18 +297,34 @@ static void set_state(Pn *p, const Gt *facts, uint32_t n)
         drain(p); /* the same state again (legal of each role, then next): only the inputs, if any */
         return;
     }
-    while (i < n || j < nold) {
-        if (j == nold || (i < n && facts[i] < old[j])) {
-            uint32_t b = base_index(p, facts[i++]);
-            if (b != BASE_NONE)
-                set_leaf(p, p->base_comp[b], 1);
-        } else if (i == n || old[j] < facts[i]) {
-            uint32_t b = base_index(p, old[j++]);
-            if (b != BASE_NONE)
-                set_leaf(p, p->base_comp[b], 0);
-        } else
-            i++, j++;
-    }
+    if (n == p->prod.n && memcmp(facts, p->prod.v, n * sizeof *facts) == 0) {
+        /* the state next answered last (a playout's next step): the bases
+         * that differ are the bits that differ */
+        for (uint32_t w = 0; w < p->nbase_words; w++) {
+            uint64_t now = p->prod_on[w];
+            for (uint64_t d = p->last_on[w] ^ now; d; d &= d - 1) {
+                uint32_t bit = (uint32_t)__builtin_ctzll(d);
+                set_leaf(p, p->base_comp[w << 6 | bit], (uint8_t)(now >> bit & 1));
+            }
+            p->last_on[w] = now;
+        }
+    } else
+        while (i < n || j < nold) {
+            if (j == nold || (i < n && facts[i] < old[j])) {
+                uint32_t b = base_index(p, facts[i++]);
+                if (b != BASE_NONE) {
+                    set_leaf(p, p->base_comp[b], 1);
+                    p->last_on[b >> 6] |= (uint64_t)1 << (b & 63);
+                }
+            } else if (i == n || old[j] < facts[i]) {
+                uint32_t b = base_index(p, old[j++]);
+                if (b != BASE_NONE) {
+                    set_leaf(p, p->base_comp[b], 0);
+                    p->last_on[b >> 6] &= ~((uint64_t)1 << (b & 63));
+                }
+            } else
+                i++, j++;
+        }
     p->last.n = 0;
     vec_reserve(p->last, n + 1);
     gt_tuple_copy(p->last.v, facts, n);
@@ -368,7 +388,13 @@ static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, 
     for (uint32_t w = 0, nw = (p->nbase + 63) >> 6; w < nw; w++)
         for (uint64_t x = p->next_on[w]; x; x &= x - 1)
             *out++ = p->base_fact[w << 6 | (uint32_t)__builtin_ctzll(x)];
-    facts->n = (uint32_t)(out - facts->v);
+    uint32_t k = (uint32_t)(out - (facts->v + facts->n));
+    p->prod.n = 0;
+    vec_reserve(p->prod, k + 1);
+    gt_tuple_copy(p->prod.v, facts->v + facts->n, k);
+    p->prod.n = k;
+    memcpy(p->prod_on, p->next_on, p->nbase_words * sizeof *p->prod_on);
+    facts->n += k;
     return GDL_OK;
 }
 
@@ -434,6 +460,9 @@ static void pn_destroy(void *e)
     free(p->base_fact);
     free(p->base_of);
     free(p->next_on);
+    free(p->last_on);
+    free(p->prod_on);
+    vec_free(p->prod);
     free(p->nw_at);
     free(p->nw);
     vec_free(p->init);
@@ -641,7 +670,11 @@ static void flatten(Pn *p, const Propnet *pn)
     p->terminal = pn->terminal;
 
     /* next-state bits: per component, the bases whose next it is */
-    p->next_on = base_xcalloc(((p->nbase + 63) >> 6) + 1, sizeof *p->next_on);
+    p->nbase_words = (p->nbase + 63) >> 6;
+    p->next_on = base_xcalloc(p->nbase_words + 1, sizeof *p->next_on);
+    p->last_on = base_xcalloc(p->nbase_words + 1, sizeof *p->last_on);
+    p->prod_on = base_xcalloc(p->nbase_words + 1, sizeof *p->prod_on);
+    p->prod.n = UINT32_MAX; /* nothing answered yet */
     p->nw_at = base_xcalloc(n + 2, sizeof *p->nw_at);
     p->nw = base_xmalloc((p->nbase + 1) * sizeof *p->nw);
     for (uint32_t b = 0; b < p->nbase; b++)
