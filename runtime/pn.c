@@ -35,14 +35,26 @@
  * early one may be recomputed again when an input changes late: the last
  * recomputation of each sees its inputs final.
  *
- * Answers. Per role, the legal components that are true are kept in a
- * dense list (with each one's position, for O(1) removal) as they flip, so
- * that `legal` copies a list instead of scanning every legal component; a
- * component may stand for several legal sentences once hashing has merged
- * identical gates, hence a list of watchers per component. `next` reads
- * every base's next component, in the order of the facts' term ids, so the
- * state comes out sorted. `terminal` reads one component; `goals` the
- * role's goal components.
+ * Answers. Per role, the legal moves are numbered in canonical order (the
+ * API's: gt_sort) and the true ones kept as a bitset as they flip, so that
+ * `legal` reads the bits in order and the API need not sort
+ * (EngineOps.sorted_moves); a component may stand for several legal
+ * sentences once hashing has merged identical gates, hence a list of
+ * watchers (bits) per component. `next` reads every base's next
+ * component, in the order of the facts' term ids, so the state comes out
+ * sorted; it keeps what it answered (facts and bits), so that setting that
+ * state next (a playout's next step) compares bitsets instead of merging
+ * fact lists. `terminal` reads one component; `goals` the role's goal
+ * components.
+ *
+ * pn:compiled. The same tables, with the propagation of every component
+ * whose outputs are acyclic compiled to straight-line C by libtcc
+ * (backend/pncg.h): the drain loop calls a component's function instead
+ * of walking its output list, and the function tells its outputs depth
+ * first, handing the host what the tables must do (a cyclic SCC to
+ * recompute, a call nested too deep). A network whose code would pass the
+ * line budget (max-lines=N, default PNCG_DEFAULT_MAX_LINES) keeps the
+ * tables alone.
  *
  * States. A fact with no base proposition cannot affect any ground rule
  * (grounding instantiates rules over reachable facts only), so it is
