@@ -3,25 +3,27 @@
  *
  * The shape, for a component 5 whose outputs are an AND 7 (compiled), a
  * NOT 9 (the legal move of bit 4, whose outputs feed a table-told gate)
- * and 12, a member of a cyclic SCC:
+ * and 12, a member of a cyclic SCC, with records of 12 bytes:
  *
  *   static void t5(X *x, u32 k)
  *   {
  *       u32 *C = x->c, a = 0x7fffffffu + (k == 1u), b = ~a;
  *       u8 *G = x->g + 9u, p = k == 1u, m = !p;
- *       P(7) { S(7, p) t7(x, k); }
- *       M(9) { S(9, m) L(4) Q(9, m) }
- *       C[12] += k; D(12)
+ *       if ((C[7] += k) == a) { G[84] = p; t7(x, k); }
+ *       if ((C[9] -= k) == b) { G[108] = m; x->lg[0] ^= 0x10ull; pncg_host_queue(x->h, 9, m); }
+ *       C[12] += k; pncg_host_dirty(x->h, 12);
  *   }
  *
- * k is +1 when 5 rose, -1 (as u32) when it fell. P adds it to a counter, M
- * (a NOT) subtracts it; a counter moves by one, so its bit 31 (the value)
- * moved exactly when it now equals a (P) or b (M), and the target's value
- * is then p (P) or m (M). S stores the value, B toggles a next-state bit,
- * L a legal move's bit, Q queues the target with the host, a call tells
- * it now (k, or -k past a NOT); a member of a cyclic SCC is only counted,
- * and D has the host recompute its SCC once the queue is empty (as pn's
- * tell does).
+ * k is +1 when 5 rose, -1 (as u32) when it fell. An output's counter
+ * takes k (a NOT's gives it back); a counter moves by one, so its bit 31
+ * (the value) moved exactly when it now equals a (b past a NOT), and the
+ * target's value is then p (m past a NOT). On a flip the value is stored,
+ * the next-state and legal-move bits that follow the target toggled, and
+ * the target told: now by a call (k, or -k past a NOT), or later by the
+ * host's queue. A member of a cyclic SCC is only counted, and the host
+ * recomputes its SCC once the queue is empty (as pn's tell does).
+ * Functions come callees first (reverse topological order), so that none
+ * needs a declaration: the text is what libtcc reads, no macros.
  * Same network, same bytes.
  */
 #include "pncg.h"
@@ -84,22 +86,12 @@ char *pncg_emit(const PncgNet *net, size_t max_lines, size_t *len, size_t *lines
                 "    void *h;\n"
                 "} X;\n"
                 "void pncg_host_queue(void *h, u32 comp, u32 v);\n"
-                "void pncg_host_dirty(void *h, u32 comp);\n"
-                "#define P(d) if ((C[d] += k) == a)\n"
-                "#define M(d) if ((C[d] -= k) == b)\n"
-                "#define S(d, v) G[(d) * %uu] = (u8)(v);\n"
-                "#define B(b) x->nx[(b) >> 6] ^= (u64)1 << ((b) & 63);\n"
-                "#define L(b) x->lg[(b) >> 6] ^= (u64)1 << ((b) & 63);\n"
-                "#define Q(d, v) pncg_host_queue(x->h, d, v);\n"
-                "#define D(d) pncg_host_dirty(x->h, d);\n",
-                n, net->gate_size);
-    size_t nl = 20;
-    for (uint32_t c = 0; c < n; c++)
-        if (fn[c]) {
-            strbuf_addf(&b, "static void t%u(X *x, u32 k);\n", c);
-            nl++;
-        }
-    for (uint32_t c = 0; c < n; c++) {
+                "void pncg_host_dirty(void *h, u32 comp);\n",
+                n);
+    size_t nl = 14;
+    /* callees before callers (no declarations): reverse topological order */
+    for (uint32_t i = n; i-- > 0;) {
+        uint32_t c = net->order[i];
         if (!fn[c])
             continue;
         bool anyp = false, anym = false;
@@ -126,20 +118,23 @@ char *pncg_emit(const PncgNet *net, size_t max_lines, size_t *len, size_t *lines
             bool inv = (e & PNCG_E_NOT) != 0;
             if (e & PNCG_E_CYC) {
                 /* a member of a cyclic SCC: counted, and its SCC recomputed later */
-                strbuf_addf(&b, "    C[%u] %c= k; D(%u)\n", d, inv ? '-' : '+', d);
+                strbuf_addf(&b, "    C[%u] %c= k; pncg_host_dirty(x->h, %u);\n", d, inv ? '-' : '+', d);
                 nl++;
                 continue;
             }
-            strbuf_addf(&b, "    %c(%u) { S(%u, %c)", inv ? 'M' : 'P', d, d, inv ? 'm' : 'p');
+            strbuf_addf(&b, "    if ((C[%u] %c= k) == %c) { G[%llu] = %c;", d, inv ? '-' : '+', inv ? 'b' : 'a',
+                        (unsigned long long)d * net->gate_size, inv ? 'm' : 'p');
             for (uint32_t w = net->nw_at[d]; w < net->nw_at[d + 1]; w++)
-                strbuf_addf(&b, " B(%u)", net->nw[w]);
+                strbuf_addf(&b, " x->nx[%u] ^= 0x%llxull;", net->nw[w] >> 6,
+                            (unsigned long long)1 << (net->nw[w] & 63));
             for (uint32_t w = net->lb_at[d]; w < net->lb_at[d + 1]; w++)
-                strbuf_addf(&b, " L(%u)", net->lb[w]);
+                strbuf_addf(&b, " x->lg[%u] ^= 0x%llxull;", net->lb[w] >> 6,
+                            (unsigned long long)1 << (net->lb[w] & 63));
             if (net->out_at[d + 1] > net->out_at[d]) {
                 if (direct[o])
                     strbuf_addf(&b, " t%u(x, %s);", d, inv ? "0u - k" : "k");
                 else
-                    strbuf_addf(&b, " Q(%u, %c)", d, inv ? 'm' : 'p');
+                    strbuf_addf(&b, " pncg_host_queue(x->h, %u, %c);", d, inv ? 'm' : 'p');
             }
             strbuf_add(&b, " }\n");
             nl++;
