@@ -268,14 +268,21 @@ static void recompute(Pn *p, uint32_t s)
 static void drain(Pn *p)
 {
     for (;;) {
-        while (p->nqueue) {
-            uint64_t x = p->queue[--p->nqueue];
-            uint32_t c = (uint32_t)(x >> 1);
-            if (p->ctell && p->ctell[c])
-                p->ctell[c](&p->cx, (x & 1) ? 1u : UINT32_MAX);
-            else
+        if (p->ctell) /* pn:compiled: a component's function, else its tables */
+            while (p->nqueue) {
+                uint64_t x = p->queue[--p->nqueue];
+                uint32_t c = (uint32_t)(x >> 1);
+                if (p->ctell[c])
+                    p->ctell[c](&p->cx, (x & 1) ? 1u : UINT32_MAX);
+                else
+                    tell(p, c, (uint8_t)(x & 1), p->cyc[c]);
+            }
+        else
+            while (p->nqueue) {
+                uint64_t x = p->queue[--p->nqueue];
+                uint32_t c = (uint32_t)(x >> 1);
                 tell(p, c, (uint8_t)(x & 1), p->cyc[c]);
-        }
+            }
         if (!p->dirty_list.n)
             return;
         uint32_t best = 0;
