@@ -15,6 +15,8 @@ static const CliDump emit_dumps[] = {
 };
 
 /* GAME.kif and -o OUT; emit's --no-lines and --dump when no_lines is given. */
+static bool emit_pn; /* emit --pn */
+
 static int parse(CliArgs *a, const char **game, const char **out, bool *no_lines, const CliDump **dump)
 {
     *game = *out = NULL;
@@ -25,6 +27,8 @@ static int parse(CliArgs *a, const char **game, const char **out, bool *no_lines
             *out = v;
         else if (no_lines && cli_opt_flag(a, "--no-lines"))
             *no_lines = true;
+        else if (no_lines && cli_opt_flag(a, "--pn"))
+            emit_pn = true;
         else if (!bad && dump && cli_opt_value(a, "--dump", &v, &bad)) {
             if (!bad && !(*dump = cli_dump_find(a->cmd, emit_dumps, sizeof emit_dumps / sizeof *emit_dumps, v)))
                 return CLI_USAGE;
@@ -57,7 +61,9 @@ static int emit_run(CliArgs *a)
     char *err = NULL;
     /* #line directives name the C file as written */
     RtBackOptions o = {dump ? (RtBackStop)dump->stage : RT_BACK_C, out, no_lines};
-    char *code = rt_back(g, &o, &len, &err);
+    if (emit_pn && dump)
+        return gdl_game_free(g), cli_usage_error(a->cmd, "--pn prints C, not a dump");
+    char *code = emit_pn ? rt_pn_c(g, NULL, &len, &err) : rt_back(g, &o, &len, &err);
     gdl_game_free(g);
     if (!code) {
         fprintf(stderr, "gdlc emit: %s: %s\n", path, err);
@@ -104,7 +110,7 @@ static int compile_run(CliArgs *a)
 const CliCommand cli_emit = {
     "emit",
     "print the C the compiler generates for a game",
-    "usage: gdlc emit GAME.kif [-o GAME.c] [--no-lines] [--dump=plan]\n"
+    "usage: gdlc emit GAME.kif [-o GAME.c] [--no-lines] [--dump=plan] [--pn]\n"
     "\n"
     "Writes the C source of the game's compiled engine (to standard output, or\n"
     "to GAME.c): the engine's runtime first, then one function per rule and\n"
@@ -115,6 +121,10 @@ const CliCommand cli_emit = {
     "  -o, --output FILE  write there instead of standard output (a regular\n"
     "                     file, not the game: see 'gdlc help')\n"
     "  --no-lines         leave out the #line directives\n"
+    "  --pn               print instead the C of engine pn:compiled: the\n"
+    "                     propagation of the game's optimised propositional\n"
+    "                     network, one function per component (backend/pncg.h);\n"
+    "                     exit 1 past its budget of lines\n"
     "  --dump=plan        print the code generator's plan instead of the C:\n"
     "                     how each relation is evaluated (state, move, facts,\n"
     "                     folded N, recursive, rules), the root queries, then\n"

@@ -344,7 +344,7 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
             ops = engines[i];
     if (!ops) {
         if (err)
-            *err = base_sprintf("no engine named '%s' (engines: jit, aot, so:PATH, pn, pn:BUDGETS, ref, ref:ground)", engine);
+            *err = base_sprintf("no engine named '%s' (engines: jit, aot, so:PATH, pn, pn:BUDGETS, pn:compiled, ref, ref:ground)", engine);
         return GDL_NO_ENGINE;
     }
     GdlMachine *m = *mp = base_xcalloc(1, sizeof *m);
@@ -978,7 +978,8 @@ static GdlStatus legal_moves(GdlMachine *m, const GdlState *s, uint32_t k, bool 
             return st;
         }
     }
-    m->scratch.n = rank_sort(m, m->scratch.v, m->scratch.n);
+    if (!m->ops->sorted_moves)
+        m->scratch.n = rank_sort(m, m->scratch.v, m->scratch.n);
     if (remember)
         legal_remember(m, s, k);
     return GDL_OK;

@@ -41,4 +41,10 @@ char *rt_emit(const GdlGame *game, const char *c_name, bool no_lines, size_t *le
 bool rt_propnet(const Ir *ir, const GroundLimits *lim, GtStore *store, unsigned opts, Propnet *pn, GroundStats *gs,
                 char **err);
 
+/* The C that engine `pn:compiled` compiles for game (backend/pncg.h):
+ * arg is the engine's argument after "pn:" (budgets; "max-lines=N");
+ * malloc-ed, *len bytes, or NULL with *err (malloc-ed) when the game does
+ * not ground or the code would pass the line budget. */
+char *rt_pn_c(const GdlGame *game, const char *arg, size_t *len, char **err);
+
 #endif

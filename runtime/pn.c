@@ -35,14 +35,26 @@
  * early one may be recomputed again when an input changes late: the last
  * recomputation of each sees its inputs final.
  *
- * Answers. Per role, the legal components that are true are kept in a
- * dense list (with each one's position, for O(1) removal) as they flip, so
- * that `legal` copies a list instead of scanning every legal component; a
- * component may stand for several legal sentences once hashing has merged
- * identical gates, hence a list of watchers per component. `next` reads
- * every base's next component, in the order of the facts' term ids, so the
- * state comes out sorted. `terminal` reads one component; `goals` the
- * role's goal components.
+ * Answers. Per role, the legal moves are numbered in canonical order (the
+ * API's: gt_sort) and the true ones kept as a bitset as they flip, so that
+ * `legal` reads the bits in order and the API need not sort
+ * (EngineOps.sorted_moves); a component may stand for several legal
+ * sentences once hashing has merged identical gates, hence a list of
+ * watchers (bits) per component. `next` reads every base's next
+ * component, in the order of the facts' term ids, so the state comes out
+ * sorted; it keeps what it answered (facts and bits), so that setting that
+ * state next (a playout's next step) compares bitsets instead of merging
+ * fact lists. `terminal` reads one component; `goals` the role's goal
+ * components.
+ *
+ * pn:compiled. The same tables, with the propagation of every component
+ * whose outputs are acyclic compiled to straight-line C by libtcc
+ * (backend/pncg.h): the drain loop calls a component's function instead
+ * of walking its output list, and the function tells its outputs depth
+ * first, handing the host what the tables must do (a cyclic SCC to
+ * recompute, a call nested too deep). A network whose code would pass the
+ * line budget (max-lines=N, default PNCG_DEFAULT_MAX_LINES) keeps the
+ * tables alone.
  *
  * States. A fact with no base proposition cannot affect any ground rule
  * (grounding instantiates rules over reachable facts only), so it is
@@ -50,24 +62,20 @@
  * the domain, or contradicting a base the optimiser found fixed) the
  * answers may differ from ref's, which evaluates whatever it is given.
  */
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../backend/pncg.h"
 #include "../middle/ground.h"
+#include "jit.h"
 #include "pipeline.h"
 #include "runtime.h"
 
-/* One legal sentence a component stands for. */
-typedef struct PnWatch {
-    uint32_t role;
-    uint32_t legal;    /* its index among the role's legal moves */
-} PnWatch;
-
 typedef struct PnRoleTab {
     uint32_t nlegal;
-    Gt *move;          /* per legal index: its move */
-    uint32_t *on;      /* the legal indexes whose component is true, in any order */
-    uint32_t non;
-    uint32_t *pos;     /* per legal index: its place in on (BASE_NONE: not there) */
+    Gt *move;          /* per legal index: its move; in canonical order (gt_sort's) */
+    uint32_t lw0;      /* its legal moves' bits: legal_on[lw0 .. lw0 + (nlegal + 63) / 64) */
     uint32_t ngoals;
     uint32_t *goal_comp; /* per goal: its component */
     Gt *goal_value;    /* per goal: its value as a term (the constant "50") */
@@ -104,7 +112,8 @@ typedef struct Pn {
     uint32_t *out_at;  /* outputs: out[out_at[c] .. out_at[c + 1]), each PN_E_* | component */
     uint32_t *out;
     uint32_t *watch_at; /* watchers: watch[watch_at[c] .. watch_at[c + 1]) */
-    PnWatch *watch;
+    uint32_t *watch;   /* each the bit in legal_on of a legal sentence c stands for */
+    uint64_t *legal_on; /* per role, a bit per legal move: its component is true */
     uint32_t *cyc;     /* cyclic SCC of the component, by topological rank (BASE_NONE: acyclic) */
     uint32_t ncyc;
     uint32_t *cyc_at;  /* members of cyclic SCC i: cyc_comp[cyc_at[i] .. cyc_at[i + 1]) */
@@ -126,9 +135,18 @@ typedef struct Pn {
     uint32_t nbase_of;
     U32Vec init;       /* the initial state's facts, sorted by id */
     U32Vec last;       /* the facts of the state set now, sorted by id */
+    uint64_t *last_on; /* the same as a bitset over base indexes */
+    U32Vec prod;       /* the facts next answered last, sorted by id (a playout's next state) */
+    uint64_t *prod_on; /* the same as a bitset */
+    uint32_t nbase_words;
     uint32_t terminal; /* its component */
     uint32_t nroles;
     PnRoleTab *roles;
+    /* pn:compiled: the propagation compiled (backend/pncg.h) */
+    RtJit *jit;
+    void (*const *ctell)(PncgCtx *, uint32_t); /* per component: its function, or NULL (tables) */
+    PncgCtx cx;
+    uint32_t *order;   /* every component, in topological order (for the generator) */
 } Pn;
 
 /* ---- propagation ---------------------------------------------------------- */
@@ -156,6 +174,15 @@ static inline uint8_t gate_value(const PnGate *g)
     return (uint8_t)((g->cnt >= g->thr) ^ g->inv);
 }
 
+/* Legal sentences follow their component's value. */
+static void watch_legal(Pn *p, uint32_t c)
+{
+    for (uint32_t w = p->watch_at[c]; w < p->watch_at[c + 1]; w++) {
+        uint32_t b = p->watch[w];
+        p->legal_on[b >> 6] ^= (uint64_t)1 << (b & 63);
+    }
+}
+
 /* Legal sentences and next-state bits follow their component's value. */
 static void watch_flip(Pn *p, uint32_t c)
 {
@@ -164,21 +191,8 @@ static void watch_flip(Pn *p, uint32_t c)
             uint32_t b = p->nw[w];
             p->next_on[b >> 6] ^= (uint64_t)1 << (b & 63);
         }
-    if (!(p->g[c].flags & PN_F_WATCHED))
-        return;
-    for (uint32_t w = p->watch_at[c]; w < p->watch_at[c + 1]; w++) {
-        PnRoleTab *r = &p->roles[p->watch[w].role];
-        uint32_t li = p->watch[w].legal;
-        if (p->g[c].val) {
-            r->pos[li] = r->non;
-            r->on[r->non++] = li;
-        } else {
-            uint32_t at = r->pos[li], last = r->on[--r->non];
-            r->on[at] = last;
-            r->pos[last] = at;
-            r->pos[li] = BASE_NONE;
-        }
-    }
+    if (p->g[c].flags & PN_F_WATCHED)
+        watch_legal(p, c);
 }
 
 static inline void set_val(Pn *p, uint32_t c, uint8_t v)
@@ -264,11 +278,21 @@ static void recompute(Pn *p, uint32_t s)
 static void drain(Pn *p)
 {
     for (;;) {
-        while (p->nqueue) {
-            uint64_t x = p->queue[--p->nqueue];
-            uint32_t c = (uint32_t)(x >> 1);
-            tell(p, c, (uint8_t)(x & 1), p->cyc[c]);
-        }
+        if (p->ctell) /* pn:compiled: a component's function, else its tables */
+            while (p->nqueue) {
+                uint64_t x = p->queue[--p->nqueue];
+                uint32_t c = (uint32_t)(x >> 1);
+                if (p->ctell[c])
+                    p->ctell[c](&p->cx, (x & 1) ? 1u : UINT32_MAX);
+                else
+                    tell(p, c, (uint8_t)(x & 1), p->cyc[c]);
+            }
+        else
+            while (p->nqueue) {
+                uint64_t x = p->queue[--p->nqueue];
+                uint32_t c = (uint32_t)(x >> 1);
+                tell(p, c, (uint8_t)(x & 1), p->cyc[c]);
+            }
         if (!p->dirty_list.n)
             return;
         uint32_t best = 0;
@@ -302,18 +326,34 @@ static void set_state(Pn *p, const Gt *facts, uint32_t n)
         drain(p); /* the same state again (legal of each role, then next): only the inputs, if any */
         return;
     }
-    while (i < n || j < nold) {
-        if (j == nold || (i < n && facts[i] < old[j])) {
-            uint32_t b = base_index(p, facts[i++]);
-            if (b != BASE_NONE)
-                set_leaf(p, p->base_comp[b], 1);
-        } else if (i == n || old[j] < facts[i]) {
-            uint32_t b = base_index(p, old[j++]);
-            if (b != BASE_NONE)
-                set_leaf(p, p->base_comp[b], 0);
-        } else
-            i++, j++;
-    }
+    if (n == p->prod.n && memcmp(facts, p->prod.v, n * sizeof *facts) == 0) {
+        /* the state next answered last (a playout's next step): the bases
+         * that differ are the bits that differ */
+        for (uint32_t w = 0; w < p->nbase_words; w++) {
+            uint64_t now = p->prod_on[w];
+            for (uint64_t d = p->last_on[w] ^ now; d; d &= d - 1) {
+                uint32_t bit = (uint32_t)__builtin_ctzll(d);
+                set_leaf(p, p->base_comp[w << 6 | bit], (uint8_t)(now >> bit & 1));
+            }
+            p->last_on[w] = now;
+        }
+    } else
+        while (i < n || j < nold) {
+            if (j == nold || (i < n && facts[i] < old[j])) {
+                uint32_t b = base_index(p, facts[i++]);
+                if (b != BASE_NONE) {
+                    set_leaf(p, p->base_comp[b], 1);
+                    p->last_on[b >> 6] |= (uint64_t)1 << (b & 63);
+                }
+            } else if (i == n || old[j] < facts[i]) {
+                uint32_t b = base_index(p, old[j++]);
+                if (b != BASE_NONE) {
+                    set_leaf(p, p->base_comp[b], 0);
+                    p->last_on[b >> 6] &= ~((uint64_t)1 << (b & 63));
+                }
+            } else
+                i++, j++;
+        }
     p->last.n = 0;
     vec_reserve(p->last, n + 1);
     gt_tuple_copy(p->last.v, facts, n);
@@ -346,9 +386,13 @@ static GdlStatus pn_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U
     PN_POLL(p);
     set_state(p, state, n);
     const PnRoleTab *r = &p->roles[role];
-    vec_reserve(*moves, moves->n + r->non + 1);
-    for (uint32_t i = 0; i < r->non; i++)
-        moves->v[moves->n++] = r->move[r->on[i]];
+    vec_reserve(*moves, moves->n + r->nlegal + 1);
+    const uint64_t *on = p->legal_on + r->lw0;
+    Gt *out = moves->v + moves->n;
+    for (uint32_t w = 0, nw = (r->nlegal + 63) >> 6; w < nw; w++)
+        for (uint64_t x = on[w]; x; x &= x - 1)
+            *out++ = r->move[w << 6 | (uint32_t)__builtin_ctzll(x)];
+    moves->n = (uint32_t)(out - moves->v);
     return GDL_OK;
 }
 
@@ -373,7 +417,13 @@ static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, 
     for (uint32_t w = 0, nw = (p->nbase + 63) >> 6; w < nw; w++)
         for (uint64_t x = p->next_on[w]; x; x &= x - 1)
             *out++ = p->base_fact[w << 6 | (uint32_t)__builtin_ctzll(x)];
-    facts->n = (uint32_t)(out - facts->v);
+    uint32_t k = (uint32_t)(out - (facts->v + facts->n));
+    p->prod.n = 0;
+    vec_reserve(p->prod, k + 1);
+    gt_tuple_copy(p->prod.v, facts->v + facts->n, k);
+    p->prod.n = k;
+    memcpy(p->prod_on, p->next_on, p->nbase_words * sizeof *p->prod_on);
+    facts->n += k;
     return GDL_OK;
 }
 
@@ -430,6 +480,7 @@ static void pn_destroy(void *e)
     free(p->out);
     free(p->watch_at);
     free(p->watch);
+    free(p->legal_on);
     free(p->cyc);
     free(p->cyc_at);
     free(p->cyc_comp);
@@ -442,15 +493,18 @@ static void pn_destroy(void *e)
     free(p->base_fact);
     free(p->base_of);
     free(p->next_on);
+    free(p->last_on);
+    free(p->prod_on);
+    vec_free(p->prod);
     free(p->nw_at);
     free(p->nw);
     vec_free(p->init);
     vec_free(p->last);
+    rt_jit_free(p->jit);
+    free(p->order);
     for (uint32_t k = 0; p->roles && k < p->nroles; k++) {
         PnRoleTab *r = &p->roles[k];
         free(r->move);
-        free(r->on);
-        free(r->pos);
         free(r->goal_comp);
         free(r->goal_value);
         free(r->input_of);
@@ -546,7 +600,7 @@ static void flatten(Pn *p, const Propnet *pn)
     p->cyc_at = cat.v;
     p->cyc_comp = ccomp.v;
     p->dirty = base_xcalloc(p->ncyc + 1, 1);
-    vec_free(order);
+    p->order = order.v;
     vec_free(at);
 
     /* bases, in the order of their facts' ids */
@@ -587,29 +641,49 @@ static void flatten(Pn *p, const Propnet *pn)
         p->watch_at[c + 1] += p->watch_at[c];
     p->watch = base_xmalloc((nwatch + 1) * sizeof *p->watch);
     uint32_t *fill = base_xcalloc(n + 1, sizeof *fill);
+    uint32_t lw = 0;
+    for (uint32_t k = 0; k < p->nroles; k++) {
+        p->roles[k].lw0 = lw;
+        lw += (pn->roles.v[k].legal.n + 63) >> 6;
+    }
+    p->legal_on = base_xcalloc(lw + 1, sizeof *p->legal_on);
     for (uint32_t k = 0; k < p->nroles; k++) {
         const PnRole *pr = &pn->roles.v[k];
         PnRoleTab *r = &p->roles[k];
         r->nlegal = pr->legal.n;
         r->move = base_xmalloc((r->nlegal + 1) * sizeof *r->move);
-        r->on = base_xmalloc((r->nlegal + 1) * sizeof *r->on);
-        r->pos = base_xmalloc((r->nlegal + 1) * sizeof *r->pos);
+        /* legal moves in canonical order, so that legal answers in it (the
+         * API's order: EngineOps.sorted) */
+        uint32_t *ord = base_xmalloc((r->nlegal + 1) * sizeof *ord);
+        for (uint32_t i = 0; i < r->nlegal; i++)
+            r->move[i] = pr->legal.v[i].move;
+        gt_sort(p->store, r->move, r->nlegal);
+        for (uint32_t i = 0; i < r->nlegal; i++) {
+            /* the legal entry of each sorted move (moves are distinct) */
+            uint32_t lo = 0, hi = r->nlegal;
+            Gt mv = pr->legal.v[i].move;
+            while (lo < hi) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (gt_cmp(p->store, r->move[mid], mv) < 0)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            ord[lo] = i;
+        }
         r->ninput_of = p->store->fn.n;
         r->input_of = base_xmalloc((r->ninput_of + 1) * sizeof *r->input_of);
         for (uint32_t t = 0; t < r->ninput_of; t++)
             r->input_of[t] = BASE_NONE;
         r->cur_input = BASE_NONE;
         for (uint32_t i = 0; i < r->nlegal; i++) {
-            uint32_t c = pr->legal.v[i].comp;
-            r->move[i] = pr->legal.v[i].move;
-            r->pos[i] = BASE_NONE;
-            p->watch[p->watch_at[c] + fill[c]++] = (PnWatch){k, i};
+            uint32_t c = pr->legal.v[ord[i]].comp, b = (r->lw0 << 6) + i;
+            p->watch[p->watch_at[c] + fill[c]++] = b;
             p->g[c].flags |= PN_F_WATCHED;
-            if (p->g[c].val) {
-                r->pos[i] = r->non;
-                r->on[r->non++] = i;
-            }
+            if (p->g[c].val)
+                p->legal_on[b >> 6] |= (uint64_t)1 << (b & 63);
         }
+        free(ord);
         r->ngoals = pr->goals.n;
         r->goal_comp = base_xmalloc((r->ngoals + 1) * sizeof *r->goal_comp);
         r->goal_value = base_xmalloc((r->ngoals + 1) * sizeof *r->goal_value);
@@ -629,7 +703,11 @@ static void flatten(Pn *p, const Propnet *pn)
     p->terminal = pn->terminal;
 
     /* next-state bits: per component, the bases whose next it is */
-    p->next_on = base_xcalloc(((p->nbase + 63) >> 6) + 1, sizeof *p->next_on);
+    p->nbase_words = (p->nbase + 63) >> 6;
+    p->next_on = base_xcalloc(p->nbase_words + 1, sizeof *p->next_on);
+    p->last_on = base_xcalloc(p->nbase_words + 1, sizeof *p->last_on);
+    p->prod_on = base_xcalloc(p->nbase_words + 1, sizeof *p->prod_on);
+    p->prod.n = UINT32_MAX; /* nothing answered yet */
     p->nw_at = base_xcalloc(n + 2, sizeof *p->nw_at);
     p->nw = base_xmalloc((p->nbase + 1) * sizeof *p->nw);
     for (uint32_t b = 0; b < p->nbase; b++)
@@ -656,20 +734,66 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
+/* The generated code's calls back into the engine. */
+static void host_queue(void *h, uint32_t c, uint32_t v) { queue_push(h, c, (uint8_t)v); }
+static void host_dirty(void *h, uint32_t c)
 {
-    GroundLimits lim = {0};
-    char *why = NULL;
-    if (arg && !ground_limits_parse(arg, &lim, &why)) {
-        ctl->create_status = GDL_BAD_ARGUMENT;
-        *err = base_sprintf("engine pn: %s", why ? why : "a bad budget");
-        free(why);
-        return NULL;
+    Pn *p = h;
+    mark_dirty(p, p->cyc[c]);
+}
+
+/* The options after "pn:": the grounding budgets, and "compiled" (with
+ * "max-lines=N", the generated code's budget), in any order. */
+typedef struct PnArgs {
+    GroundLimits lim;
+    bool compiled;
+    size_t max_lines;  /* 0: PNCG_DEFAULT_MAX_LINES */
+} PnArgs;
+
+static bool pn_args(const char *arg, PnArgs *a, char **why)
+{
+    memset(a, 0, sizeof *a);
+    if (!arg)
+        return true;
+    StrBuf rest = {0};
+    strbuf_add(&rest, "");
+    const char *s = arg;
+    bool ok = true;
+    while (ok) {
+        const char *e = strchr(s, ',');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len == 8 && strncmp(s, "compiled", 8) == 0)
+            a->compiled = true;
+        else if (len > 10 && strncmp(s, "max-lines=", 10) == 0) {
+            char *end;
+            unsigned long long v = strtoull(s + 10, &end, 10);
+            ok = end == s + len && v > 0 && s[10] >= '0' && s[10] <= '9';
+            a->max_lines = (size_t)v;
+            if (!ok)
+                *why = base_sprintf("max-lines takes a positive number: '%.*s'", (int)len, s);
+        } else {
+            if (rest.len)
+                strbuf_add(&rest, ",");
+            strbuf_addf(&rest, "%.*s", (int)len, s);
+        }
+        if (!e)
+            break;
+        s = e + 1;
     }
+    if (ok && (rest.len || !*arg))
+        ok = ground_limits_parse(rest.s, &a->lim, why);
+    free(rest.s);
+    return ok;
+}
+
+/* The network of game as tables (NULL with *err and ctl->create_status). */
+static Pn *pn_make(const GdlGame *game, const PnArgs *a, GtStore *store, RtControl *ctl, char **err)
+{
     /* ground, propnet, optimise (pipeline.h), in the machine's store: its
      * symbol table is a copy of the game's, id for id */
     Propnet pn;
-    if (!rt_propnet(&game->front.ir, &lim, store, PN_OPT_ENGINE, &pn, NULL, &why)) {
+    char *why = NULL;
+    if (!rt_propnet(&game->front.ir, &a->lim, store, PN_OPT_ENGINE, &pn, NULL, &why)) {
         ctl->create_status = GDL_LIMIT;
         bool budget = why && strncmp(why, "grounding stopped", 17) == 0;
         *err = base_sprintf("%s%s; engine jit plays it", budget ? "" : "engine pn: ", why ? why : "no network");
@@ -691,6 +815,96 @@ static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtC
     return p;
 }
 
+/* The C of p's propagation (pncg.h), or NULL past the budget. */
+static char *pn_code(const Pn *p, size_t max_lines, size_t *len, size_t *lines)
+{
+    uint8_t *flags = base_xcalloc(p->n + 1, 1);
+    for (uint32_t c = 0; c < p->n; c++)
+        flags[c] = p->g[c].flags & PN_F_CYCLIC ? PNCG_F_CYCLIC : 0;
+    PncgNet net = {
+        .lb_at = p->watch_at,
+        .lb = p->watch,
+        .n = p->n,
+        .out_at = p->out_at,
+        .out = p->out,
+        .flags = flags,
+        .nw_at = p->nw_at,
+        .nw = p->nw,
+        .order = p->order,
+        .gate_size = (uint32_t)sizeof(PnGate),
+        .val_offset = (uint32_t)offsetof(PnGate, val),
+    };
+    char *code = pncg_emit(&net, max_lines, len, lines);
+    free(flags);
+    return code;
+}
+
+static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
+{
+    PnArgs a;
+    char *why = NULL;
+    if (!pn_args(arg, &a, &why)) {
+        ctl->create_status = GDL_BAD_ARGUMENT;
+        *err = base_sprintf("engine pn: %s", why ? why : "a bad budget");
+        free(why);
+        return NULL;
+    }
+    Pn *p = pn_make(game, &a, store, ctl, err);
+    if (!p || !a.compiled)
+        return p;
+    /* pn:compiled: the propagation compiled by libtcc, when its code fits
+     * the budget (else the tables, as plain pn) */
+    size_t len = 0, lines = 0;
+    char *code = pn_code(p, a.max_lines, &len, &lines);
+    if (!code)
+        return p;
+    RtJitSymbol imports[] = {{"pncg_host_queue", (const void *)host_queue},
+                             {"pncg_host_dirty", (const void *)host_dirty}};
+    p->jit = rt_jit_compile(game->front.src->name, code, imports, 2, err);
+    free(code);
+    if (!p->jit) {
+        pn_destroy(p);
+        return NULL;
+    }
+    p->ctell = rt_jit_symbol(p->jit, "pncg_tell");
+    p->cx = (PncgCtx){p->ctr, (uint8_t *)p->g, p->next_on, p->legal_on, p};
+    return p;
+}
+
+char *rt_pn_c(const GdlGame *game, const char *arg, size_t *len, char **err)
+{
+    PnArgs a;
+    char *why = NULL;
+    if (!pn_args(arg, &a, &why)) {
+        *err = base_sprintf("engine pn: %s", why ? why : "a bad budget");
+        free(why);
+        return NULL;
+    }
+    Symtab syms;
+    symtab_init(&syms);
+    const Symtab *gs = &game->front.syms;
+    for (uint32_t i = 0; i < gs->n; i++)
+        symtab_intern(&syms, gs->str[i], gs->len[i]);
+    GtStore store;
+    gt_init(&store, &syms);
+    RtControl ctl = {0};
+    Pn *p = pn_make(game, &a, &store, &ctl, err);
+    char *code = NULL;
+    if (p) {
+        size_t lines = 0;
+        code = pn_code(p, a.max_lines, len, &lines);
+        if (!code)
+            *err = base_sprintf("the compiled propagation would take about %zu lines, more than the budget of %zu "
+                                "(max-lines=N)",
+                                lines, a.max_lines ? a.max_lines : (size_t)PNCG_DEFAULT_MAX_LINES);
+        pn_destroy(p);
+    }
+    gt_free(&store);
+    symtab_free(&syms);
+    return code;
+}
+
 const EngineOps rt_engine_pn = {
     "pn", pn_create, pn_destroy, pn_initial, pn_legal, pn_next, pn_terminal, pn_goals, ENGINE_ARG_OPTIONAL, pn_terms,
+    true,
 };

@@ -79,6 +79,9 @@ typedef struct EngineOps {
      * ever answer, so that the API ranks them in canonical order once
      * (rank_sort in api.c) instead of as they first appear. */
     void (*terms)(void *e, U32Vec *out);
+    /* legal answers its moves in canonical order already (gt_sort's, no
+     * duplicates): the API does not sort them again */
+    bool sorted_moves;
 } EngineOps;
 
 extern const EngineOps rt_engine_ref;

@@ -3,13 +3,14 @@
 # that would hide a slow game. Longer than the test suite (which runs a
 # bounded part of this); prints one summary line per check and exits 1 if
 # any fails.
-#   - replay of every shared trace on ref, jit, aot and pn;
-#   - gdlc verify (against ref) of every accepted corpus game on jit, aot
-#     and pn (games past pn's grounding budget are listed and counted);
+#   - replay of every shared trace on ref, jit, aot, pn and pn:compiled;
+#   - gdlc verify (against ref) of every accepted corpus game on jit, aot,
+#     pn and pn:compiled (games past pn's grounding budget are listed and
+#     counted);
 #   - the ground program of every accepted corpus game against the game
 #     (ref:ground against ref), games past the grounding budget listed;
-#   - random games (tests/gen): GDLC_GEN_SEEDS (default 20000) on jit and
-#     pn, 200 on aot (each one a system-compiler run), 5000 on ref:ground;
+#   - random games (tests/gen): GDLC_GEN_SEEDS (default 20000) on jit, pn
+#     and pn:compiled, 200 on aot (each one a system-compiler run), 5000 on ref:ground;
 #   - gdlc analyze --check 20000 on every accepted corpus game (every claim
 #     of the analyses against brute force; tests/analyze-corpus.sh).
 set -u
@@ -32,15 +33,16 @@ step() {
     echo "$name: $line ($(($(date +%s) - start)) s)$([ $rc -ne 0 ] && echo ' FAILED')" | tee -a "$summary"
     [ $rc -eq 0 ] || status=1
 }
-for e in ref jit aot pn; do
+for e in ref jit aot pn pn:compiled; do
     step "replay $e" sh tests/replay-corpus.sh "$gdlc" "$shared" 0 $e
 done
-for e in jit aot pn; do
+for e in jit aot pn pn:compiled; do
     step "verify $e" sh tests/verify-corpus.sh "$gdlc" "$shared" $e 10 5
 done
 step "ground" sh tests/ground-corpus.sh "$gdlc" "$shared" 10 5 1
 step "random games jit" env GDLC_GEN_SEEDS=${GDLC_GEN_SEEDS:-20000} GDLC_ENGINE=jit build/test_jit_ref
 step "random games pn" env GDLC_GEN_SEEDS=${GDLC_GEN_SEEDS:-20000} GDLC_ENGINE=pn build/test_jit_ref
+step "random games pn:compiled" env GDLC_GEN_SEEDS=${GDLC_GEN_SEEDS:-20000} GDLC_ENGINE=pn:compiled build/test_jit_ref
 step "random games aot" env GDLC_GEN_SEEDS=200 GDLC_GEN_FIRST=100001 GDLC_ENGINE=aot build/test_jit_ref
 step "random games ref:ground" env GDLC_GEN_SEEDS=5000 GDLC_GEN_FIRST=200001 GDLC_ENGINE=ref:ground build/test_jit_ref
 step "analyze check" sh tests/analyze-corpus.sh "$gdlc" "$shared" 20000 120
