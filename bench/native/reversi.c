@@ -9,7 +9,12 @@
  * move; more discs wins 100, fewer 0, a tie 50 each. Arrays and loops, no
  * bitboards.
  */
+#ifndef GAME_NAME
 #define GAME_NAME "reversi.kif"
+#endif
+/* REVERSI_BLACK_ON_DIAGONAL: the opening with black on (4,4) and (5,5), as
+ * the corpus file has it (reversi_corpus.c); the second colour is then
+ * called red there, the same rules otherwise. */
 #define NROLES 2
 #define MAXMOVES 64
 
@@ -34,10 +39,17 @@ static int inside(int x, int y) { return x >= 1 && x <= 8 && y >= 1 && y <= 8; }
 static void initial(State *s)
 {
     memset(s, 0, sizeof *s);
+#ifdef REVERSI_BLACK_ON_DIAGONAL
+    s->cell[4][4] = BLACK;
+    s->cell[5][5] = BLACK;
+    s->cell[4][5] = WHITE;
+    s->cell[5][4] = WHITE;
+#else
     s->cell[4][4] = WHITE;
     s->cell[5][5] = WHITE;
     s->cell[4][5] = BLACK;
     s->cell[5][4] = BLACK;
+#endif
     s->control = 0;
 }
 
