@@ -15,14 +15,6 @@ set -u
 gdlc=$1 src=$2 shared=${3:-}
 dir=$src/tests/analyze
 . "$src/tests/lib.sh"
-has() { # has GAME TEXT: the last output holds TEXT
-    if grep -qF -- "$2" "$tmp/out"; then pass=$((pass + 1)); else
-        echo "FAIL: $1: no $2 in"
-        sed 's/^/    /' "$tmp/out" | head -c 2000
-        echo
-        fail=$((fail + 1))
-    fi
-}
 hasnt() {
     if grep -qF -- "$2" "$tmp/out"; then echo "FAIL: $1: unexpected $2"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 }

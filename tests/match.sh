@@ -14,15 +14,6 @@ set -u
 gdlc=$1 src=$2
 . "$src/tests/lib.sh"
 ttt=$src/games/tictactoe.kif
-has() { # has WHAT TEXT [FILE]: the last output (or FILE) holds TEXT
-    f=${3:-$tmp/out}
-    if grep -qF -- "$2" "$f"; then pass=$((pass + 1)); else
-        echo "FAIL: $1: no $2 in"
-        sed 's/^/    /' "$f" | head -c 2000
-        echo
-        fail=$((fail + 1))
-    fi
-}
 
 # a run, records as an array
 expect 0 "match run" "$gdlc" match "$ttt" --player mcts:30 --player random --matches 2 -o "$tmp/rec.json"

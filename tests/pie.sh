@@ -27,15 +27,6 @@ set -u
 gdlc=$1 check=$2 src=$3 shared=${4:-}
 dir=$src/tests/pie
 . "$src/tests/lib.sh"
-has() { # has WHAT TEXT [FILE]: the last output (or FILE) holds TEXT
-    f=${3:-$tmp/out}
-    if grep -qF -- "$2" "$f"; then pass=$((pass + 1)); else
-        echo "FAIL: $1: no $2 in"
-        sed 's/^/    /' "$f" | head -c 2000
-        echo
-        fail=$((fail + 1))
-    fi
-}
 
 # ---- tic-tac-toe ----------------------------------------------------------
 ttt=$src/games/tictactoe.kif

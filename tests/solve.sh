@@ -16,15 +16,6 @@ set -u
 gdlc=$1 src=$2 shared=${3:-}
 dir=$src/tests/solve
 . "$src/tests/lib.sh"
-has() { # has WHAT TEXT [FILE]: the last output (or FILE) holds TEXT
-    f=${3:-$tmp/out}
-    if grep -qF -- "$2" "$f"; then pass=$((pass + 1)); else
-        echo "FAIL: $1: no $2 in"
-        sed 's/^/    /' "$f" | head -c 2000
-        echo
-        fail=$((fail + 1))
-    fi
-}
 # Is check-proof built (not the placeholder)?
 checker=no
 printf 'x' >"$tmp/probe"

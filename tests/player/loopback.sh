@@ -19,13 +19,6 @@ set -u
 gdlc=$1 src=$2
 game=$src/tests/player/ticTacToeUpper.kif
 . "$src/tests/lib.sh"
-has() { # has WHAT TEXT FILE
-    if grep -qF -- "$2" "$3"; then pass=$((pass + 1)); else
-        echo "FAIL: $1: no '$2' in $3:"
-        sed 's/^/    /' "$3" | head -n 20
-        fail=$((fail + 1))
-    fi
-}
 
 # start_player NAME ARGS...: starts gdlc player in the background; sets
 # $pid and $port (its stderr in $tmp/NAME.err).
