@@ -6,14 +6,8 @@
 set -u
 gdlc=$1 shared=$2 expected=$3
 manifest=$shared/games/MANIFEST.tsv
-if ! [ -f "$manifest" ]; then
-    if [ "${CI:-}" = true ]; then
-        echo "FAIL: the shared corpus is missing at $shared (set GDL_SHARED)"
-        exit 1
-    fi
-    echo "SKIP: the shared corpus is missing at $shared (set GDL_SHARED to run this test)"
-    exit 77
-fi
+. "$(dirname "$0")/need-corpus.sh"
+need_corpus "$manifest" "$shared"
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 pass=0 fail=0

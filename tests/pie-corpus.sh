@@ -17,14 +17,8 @@ set -u
 gdlc=$1 check=$2 shared=$3 mode=${4:-}
 here=$(dirname "$0")
 manifest=$shared/games/MANIFEST.tsv
-if ! [ -f "$manifest" ]; then
-    if [ "${CI:-}" = true ]; then
-        echo "FAIL: the shared corpus is missing at $shared (set GDL_SHARED)"
-        exit 1
-    fi
-    echo "SKIP: the shared corpus is missing at $shared (set GDL_SHARED to run this test)"
-    exit 77
-fi
+. "$(dirname "$0")/need-corpus.sh"
+need_corpus "$manifest" "$shared"
 every=1
 [ "$mode" = sanitize ] && every=16
 tmp=$(mktemp -d)

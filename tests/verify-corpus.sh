@@ -12,14 +12,8 @@ set -u
 gdlc=$1 shared=$2 engine=$3 seconds=$4 playouts=$5 every=${6:-1} from=${7:-0}
 here=$(dirname "$0")
 manifest=$shared/games/MANIFEST.tsv
-if ! [ -f "$manifest" ]; then
-    if [ "${CI:-}" = true ]; then
-        echo "FAIL: the shared corpus is missing at $shared (set GDL_SHARED)"
-        exit 1
-    fi
-    echo "SKIP: the shared corpus is missing at $shared (set GDL_SHARED to run this test)"
-    exit 77
-fi
+. "$(dirname "$0")/need-corpus.sh"
+need_corpus "$manifest" "$shared"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 pass=0 fail=0 faulty=0 states=0 budget=0 i=0
