@@ -928,11 +928,15 @@ static int bench_run(CliArgs *a)
                depth, b.load_to_ready);
         if (aot)
             printf("\"aot_compiled\": %s, ", s.aot_compiled ? "true" : "false");
-        printf("\"peak_rss_kb\": %ld}\n", b.peak_rss_kb);
+        printf("\"plan\": ");
+        json_string(stdout, gdl_machine_plan(s.m));
+        printf(", \"peak_rss_kb\": %ld}\n", b.peak_rss_kb);
     } else {
-        printf("game:                %s\nengine:              %s\nseconds:             %.2f\n"
+        const char *plan = gdl_machine_plan(s.m);
+        bool own = strcmp(plan, gdl_machine_engine(s.m)) != 0; /* jit: its plan */
+        printf("game:                %s\nengine:              %s%s%s%s\nseconds:             %.2f\n"
                "state changes:       %llu (%.1f per second)\nplayouts:            %llu (%.2f per second, %llu capped)\n",
-               pos[0], gdl_machine_engine(s.m), b.seconds, (unsigned long long)b.state_changes, scps,
+               pos[0], gdl_machine_engine(s.m), own ? " (" : "", own ? plan : "", own ? ")" : "", b.seconds, (unsigned long long)b.state_changes, scps,
                (unsigned long long)b.playouts, pps, (unsigned long long)b.capped);
         if (b.partial)
             printf("cut at the deadline: one playout, after %llu state changes (counted above)\n",
@@ -972,7 +976,8 @@ const CliCommand cli_bench = {
     "                  state_changes, playouts, capped_playouts, partial (a\n"
     "                  playout was cut at the deadline), state_changes_per_s,\n"
     "                  playouts_per_s, avg_depth, load_to_ready_s,\n"
-    "                  aot_compiled (engine aot only), peak_rss_kb\n"
+    "                  aot_compiled (engine aot only), plan (gdl_machine_plan:\n"
+    "                  how the engine plays the game), peak_rss_kb\n"
     "\n"
     "exit status: 0 measured, 1 the game is rejected or faults, 2 usage error\n"
     "or unreadable game.\n",

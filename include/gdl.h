@@ -160,6 +160,11 @@ GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **
 void gdl_machine_free(GdlMachine *m);
 /* The engine's name. */
 const char *gdl_machine_engine(const GdlMachine *m);
+/* How it plays this game: for engine jit, "propositional network" (the
+ * game's grounding fit its budget; states outside the network, made by
+ * hand, are answered by the goal-directed code, and the plan then says so)
+ * or "goal-directed code"; for the other engines their name. */
+const char *gdl_machine_plan(const GdlMachine *m);
 /* Describes the last failed call on this machine ("" when none). */
 const char *gdl_machine_error(const GdlMachine *m);
 

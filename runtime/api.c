@@ -344,7 +344,7 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
             ops = engines[i];
     if (!ops) {
         if (err)
-            *err = base_sprintf("no engine named '%s' (engines: jit, aot, so:PATH, pn, pn:BUDGETS, pn:compiled, ref, ref:ground)", engine);
+            *err = base_sprintf("no engine named '%s' (engines: jit, jit:goal, aot, so:PATH, pn, pn:BUDGETS, pn:compiled, ref, ref:ground)", engine);
         return GDL_NO_ENGINE;
     }
     GdlMachine *m = *mp = base_xcalloc(1, sizeof *m);
@@ -373,6 +373,8 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
         *mp = NULL;
         return st;
     }
+    if (ops == &rt_engine_jit)
+        m->ops = rt_jit_resolve(&m->engine);
     rank_known(m);
     return GDL_OK;
 }
@@ -418,6 +420,15 @@ void gdl_machine_free(GdlMachine *m)
 }
 
 const char *gdl_machine_engine(const GdlMachine *m) { return m->ops->name; }
+
+const char *gdl_machine_plan(const GdlMachine *m)
+{
+    if (m->ops == &rt_engine_jit)
+        return rt_jit_plan(m->engine);
+    if (m->ops == &rt_engine_jit_goal)
+        return "goal-directed code";
+    return m->ops->name;
+}
 const char *gdl_machine_error(const GdlMachine *m)
 {
     return m->oom ? OOM_TEXT : m->ctl.error ? m->ctl.error : "";

@@ -1,5 +1,6 @@
 /*
- * compiled.c: the compiled engines "jit", "aot" and "so:PATH".
+ * compiled.c: the compiled engines "jit" (its goal-directed code: hybrid.c
+ * chooses), "aot" and "so:PATH".
  *
  * All three run the C the back half emits for the game (pipeline.h); they
  * differ in who compiles it and when:
@@ -927,7 +928,7 @@ static GdlStatus compiled_goals(void *e, const Gt *state, uint32_t ns, U32Vec *v
     return st;
 }
 
-const EngineOps rt_engine_jit = {"jit", jit_create, compiled_destroy, compiled_initial, compiled_legal,
+const EngineOps rt_engine_jit_goal = {"jit", jit_create, compiled_destroy, compiled_initial, compiled_legal,
                                  compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_NONE, NULL, false};
 const EngineOps rt_engine_aot = {"aot", aot_create, compiled_destroy, compiled_initial, compiled_legal,
                                  compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_NONE, NULL, false};

@@ -61,6 +61,9 @@
  * ignored: on states no play reaches (a parsed state holding facts outside
  * the domain, or contradicting a base the optimiser found fixed) the
  * answers may differ from ref's, which evaluates whatever it is given.
+ * Made strict (rt_pn_strict, as engine jit makes it), it refuses such a
+ * state instead (RT_PN_UNCOVERED), and jit answers it with its goal-directed
+ * code; the check costs nothing on a playout's next state.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -139,6 +142,8 @@ typedef struct Pn {
     U32Vec prod;       /* the facts next answered last, sorted by id (a playout's next state) */
     uint64_t *prod_on; /* the same as a bitset */
     uint32_t nbase_words;
+    uint32_t nconst_true; /* bases fixed true: a state the network can hold has each of them */
+    bool strict;       /* a state it cannot hold is refused (RT_PN_UNCOVERED), not ignored */
     uint32_t terminal; /* its component */
     uint32_t nroles;
     PnRoleTab *roles;
@@ -316,15 +321,37 @@ static inline void set_leaf(Pn *p, uint32_t c, uint8_t v)
 
 static inline uint32_t base_index(const Pn *p, Gt t) { return t < p->nbase_of ? p->base_of[t] : BASE_NONE; }
 
+/* Can the network hold the state facts: has every fact a base, and are
+ * the bases fixed by the optimiser as they were fixed (the ones fixed true
+ * present, none fixed false)? Play from the initial state reaches no
+ * other state. */
+static bool holds(const Pn *p, const Gt *facts, uint32_t n)
+{
+    uint32_t fixed_true = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t b = base_index(p, facts[i]);
+        if (b == BASE_NONE)
+            return false;
+        const PnGate *g = &p->g[p->base_comp[b]];
+        if (g->flags & PN_F_CONST) {
+            if (!g->val)
+                return false;
+            fixed_true++;
+        }
+    }
+    return fixed_true == p->nconst_true;
+}
+
 /* Makes the network hold the state facts (sorted by id): the bases of the
- * facts that differ from the last state's change. */
-static void set_state(Pn *p, const Gt *facts, uint32_t n)
+ * facts that differ from the last state's change. False, with nothing
+ * changed, for a state that strict refuses (holds). */
+static bool set_state(Pn *p, const Gt *facts, uint32_t n)
 {
     const Gt *old = p->last.v;
     uint32_t i = 0, j = 0, nold = p->last.n;
     if (n == nold && (n == 0 || memcmp(facts, old, n * sizeof *facts) == 0)) {
         drain(p); /* the same state again (legal of each role, then next): only the inputs, if any */
-        return;
+        return true;
     }
     if (n == p->prod.n && memcmp(facts, p->prod.v, n * sizeof *facts) == 0) {
         /* the state next answered last (a playout's next step): the bases
@@ -337,7 +364,9 @@ static void set_state(Pn *p, const Gt *facts, uint32_t n)
             }
             p->last_on[w] = now;
         }
-    } else
+    } else if (p->strict && !holds(p, facts, n))
+        return false;
+    else
         while (i < n || j < nold) {
             if (j == nold || (i < n && facts[i] < old[j])) {
                 uint32_t b = base_index(p, facts[i++]);
@@ -359,6 +388,7 @@ static void set_state(Pn *p, const Gt *facts, uint32_t n)
     gt_tuple_copy(p->last.v, facts, n);
     p->last.n = n;
     drain(p);
+    return true;
 }
 
 /* ---- the engine operations ---------------------------------------------- */
@@ -384,7 +414,8 @@ static GdlStatus pn_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U
 {
     Pn *p = e;
     PN_POLL(p);
-    set_state(p, state, n);
+    if (!set_state(p, state, n))
+        return RT_PN_UNCOVERED;
     const PnRoleTab *r = &p->roles[role];
     vec_reserve(*moves, moves->n + r->nlegal + 1);
     const uint64_t *on = p->legal_on + r->lw0;
@@ -411,7 +442,8 @@ static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, 
             set_leaf(p, c, 1);
         r->cur_input = c;
     }
-    set_state(p, state, n);
+    if (!set_state(p, state, n))
+        return RT_PN_UNCOVERED;
     vec_reserve(*facts, facts->n + p->nbase + 1);
     Gt *out = facts->v + facts->n;
     for (uint32_t w = 0, nw = (p->nbase + 63) >> 6; w < nw; w++)
@@ -431,7 +463,8 @@ static GdlStatus pn_terminal(void *e, const Gt *state, uint32_t n, bool *termina
 {
     Pn *p = e;
     PN_POLL(p);
-    set_state(p, state, n);
+    if (!set_state(p, state, n))
+        return RT_PN_UNCOVERED;
     *terminal = p->g[p->terminal].val;
     return GDL_OK;
 }
@@ -440,7 +473,8 @@ static GdlStatus pn_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
 {
     Pn *p = e;
     PN_POLL(p);
-    set_state(p, state, n);
+    if (!set_state(p, state, n))
+        return RT_PN_UNCOVERED;
     for (uint32_t k = 0; k < p->nroles; k++) {
         const PnRoleTab *r = &p->roles[k];
         for (uint32_t g = 0; g < r->ngoals; g++)
@@ -624,6 +658,8 @@ static void flatten(Pn *p, const Propnet *pn)
         p->base_of[x->fact] = i;
         if (x->init)
             vec_push(p->init, x->fact);
+        const PnGate *g = &p->g[x->comp];
+        p->nconst_true += (g->flags & PN_F_CONST) && g->val;
     }
     free(idx);
 
@@ -903,6 +939,8 @@ char *rt_pn_c(const GdlGame *game, const char *arg, size_t *len, char **err)
     symtab_free(&syms);
     return code;
 }
+
+void rt_pn_strict(void *e) { ((Pn *)e)->strict = true; }
 
 const EngineOps rt_engine_pn = {
     "pn", pn_create, pn_destroy, pn_initial, pn_legal, pn_next, pn_terminal, pn_goals, ENGINE_ARG_OPTIONAL, pn_terms,

@@ -94,6 +94,25 @@ GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uin
                           U32Vec *out);
 extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so, rt_engine_pn;
 
+/* Engine jit's plan (hybrid.c): the game's propositional network (engine
+ * pn's, its propagation compiled) when the grounding fits the budget below,
+ * else, and for any state the network cannot hold, the goal-directed code
+ * (rt_engine_jit_goal). "jit:goal" is the goal-directed code alone. */
+extern const EngineOps rt_engine_jit_goal;
+#define RT_JIT_PN_BUDGET "compiled,max-rules=60000,max-links=120000"
+/* After rt_engine_jit made *engine: the ops that play it (the network's, or
+ * rt_engine_jit_goal with *engine replaced by the goal-directed engine). */
+const EngineOps *rt_jit_resolve(void **engine);
+/* What a machine of rt_engine_jit's ops plays by (gdl_machine_plan). */
+const char *rt_jit_plan(const void *engine);
+
+/* Engine pn made strict: a query on a state its network cannot hold (a fact
+ * it has no base for, a base it fixed given otherwise) returns
+ * RT_PN_UNCOVERED, with no message, instead of answering as if the state
+ * were the nearest one it holds. */
+void rt_pn_strict(void *pn);
+#define RT_PN_UNCOVERED ((GdlStatus)0x7fff)
+
 /* The domain analysis of domain.c: appends to out the terms a state may
  * hold (role BASE_NONE) or the moves role may make, a sound
  * over-approximation, possibly with repeats. GDL_LIMIT past max terms

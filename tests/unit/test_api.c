@@ -45,7 +45,10 @@ static GdlMachine *machine(const GdlGame *g)
     char *err = NULL;
     if (gdl_machine_new(g, engine, &m, &err) != GDL_OK)
         fail_msg("engine %s: %s", engine, err);
-    assert_string_equal(gdl_machine_engine(m), engine);
+    const char *colon = strchr(engine, ':'); /* "jit:goal" is engine jit */
+    size_t len = colon ? (size_t)(colon - engine) : strlen(engine);
+    assert_int_equal(strlen(gdl_machine_engine(m)), len);
+    assert_memory_equal(gdl_machine_engine(m), engine, len);
     return m;
 }
 
@@ -178,6 +181,96 @@ static void hash_is_independent_of_ids(void **state)
     gdl_game_free(g2);
 }
 
+/* A game whose network fixes a base ((size 2) never changes) and whose
+ * cells count 0..3 only. */
+static const char *COUNTERS =
+    "(role a) (role b)\n"
+    "(init (cell 1 0)) (init (cell 2 0)) (init (size 2))\n"
+    "(succ 0 1) (succ 1 2) (succ 2 3)\n"
+    "(<= (next (size ?n)) (true (size ?n)))\n"
+    "(<= (legal a (inc ?c)) (true (cell ?c ?v)) (succ ?v ?w))\n"
+    "(<= (legal b noop))\n"
+    "(<= (next (cell ?c ?w)) (does a (inc ?c)) (true (cell ?c ?v)) (succ ?v ?w))\n"
+    "(<= (next (cell ?c ?v)) (true (cell ?c ?v)) (not (does a (inc ?c))))\n"
+    "(<= terminal (true (cell ?c 3)))\n"
+    "(<= (goal a 100) (true (size 2)))\n"
+    "(<= (goal a 50) (not (true (size 2))))\n"
+    "(goal b 0)\n";
+
+/* The answers of m on the state given as text, as text: the legal moves of
+ * both roles, terminal, the goals, and the next state after a's first
+ * legal move (when it has one). */
+static char *answers(GdlMachine *m, const char *facts)
+{
+    GdlState *s = NULL, *t = NULL;
+    assert_int_equal(gdl_state_parse(m, facts, &s), GDL_OK);
+    char buf[2048];
+    size_t at = 0;
+    GdlMove joint[2];
+    bool has = false;
+    for (unsigned k = 0; k < 2; k++) {
+        const GdlMove *mv;
+        size_t n;
+        assert_int_equal(gdl_legal_moves(m, s, k, &mv, &n), GDL_OK);
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "legal %u:", k);
+        for (size_t i = 0; i < n; i++)
+            at += (size_t)snprintf(buf + at, sizeof buf - at, " %s", gdl_move_text(m, mv[i]));
+        has = k == 0 ? n > 0 : has && n > 0;
+        if (n)
+            joint[k] = mv[0];
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "; ");
+    }
+    bool term;
+    assert_int_equal(gdl_is_terminal(m, s, &term), GDL_OK);
+    int goals[2];
+    assert_int_equal(gdl_goals(m, s, goals), GDL_OK);
+    at += (size_t)snprintf(buf + at, sizeof buf - at, "terminal %d; goals %d %d; next", term, goals[0], goals[1]);
+    if (has) {
+        assert_int_equal(gdl_next_state(m, s, joint, &t), GDL_OK);
+        for (size_t i = 0; i < gdl_state_size(t); i++)
+            at += (size_t)snprintf(buf + at, sizeof buf - at, " %s", gdl_state_fact(m, t, i));
+    }
+    gdl_state_free(s);
+    gdl_state_free(t);
+    return strdup(buf);
+}
+
+/* Engine jit plays a small game by its network, and answers a state the
+ * network cannot hold (made by hand) as ref does. */
+static void states_outside_the_network(void **state)
+{
+    (void)state;
+    GdlGame *g = load_text(COUNTERS);
+    GdlMachine *m = machine(g), *r = NULL;
+    assert_int_equal(gdl_machine_new(g, "ref", &r, NULL), GDL_OK);
+    bool plan_pn = strcmp(engine, "jit") == 0;
+    if (plan_pn)
+        assert_string_equal(gdl_machine_plan(m), "propositional network");
+    else if (strcmp(engine, "jit:goal") == 0)
+        assert_string_equal(gdl_machine_plan(m), "goal-directed code");
+    static const char *const states[] = {
+        "(cell 1 0) (cell 2 0) (size 2)", /* the initial state */
+        "(cell 1 1) (cell 2 2) (size 2)", /* reachable */
+        "(cell 1 0) (cell 2 0)",          /* the fixed (size 2) missing */
+        "(cell 1 7) (cell 2 1) (size 2)", /* a count no play reaches */
+        "(cell 1 2) (cell 2 3) (size 9)", /* a size no play reaches */
+        "(cell 1 0) (cell 2 1) (size 2) (other 1)", /* a fact of no relation of the game */
+        "(cell 1 1) (cell 2 2) (size 2)", /* reachable again, after those */
+    };
+    for (size_t i = 0; i < sizeof states / sizeof states[0]; i++) {
+        char *want = answers(r, states[i]), *got = answers(m, states[i]);
+        if (strcmp(want, got) != 0)
+            fail_msg("state %s:\n  ref: %s\n  %s: %s", states[i], want, engine, got);
+        free(want);
+        free(got);
+    }
+    if (plan_pn)
+        assert_string_equal(gdl_machine_plan(m), "propositional network, goal-directed code for states outside it");
+    gdl_machine_free(r);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
 static void reversi_opening_flips(void **state)
 {
     (void)state;
@@ -282,7 +375,14 @@ static void cancellation_inside_a_query(void **state)
     assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
     bool terminal;
     gdl_machine_set_deadline(m, gdl_now() + 0.05);
-    assert_int_equal(gdl_is_terminal(m, s, &terminal), GDL_CANCELLED);
+    if (strcmp(gdl_machine_plan(m), "propositional network") == 0) {
+        /* engine jit plays it by its network, where grounding found the
+         * query never true: no search to cancel (jit:goal runs this test
+         * on the goal-directed code) */
+        assert_int_equal(gdl_is_terminal(m, s, &terminal), GDL_OK);
+        assert_false(terminal);
+    } else
+        assert_int_equal(gdl_is_terminal(m, s, &terminal), GDL_CANCELLED);
     gdl_state_free(s);
     gdl_machine_free(m);
     gdl_game_free(g);
@@ -1278,6 +1378,7 @@ int main(void)
         cmocka_unit_test(conveniences_per_thread),
         cmocka_unit_test(states_cross_threads),
         cmocka_unit_test(canonical_order_as_moves_appear),
+        cmocka_unit_test(states_outside_the_network),
     };
     /* pn: the same, but for the tests that play games past its grounding
      * budget (amazons, runaway terms: pn_budget_and_polling checks the
@@ -1302,7 +1403,7 @@ int main(void)
         cmocka_unit_test(pn_budget_and_polling),
     };
     int failed = 0;
-    static const char *const engines[] = {"ref", "jit"};
+    static const char *const engines[] = {"ref", "jit", "jit:goal"};
     for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++) {
         engine = engines[i];
         failed += _cmocka_run_group_tests(engine, tests, sizeof tests / sizeof tests[0], NULL, NULL);
