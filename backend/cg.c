@@ -889,6 +889,16 @@ static void emit_load_facts(Cg *c, StrBuf *out)
     free(x.b.s);
 }
 
+
+void cg_note(StrBuf *o, const char hash[17])
+{
+    strbuf_addf(o, "\n#if defined(__ELF__) && !defined(__TINYC__)\n"
+                   "__attribute__((section(\".note.gdlc\"), used, aligned(4)))\n"
+                   "static const GdlcNote gdlc_note = {5, sizeof(GdlcNote) - 20, GDLC_NOTE_TYPE, \"gdlc\", GDLC_ABI, "
+                   "\"%s\", \"%s\", \"\"};\n#endif\n",
+                GDL_VERSION, hash);
+}
+
 void cg_game_hash(const Source *src, char out[17])
 {
     snprintf(out, 17, "%016" PRIx64, base_hash_bytes(src->text, src->len, 0x67646c63));
@@ -1011,11 +1021,7 @@ char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err)
     strbuf_add(&o, cg_text_prelude);
     /* The identity note of a shared object (abi.h), read before loading it;
      * libtcc's in-memory code (jit) needs none. */
-    strbuf_addf(&o, "\n#if defined(__ELF__) && !defined(__TINYC__)\n"
-                    "__attribute__((section(\".note.gdlc\"), used, aligned(4)))\n"
-                    "static const GdlcNote gdlc_note = {5, sizeof(GdlcNote) - 20, GDLC_NOTE_TYPE, \"gdlc\", GDLC_ABI, "
-                    "\"%s\", \"%s\", \"\"};\n#endif\n",
-                GDL_VERSION, hash);
+    cg_note(&o, hash);
     strbuf_add(&o, "\n/* ==== the game ==== */\n\n");
     strbuf_add(&o, "static const char *const SYMNAME[NSYM + 1] = {\n");
     for (uint32_t i = 0; i < c.slist.n; i++) {

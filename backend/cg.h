@@ -39,6 +39,10 @@ char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err);
 
 /* The hash of a game's text that modules carry: 16 hex digits and a NUL. */
 void cg_game_hash(const Source *src, char out[17]);
+/* Appends the identity note of a shared object (abi.h's GdlcNote, this
+ * gdlc's version, the game's hash, no checksum yet) as C, for a file that
+ * has abi.h's text (cg_text_abi) before it; libtcc's code gets none. */
+void cg_note(StrBuf *o, const char hash[17]);
 
 /* The texts of abi.h, engine.h and prelude.h, embedded at build time. */
 extern const char cg_text_abi[];

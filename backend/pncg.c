@@ -10,8 +10,8 @@
  *       u32 *C = x->c, a = 0x7fffffffu + (k == 1u), b = ~a;
  *       u8 *G = x->g + 9u, p = k == 1u, m = !p;
  *       if ((C[7] += k) == a) { G[84] = p; t7(x, k); }
- *       if ((C[9] -= k) == b) { G[108] = m; x->lg[0] ^= 0x10ull; pncg_host_queue(x->h, 9, m); }
- *       C[12] += k; pncg_host_dirty(x->h, 12);
+ *       if ((C[9] -= k) == b) { G[108] = m; x->lg[0] ^= 0x10ull; x->q(x->h, 9, m); }
+ *       C[12] += k; x->d(x->h, 12);
  *   }
  *
  * k is +1 when 5 rose, -1 (as u32) when it fell. An output's counter
@@ -84,9 +84,9 @@ char *pncg_emit(const PncgNet *net, size_t max_lines, size_t *len, size_t *lines
                 "    u64 *nx;\n"
                 "    u64 *lg;\n"
                 "    void *h;\n"
-                "} X;\n"
-                "void pncg_host_queue(void *h, u32 comp, u32 v);\n"
-                "void pncg_host_dirty(void *h, u32 comp);\n",
+                "    void (*q)(void *h, u32 comp, u32 v);\n"
+                "    void (*d)(void *h, u32 comp);\n"
+                "} X;\n",
                 n);
     size_t nl = 14;
     /* callees before callers (no declarations): reverse topological order */
@@ -118,7 +118,7 @@ char *pncg_emit(const PncgNet *net, size_t max_lines, size_t *len, size_t *lines
             bool inv = (e & PNCG_E_NOT) != 0;
             if (e & PNCG_E_CYC) {
                 /* a member of a cyclic SCC: counted, and its SCC recomputed later */
-                strbuf_addf(&b, "    C[%u] %c= k; pncg_host_dirty(x->h, %u);\n", d, inv ? '-' : '+', d);
+                strbuf_addf(&b, "    C[%u] %c= k; x->d(x->h, %u);\n", d, inv ? '-' : '+', d);
                 nl++;
                 continue;
             }
@@ -134,7 +134,7 @@ char *pncg_emit(const PncgNet *net, size_t max_lines, size_t *len, size_t *lines
                 if (direct[o])
                     strbuf_addf(&b, " t%u(x, %s);", d, inv ? "0u - k" : "k");
                 else
-                    strbuf_addf(&b, " pncg_host_queue(x->h, %u, %c);", d, inv ? 'm' : 'p');
+                    strbuf_addf(&b, " x->q(x->h, %u, %c);", d, inv ? 'm' : 'p');
             }
             strbuf_add(&b, " }\n");
             nl++;

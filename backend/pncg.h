@@ -21,8 +21,8 @@
  * The description below is plain data: runtime/pn.c fills it from its
  * tables (the backend does not read middle/propnet.h); no text from the
  * game reaches the generated C, only numbers. The generated file
- * is self-contained C (no #include) for libtcc or the system compiler; it
- * imports two host functions (pncg_host_queue, pncg_host_dirty) and
+ * is self-contained C (no #include, no import) for libtcc or the system
+ * compiler: the host's two functions come in the context (PncgCtx), and it
  * exports the table pncg_tell: per component its function or 0 (the host
  * tells it from its tables).
  *
@@ -72,14 +72,12 @@ typedef struct PncgCtx {
     uint8_t *gates;     /* per component: a record of gate_size bytes, its value at val_offset */
     uint64_t *next_on;  /* the next state's bits */
     uint64_t *legal_on; /* the legal moves' bits */
-    void *host;         /* handed back to the host functions */
+    void *host;         /* handed back to the host functions: */
+    /* tell comp's outputs that it became v, later (its value is stored) */
+    void (*queue)(void *host, uint32_t comp, uint32_t v);
+    /* comp, a member of a cyclic SCC, was counted: recompute its SCC */
+    void (*dirty)(void *host, uint32_t comp);
 } PncgCtx;
-
-/* The imports, given to the compiler by these names:
- *   void pncg_host_queue(void *host, uint32_t comp, uint32_t v): tell
- *     comp's outputs that it became v, later (its value is stored);
- *   void pncg_host_dirty(void *host, uint32_t comp): comp, a member of a
- *     cyclic SCC, was counted: recompute its SCC. */
 
 /* The C (malloc-ed, NUL-terminated, *len bytes), or NULL when it would
  * take more than max_lines lines (0: PNCG_DEFAULT_MAX_LINES). *lines

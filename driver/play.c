@@ -71,7 +71,7 @@ static int session_open(Session *s, const char *path, const char *engine, char *
     int rc = cli_open_game(path, &s->game, why);
     if (rc != CLI_OK)
         return rc;
-    bool aot = engine && strcmp(engine, "aot") == 0;
+    bool aot = engine && strncmp(engine, "aot", 3) == 0 && (!engine[3] || engine[3] == ':');
     double newest0 = 0, newest1 = 0;
     long count0 = 0, count1 = 0;
     if (aot)

@@ -344,7 +344,7 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
             ops = engines[i];
     if (!ops) {
         if (err)
-            *err = base_sprintf("no engine named '%s' (engines: jit, jit:goal, aot, so:PATH, pn, pn:BUDGETS, pn:compiled, ref, ref:ground)", engine);
+            *err = base_sprintf("no engine named '%s' (engines: jit, jit:goal, aot, aot:goal, so:PATH, pn, pn:BUDGETS, pn:compiled, ref, ref:ground)", engine);
         return GDL_NO_ENGINE;
     }
     GdlMachine *m = *mp = base_xcalloc(1, sizeof *m);
@@ -373,8 +373,8 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
         *mp = NULL;
         return st;
     }
-    if (ops == &rt_engine_jit)
-        m->ops = rt_jit_resolve(&m->engine);
+    if (ops == &rt_engine_jit || ops == &rt_engine_aot)
+        m->ops = rt_jit_resolve(ops, &m->engine);
     rank_known(m);
     return GDL_OK;
 }
@@ -423,9 +423,9 @@ const char *gdl_machine_engine(const GdlMachine *m) { return m->ops->name; }
 
 const char *gdl_machine_plan(const GdlMachine *m)
 {
-    if (m->ops == &rt_engine_jit)
+    if (m->ops == &rt_engine_jit || m->ops == &rt_engine_aot)
         return rt_jit_plan(m->engine);
-    if (m->ops == &rt_engine_jit_goal)
+    if (m->ops == &rt_engine_jit_goal || m->ops == &rt_engine_aot_goal)
         return "goal-directed code";
     return m->ops->name;
 }

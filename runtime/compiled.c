@@ -1,6 +1,6 @@
 /*
- * compiled.c: the compiled engines "jit" (its goal-directed code: hybrid.c
- * chooses), "aot" and "so:PATH".
+ * compiled.c: the goal-directed code of engines "jit" and "aot" (hybrid.c
+ * plans when it is used), and engine "so:PATH".
  *
  * All three run the C the back half emits for the game (pipeline.h); they
  * differ in who compiles it and when:
@@ -769,6 +769,29 @@ static char *aot_path_of(const GdlGame *game, const char *code, size_t len, char
     return path;
 }
 
+/* The cached object of code (compiled now when the cache has none, or a
+ * damaged one): its path, NULL with *err; *checked says whether it passed
+ * so_check already. */
+static char *aot_object(const GdlGame *game, const char *code, size_t len, bool *checked, char **err)
+{
+    char *path = aot_path_of(game, code, len, err);
+    struct stat st;
+    bool ok = path && (stat(path, &st) == 0 || compile_code(code, len, path, err));
+    /* a cached object that fails the checks (damaged, or sealed by another
+     * gdlc) is compiled again, once */
+    *checked = ok && so_check(path, game->front.src, err);
+    if (ok && !*checked) {
+        free(*err);
+        *err = NULL;
+        ok = compile_code(code, len, path, err);
+    }
+    if (!ok) {
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
 static void *aot_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
     (void)arg;
@@ -776,25 +799,40 @@ static void *aot_create(const GdlGame *game, const char *arg, GtStore *store, Rt
     char *code = rt_emit(game, NULL, false, &len, err);
     if (!code)
         return NULL;
-    char *path = aot_path_of(game, code, len, err);
-    struct stat st;
-    bool ok = path && (stat(path, &st) == 0 || compile_code(code, len, path, err));
-    /* a cached object that fails the checks (damaged, or sealed by another
-     * gdlc) is compiled again, once */
-    bool checked = ok && so_check(path, game->front.src, err);
-    if (ok && !checked) {
-        free(*err);
-        *err = NULL;
-        ok = compile_code(code, len, path, err);
-    }
+    bool checked;
+    char *path = aot_object(game, code, len, &checked, err);
     free(code);
-    if (!ok) {
-        free(path);
+    if (!path)
         return NULL;
-    }
     void *c = so_load(game, path, checked, store, ctl, err);
     free(path);
     return c;
+}
+
+void *rt_cc_network(const GdlGame *game, const char *code, size_t len, char **err)
+{
+    char hash[17];
+    cg_game_hash(game->front.src, hash);
+    StrBuf t = {0};
+    strbuf_add(&t, cg_text_abi);
+    cg_note(&t, hash);
+    (void)len;
+    strbuf_add(&t, code); /* NUL-terminated */
+    bool checked;
+    char *path = aot_object(game, t.s, t.len, &checked, err);
+    free(t.s);
+    if (!path)
+        return NULL;
+    void *dl = NULL;
+    if (checked || so_check(path, game->front.src, err)) {
+        char *p = strchr(path, '/') ? base_xstrdup(path) : base_sprintf("./%s", path);
+        dl = dlopen(p, RTLD_NOW | RTLD_LOCAL);
+        free(p);
+        if (!dl)
+            *err = base_sprintf("cannot load %s: %s", path, dlerror());
+    }
+    free(path);
+    return dl;
 }
 
 /* ---- queries ------------------------------------------------------------------ */
@@ -930,7 +968,7 @@ static GdlStatus compiled_goals(void *e, const Gt *state, uint32_t ns, U32Vec *v
 
 const EngineOps rt_engine_jit_goal = {"jit", jit_create, compiled_destroy, compiled_initial, compiled_legal,
                                  compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_NONE, NULL, false};
-const EngineOps rt_engine_aot = {"aot", aot_create, compiled_destroy, compiled_initial, compiled_legal,
+const EngineOps rt_engine_aot_goal = {"aot", aot_create, compiled_destroy, compiled_initial, compiled_legal,
                                  compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_NONE, NULL, false};
 const EngineOps rt_engine_so = {"so", so_create, compiled_destroy, compiled_initial, compiled_legal,
                                 compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_REQUIRED, NULL, false};

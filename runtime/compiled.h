@@ -11,6 +11,10 @@
 /* Compiles the game into a shared object at so_path with the system C
  * compiler; false with *err. */
 bool rt_compile_so(const GdlGame *game, const char *so_path, char **err);
+/* A network's propagation (backend/pncg.h's C) compiled by the system C
+ * compiler into the aot cache, sealed, checked and loaded as engine aot's
+ * objects are: the dlopen handle (dlclose it), NULL with *err. */
+void *rt_cc_network(const GdlGame *game, const char *code, size_t len, char **err);
 /* The C compiler (GDLC_CC, else CC, else cc) and the flags it is given. */
 const char *rt_cc(void);
 extern const char *const rt_cc_flags;

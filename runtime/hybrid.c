@@ -1,5 +1,6 @@
 /*
- * hybrid.c: engine "jit", the plan that picks how a game is played.
+ * hybrid.c: engines "jit" and "aot", the plan that picks how a game is
+ * played.
  *
  * A game whose grounding fits RT_JIT_PN_BUDGET is played by its
  * propositional network (engine pn's: dense bases, counters per gate,
@@ -9,6 +10,9 @@
  * budget (the grounder stops at it, so finding out costs at most the budget)
  * is played by the goal-directed code alone, as engine "jit:goal" always
  * is, and the machine holds that engine directly (rt_jit_resolve).
+ * Engine aot makes the same plan with the system compiler: the network's
+ * propagation compiled into the aot cache (pn:compiled,cc), else the
+ * goal-directed object ("aot:goal").
  *
  * The network answers only the states it can hold: those play reaches. A
  * state made by hand (a fact outside the grounded domain, a fixed base given
@@ -23,6 +27,7 @@
 #include "runtime.h"
 
 typedef struct Hybrid {
+    const EngineOps *goal_ops; /* rt_engine_jit_goal or rt_engine_aot_goal */
     const GdlGame *game;
     GtStore *store;
     RtControl *ctl;
@@ -34,58 +39,73 @@ static void *goal_engine(Hybrid *h)
 {
     if (!h->goal) {
         char *err = NULL;
-        h->goal = rt_engine_jit_goal.create(h->game, NULL, h->store, h->ctl, &err);
+        h->goal = h->goal_ops->create(h->game, NULL, h->store, h->ctl, &err);
         if (!h->goal) {
-            rt_fail(h->ctl, GDL_LIMIT, "engine jit: the goal-directed code for a state outside the network: %s",
-                    err ? err : "not made");
+            rt_fail(h->ctl, GDL_LIMIT, "engine %s: the goal-directed code for a state outside the network: %s",
+                    h->goal_ops->name, err ? err : "not made");
             free(err);
         }
     }
     return h->goal;
 }
 
-static void *hy_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
+static void *hy_create(const EngineOps *goal_ops, const char *budget, const GdlGame *game, const char *arg,
+                       GtStore *store, RtControl *ctl, char **err)
 {
     bool goal_only = arg && strcmp(arg, "goal") == 0;
     if (arg && !goal_only) {
         ctl->create_status = GDL_BAD_ARGUMENT;
-        *err = base_sprintf("engine jit takes no argument but 'goal' (the goal-directed code alone): '%s'", arg);
+        *err = base_sprintf("engine %s takes no argument but 'goal' (the goal-directed code alone): '%s'",
+                            goal_ops->name, arg);
         return NULL;
     }
     Hybrid *h = base_xcalloc(1, sizeof *h);
+    h->goal_ops = goal_ops;
     h->game = game;
     h->store = store;
     h->ctl = ctl;
     if (!goal_only) {
         char *why = NULL;
-        h->pn = rt_engine_pn.create(game, RT_JIT_PN_BUDGET, store, ctl, &why);
-        free(why);
+        h->pn = rt_engine_pn.create(game, budget, store, ctl, &why);
         if (h->pn)
             rt_pn_strict(h->pn);
         else if (ctl->create_status != GDL_LIMIT) {
-            /* not a budget: cancelled, or the deadline passed */
-            *err = base_xstrdup(ctl->error ? ctl->error : "engine jit: the network was not made");
+            /* not a budget: cancelled, the deadline passed, or the
+             * compiler failed */
+            *err = why ? why : base_xstrdup(ctl->error ? ctl->error : "the network was not made");
             free(h);
             return NULL;
         }
+        free(why);
         ctl->create_status = 0;
     }
     if (!h->pn && !goal_engine(h)) {
-        *err = base_xstrdup(ctl->error ? ctl->error : "engine jit: not made");
+        *err = base_xstrdup(ctl->error ? ctl->error : "not made");
         free(h);
         return NULL;
     }
     return h;
 }
 
-const EngineOps *rt_jit_resolve(void **engine)
+static void *jit_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
+{
+    return hy_create(&rt_engine_jit_goal, RT_JIT_PN_BUDGET, game, arg, store, ctl, err);
+}
+
+static void *aot_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
+{
+    return hy_create(&rt_engine_aot_goal, RT_AOT_PN_BUDGET, game, arg, store, ctl, err);
+}
+
+const EngineOps *rt_jit_resolve(const EngineOps *ops, void **engine)
 {
     Hybrid *h = *engine;
     if (h->pn)
-        return &rt_engine_jit;
+        return ops;
+    const EngineOps *goal_ops = h->goal_ops;
     *engine = h->goal;
     free(h);
-    return &rt_engine_jit_goal;
+    return goal_ops;
 }
 
 const char *rt_jit_plan(const void *engine)
@@ -100,7 +120,7 @@ static void hy_destroy(void *e)
     if (h->pn)
         rt_engine_pn.destroy(h->pn);
     if (h->goal)
-        rt_engine_jit_goal.destroy(h->goal);
+        h->goal_ops->destroy(h->goal);
     free(h);
 }
 
@@ -121,7 +141,7 @@ static GdlStatus hy_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U
     void *g = goal_engine(h);
     if (!g)
         return GDL_LIMIT;
-    if ((st = rt_engine_jit_goal.legal(g, state, n, role, moves)) == GDL_OK)
+    if ((st = h->goal_ops->legal(g, state, n, role, moves)) == GDL_OK)
         gt_sort(h->store, moves->v + from, moves->n - from);
     return st;
 }
@@ -135,7 +155,7 @@ static GdlStatus hy_next(void *e, const Gt *state, uint32_t n, const Gt *joint, 
         return st;
     facts->n = from;
     void *g = goal_engine(h);
-    return g ? rt_engine_jit_goal.next(g, state, n, joint, facts) : GDL_LIMIT;
+    return g ? h->goal_ops->next(g, state, n, joint, facts) : GDL_LIMIT;
 }
 
 static GdlStatus hy_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
@@ -145,7 +165,7 @@ static GdlStatus hy_terminal(void *e, const Gt *state, uint32_t n, bool *termina
     if (st != RT_PN_UNCOVERED)
         return st;
     void *g = goal_engine(h);
-    return g ? rt_engine_jit_goal.terminal(g, state, n, terminal) : GDL_LIMIT;
+    return g ? h->goal_ops->terminal(g, state, n, terminal) : GDL_LIMIT;
 }
 
 static GdlStatus hy_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
@@ -157,7 +177,7 @@ static GdlStatus hy_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
         return st;
     values->n = from;
     void *g = goal_engine(h);
-    return g ? rt_engine_jit_goal.goals(g, state, n, values) : GDL_LIMIT;
+    return g ? h->goal_ops->goals(g, state, n, values) : GDL_LIMIT;
 }
 
 static void hy_terms(void *e, U32Vec *out)
@@ -167,6 +187,10 @@ static void hy_terms(void *e, U32Vec *out)
 }
 
 const EngineOps rt_engine_jit = {
-    "jit", hy_create, hy_destroy, hy_initial, hy_legal, hy_next, hy_terminal, hy_goals, ENGINE_ARG_OPTIONAL, hy_terms,
+    "jit", jit_create, hy_destroy, hy_initial, hy_legal, hy_next, hy_terminal, hy_goals, ENGINE_ARG_OPTIONAL, hy_terms,
+    true,
+};
+const EngineOps rt_engine_aot = {
+    "aot", aot_create, hy_destroy, hy_initial, hy_legal, hy_next, hy_terminal, hy_goals, ENGINE_ARG_OPTIONAL, hy_terms,
     true,
 };

@@ -65,12 +65,14 @@
  * state instead (RT_PN_UNCOVERED), and jit answers it with its goal-directed
  * code; the check costs nothing on a playout's next state.
  */
+#include <dlfcn.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../backend/pncg.h"
 #include "../middle/ground.h"
+#include "compiled.h"
 #include "jit.h"
 #include "pipeline.h"
 #include "runtime.h"
@@ -149,6 +151,7 @@ typedef struct Pn {
     PnRoleTab *roles;
     /* pn:compiled: the propagation compiled (backend/pncg.h) */
     RtJit *jit;
+    void *dl;          /* or the system compiler's object (pn:compiled,cc) */
     void (*const *ctell)(PncgCtx *, uint32_t); /* per component: its function, or NULL (tables) */
     PncgCtx cx;
     uint32_t *order;   /* every component, in topological order (for the generator) */
@@ -535,6 +538,8 @@ static void pn_destroy(void *e)
     vec_free(p->init);
     vec_free(p->last);
     rt_jit_free(p->jit);
+    if (p->dl)
+        dlclose(p->dl);
     free(p->order);
     for (uint32_t k = 0; p->roles && k < p->nroles; k++) {
         PnRoleTab *r = &p->roles[k];
@@ -783,6 +788,7 @@ static void host_dirty(void *h, uint32_t c)
 typedef struct PnArgs {
     GroundLimits lim;
     bool compiled;
+    bool cc;           /* compiled by the system compiler (engine aot's plan), not libtcc */
     size_t max_lines;  /* 0: PNCG_DEFAULT_MAX_LINES */
 } PnArgs;
 
@@ -800,6 +806,8 @@ static bool pn_args(const char *arg, PnArgs *a, char **why)
         size_t len = e ? (size_t)(e - s) : strlen(s);
         if (len == 8 && strncmp(s, "compiled", 8) == 0)
             a->compiled = true;
+        else if (len == 2 && strncmp(s, "cc", 2) == 0)
+            a->compiled = a->cc = true;
         else if (len > 10 && strncmp(s, "max-lines=", 10) == 0) {
             char *end;
             unsigned long long v = strtoull(s + 10, &end, 10);
@@ -894,16 +902,21 @@ static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtC
     char *code = pn_code(p, a.max_lines, &len, &lines);
     if (!code)
         return p;
-    RtJitSymbol imports[] = {{"pncg_host_queue", (const void *)host_queue},
-                             {"pncg_host_dirty", (const void *)host_dirty}};
-    p->jit = rt_jit_compile(game->front.src->name, code, imports, 2, err);
+    if (a.cc) {
+        p->dl = rt_cc_network(game, code, len, err);
+        p->ctell = p->dl ? dlsym(p->dl, "pncg_tell") : NULL;
+    } else {
+        p->jit = rt_jit_compile(game->front.src->name, code, NULL, 0, err);
+        p->ctell = p->jit ? rt_jit_symbol(p->jit, "pncg_tell") : NULL;
+    }
     free(code);
-    if (!p->jit) {
+    if (!p->ctell) {
+        if (!*err)
+            *err = base_xstrdup("engine pn: the compiled propagation has no table pncg_tell");
         pn_destroy(p);
         return NULL;
     }
-    p->ctell = rt_jit_symbol(p->jit, "pncg_tell");
-    p->cx = (PncgCtx){p->ctr, (uint8_t *)p->g, p->next_on, p->legal_on, p};
+    p->cx = (PncgCtx){p->ctr, (uint8_t *)p->g, p->next_on, p->legal_on, p, host_queue, host_dirty};
     return p;
 }
 

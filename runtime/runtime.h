@@ -94,16 +94,20 @@ GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uin
                           U32Vec *out);
 extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so, rt_engine_pn;
 
-/* Engine jit's plan (hybrid.c): the game's propositional network (engine
- * pn's, its propagation compiled) when the grounding fits the budget below,
- * else, and for any state the network cannot hold, the goal-directed code
- * (rt_engine_jit_goal). "jit:goal" is the goal-directed code alone. */
-extern const EngineOps rt_engine_jit_goal;
+/* Engines jit and aot make a plan (hybrid.c): the game's propositional
+ * network (engine pn's, its propagation compiled: by libtcc for jit, by the
+ * system compiler for aot) when the grounding fits the budget below, else,
+ * and for any state the network cannot hold, the goal-directed code
+ * (rt_engine_jit_goal, rt_engine_aot_goal). "jit:goal" and "aot:goal" are
+ * the goal-directed code alone. */
+extern const EngineOps rt_engine_jit_goal, rt_engine_aot_goal;
 #define RT_JIT_PN_BUDGET "compiled,max-rules=60000,max-links=120000"
-/* After rt_engine_jit made *engine: the ops that play it (the network's, or
- * rt_engine_jit_goal with *engine replaced by the goal-directed engine). */
-const EngineOps *rt_jit_resolve(void **engine);
-/* What a machine of rt_engine_jit's ops plays by (gdl_machine_plan). */
+#define RT_AOT_PN_BUDGET "cc,max-rules=60000,max-links=120000"
+/* After ops (rt_engine_jit or rt_engine_aot) made *engine: the ops that
+ * play it (ops, or the goal-directed ops with *engine replaced by the
+ * goal-directed engine). */
+const EngineOps *rt_jit_resolve(const EngineOps *ops, void **engine);
+/* What a machine of a planning engine plays by (gdl_machine_plan). */
 const char *rt_jit_plan(const void *engine);
 
 /* Engine pn made strict: a query on a state its network cannot hold (a fact

@@ -243,10 +243,10 @@ static void states_outside_the_network(void **state)
     GdlGame *g = load_text(COUNTERS);
     GdlMachine *m = machine(g), *r = NULL;
     assert_int_equal(gdl_machine_new(g, "ref", &r, NULL), GDL_OK);
-    bool plan_pn = strcmp(engine, "jit") == 0;
+    bool plan_pn = strcmp(engine, "jit") == 0 || strcmp(engine, "aot") == 0;
     if (plan_pn)
         assert_string_equal(gdl_machine_plan(m), "propositional network");
-    else if (strcmp(engine, "jit:goal") == 0)
+    else if (strcmp(engine, "jit:goal") == 0 || strcmp(engine, "aot:goal") == 0)
         assert_string_equal(gdl_machine_plan(m), "goal-directed code");
     static const char *const states[] = {
         "(cell 1 0) (cell 2 0) (size 2)", /* the initial state */
@@ -1410,5 +1410,14 @@ int main(void)
     }
     engine = "pn";
     failed += _cmocka_run_group_tests(engine, pn_tests, sizeof pn_tests / sizeof pn_tests[0], NULL, NULL);
+    /* aot's plan (each machine a run of the system compiler, or the cache) */
+    const struct CMUnitTest aot_tests[] = {
+        cmocka_unit_test(states_outside_the_network),
+    };
+    static const char *const aot_engines[] = {"aot", "aot:goal"};
+    for (size_t i = 0; i < sizeof aot_engines / sizeof aot_engines[0]; i++) {
+        engine = aot_engines[i];
+        failed += _cmocka_run_group_tests(engine, aot_tests, sizeof aot_tests / sizeof aot_tests[0], NULL, NULL);
+    }
     return failed;
 }
