@@ -3,8 +3,10 @@
 ../shared/peers/run_table.sh (one results.jsonl per run, engines interleaved
 game by game within each run) as two Markdown tables: state changes per
 second per engine with the ratios to Sancho's propnet, then what it takes to
-get ready (pn: grounding, building and optimising the network, from load to
-ready; Sancho: its propnet construction, build_s) and peak memory."""
+get ready (load to ready of gdlc's engines, from reading the .kif to the
+first query; Sancho: its propnet construction, build_s), peak memory and the
+plan engine jit took. Engines are the columns the runs have, of gdlc-pn,
+gdlc-jit, gdlc-jit:goal, gdlc-aot, gdlc-aot:goal."""
 import json
 import statistics
 import sys
@@ -38,6 +40,14 @@ def values(game, engine, key):
     return out
 
 
+def text(game, engine, key):
+    for rows in runs:
+        d = rows.get(game, {}).get(engine)
+        if d and 'result' in d and key in d['result']:
+            return d['result'][key]
+    return '-'
+
+
 def med(v):
     return statistics.median(v) if v else None
 
@@ -46,27 +56,38 @@ def fmt(x, spec=',.0f'):
     return '-' if x is None else format(x, spec)
 
 
-engines = ['gdlc-pn', 'gdlc-jit', 'gdlc-aot', 'sancho']
+known = ['gdlc-pn', 'gdlc-jit', 'gdlc-jit:goal', 'gdlc-aot', 'gdlc-aot:goal']
+present = {e for rows in runs for g in rows for e in rows[g]}
+gdlc = [e for e in known if e in present]
+short = {e: e[5:] for e in gdlc}
+r = lambda a, b: fmt(a / b, '.2f') if a and b else '-'
+
 print(f'Median of {len(runs)} runs.\n')
-print('| game | pn | jit | aot | Sancho | pn/Sancho | jit/Sancho | aot/Sancho | pn/jit |')
-print('|---|---:|---:|---:|---:|---:|---:|---:|---:|')
+head = ['game'] + [short[e] for e in gdlc] + ['Sancho'] + [f'{short[e]}/Sancho' for e in gdlc]
+if 'gdlc-jit:goal' in gdlc:
+    head.append('jit/jit:goal')
+print('| ' + ' | '.join(head) + ' |')
+print('|---|' + '---:|' * (len(head) - 1))
 for g in order:
-    m = {e: med(values(g, e, 'state_changes_per_s')) for e in engines}
+    m = {e: med(values(g, e, 'state_changes_per_s')) for e in gdlc + ['sancho']}
     s = m['sancho']
-    r = lambda a, b: fmt(a / b, '.2f') if a and b else '-'
-    name = g.split('/')[-1]
-    print(f'| {name} | ' + ' | '.join(fmt(m[e]) for e in engines) +
-          f" | {r(m['gdlc-pn'], s)} | {r(m['gdlc-jit'], s)} | {r(m['gdlc-aot'], s)} | {r(m['gdlc-pn'], m['gdlc-jit'])} |")
+    cells = [g.split('/')[-1]] + [fmt(m[e]) for e in gdlc] + [fmt(s)] + [r(m[e], s) for e in gdlc]
+    if 'gdlc-jit:goal' in gdlc:
+        cells.append(r(m.get('gdlc-jit'), m['gdlc-jit:goal']))
+    print('| ' + ' | '.join(cells) + ' |')
 print()
-print('| game | pn ready s | Sancho build s | pn/Sancho build | pn peak MiB | Sancho peak MiB | jit ready s |')
-print('|---|---:|---:|---:|---:|---:|---:|')
+ready = [e for e in gdlc if e in ('gdlc-pn', 'gdlc-jit', 'gdlc-aot')]
+head = ['game'] + [f'{short[e]} ready s' for e in ready] + ['Sancho build s', 'jit/Sancho build'] + \
+    [f'{short[e]} peak MiB' for e in ready] + ['Sancho peak MiB', 'jit plays by']
+print('| ' + ' | '.join(head) + ' |')
+print('|---|' + '---:|' * (len(head) - 2) + '---|')
 for g in order:
-    pr = med(values(g, 'gdlc-pn', 'load_to_ready_s'))
+    rd = {e: med(values(g, e, 'load_to_ready_s')) for e in ready}
+    pk = {e: med(values(g, e, 'peak_rss_kb')) for e in ready}
     sb = med(values(g, 'sancho', 'build_s'))
-    pm = med(values(g, 'gdlc-pn', 'peak_rss_kb'))
     sm = med(values(g, 'sancho', 'peak_rss_kb'))
-    jr = med(values(g, 'gdlc-jit', 'load_to_ready_s'))
-    ratio = f'1/{sb / pr:,.0f}' if pr and sb else '-'
-    name = g.split('/')[-1]
-    print(f"| {name} | {fmt(pr, '.3f')} | {fmt(sb, '.1f')} | {ratio} | {fmt(pm and pm / 1024, '.1f')} | "
-          f"{fmt(sm and sm / 1024, '.0f')} | {fmt(jr, '.3f')} |")
+    jr = rd.get('gdlc-jit')
+    ratio = f'1/{sb / jr:,.0f}' if jr and sb else '-'
+    cells = [g.split('/')[-1]] + [fmt(rd[e], '.3f') for e in ready] + [fmt(sb, '.1f'), ratio] + \
+        [fmt(pk[e] and pk[e] / 1024, '.1f') for e in ready] + [fmt(sm and sm / 1024, '.0f'), text(g, 'gdlc-jit', 'plan')]
+    print('| ' + ' | '.join(cells) + ' |')

@@ -64,6 +64,29 @@ static int emit_run(CliArgs *a)
     if (emit_pn && dump)
         return gdl_game_free(g), cli_usage_error(a->cmd, "--pn prints C, not a dump");
     char *code = emit_pn ? rt_pn_c(g, NULL, &len, &err) : rt_back(g, &o, &len, &err);
+    if (code && dump && dump->stage == RT_BACK_PLAN) {
+        /* the plan of engines jit and aot comes first: whether the network
+         * is a candidate (jit:pn, untimed: the answer does not depend on the
+         * clock), and the goal-directed code whose plan follows */
+        GdlMachine *m = NULL;
+        char *merr = NULL;
+        const char *how = gdl_machine_new(g, "jit:pn", &m, &merr) == GDL_OK ? gdl_machine_plan(m) : NULL;
+        char *head = how && strcmp(how, "propositional network") == 0
+                         ? base_sprintf("engines jit and aot: the propositional network, unless the goal-directed "
+                                        "code below plays faster when the machine is made (the grounding fits "
+                                        "their budget); the goal-directed code also answers the states the "
+                                        "network cannot hold, and is jit:goal's and aot:goal's\n")
+                     : how ? base_sprintf("engines jit and aot: the goal-directed plan below (the grounding passes "
+                                          "their budget for the network)\n")
+                           : base_sprintf("engines jit and aot: not made (%s)\n", merr ? merr : "?");
+        char *both = base_sprintf("%s%.*s", head, (int)len, code);
+        len += strlen(head);
+        free(head);
+        free(code);
+        free(merr);
+        gdl_machine_free(m);
+        code = both;
+    }
     gdl_game_free(g);
     if (!code) {
         fprintf(stderr, "gdlc emit: %s: %s\n", path, err);

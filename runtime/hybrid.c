@@ -2,14 +2,21 @@
  * hybrid.c: engines "jit" and "aot", the plan that picks how a game is
  * played.
  *
- * A game whose grounding fits RT_JIT_PN_BUDGET is played by its
+ * A game whose grounding fits RT_JIT_PN_BUDGET may be played by its
  * propositional network (engine pn's: dense bases, counters per gate,
  * legal moves as bitsets in canonical order, the propagation compiled by
  * libtcc within pncg's line budget), which is several times faster than the
- * goal-directed code wherever the grounding is small; a game past the
- * budget (the grounder stops at it, so finding out costs at most the budget)
- * is played by the goal-directed code alone, as engine "jit:goal" always
- * is, and the machine holds that engine directly (rt_jit_resolve).
+ * goal-directed code on most games whose grounding is small, but not all:
+ * on games of few facts and a large network (pancakes6, gt_two_thirds_2p)
+ * it is 2 to 3 times slower. So both are made, and each plays random steps
+ * from the initial state for CAL_SECONDS; the network is kept unless it
+ * made fewer than CAL_KEEP of the goal-directed code's steps. The choice
+ * depends on the clock, the answers do not: both engines answer every
+ * query alike, moves in canonical order. "jit:pn" keeps the network
+ * without timing (the tests use it). A game past the budget (the grounder
+ * stops at it, so finding out costs at most the budget) is played by the
+ * goal-directed code alone, as engine "jit:goal" always is, and the
+ * machine then holds that engine directly (rt_jit_resolve).
  * Engine aot makes the same plan with the system compiler: the network's
  * propagation compiled into the aot cache (pn:compiled,cc), else the
  * goal-directed object ("aot:goal").
@@ -23,8 +30,12 @@
  * relies on it (EngineOps.sorted_moves).
  */
 #include <string.h>
+#include <time.h>
 
 #include "runtime.h"
+
+#define CAL_SECONDS 0.003 /* of random steps, per engine */
+#define CAL_KEEP 0.95     /* the network stays if it made at least this share */
 
 typedef struct Hybrid {
     const EngineOps *goal_ops; /* rt_engine_jit_goal or rt_engine_aot_goal */
@@ -33,6 +44,7 @@ typedef struct Hybrid {
     RtControl *ctl;
     void *pn;   /* the network (strict) */
     void *goal; /* the goal-directed code, once a state needed it (NULL: not yet) */
+    bool outside; /* a state outside the network was met */
 } Hybrid;
 
 static void *goal_engine(Hybrid *h)
@@ -49,13 +61,92 @@ static void *goal_engine(Hybrid *h)
     return h->goal;
 }
 
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void sort_facts(U32Vec *v)
+{
+    base_sort_u32(v->v, v->n);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < v->n; i++)
+        if (k == 0 || v->v[i] != v->v[k - 1])
+            v->v[k++] = v->v[i];
+    v->n = k;
+}
+
+/* Random steps per second of engine e from the initial state, for about
+ * seconds (a terminal state starts again); 0 when it faults first. */
+static double steps_per_s(const EngineOps *ops, void *e, uint32_t nroles, double seconds)
+{
+    U32Vec s = {0}, t = {0}, moves = {0}, joint = {0};
+    vec_reserve(joint, nroles + 1);
+    uint64_t rng = 0x9e3779b97f4a7c15ull, steps = 0;
+    double t0 = now(), t1 = t0;
+    bool ok = ops->initial(e, &s) == GDL_OK;
+    if (ok)
+        sort_facts(&s);
+    U32Vec init = {0};
+    for (uint32_t i = 0; ok && i < s.n; i++)
+        vec_push(init, s.v[i]);
+    while (ok && (t1 = now()) - t0 < seconds) {
+        bool terminal = false;
+        ok = ops->terminal(e, s.v, s.n, &terminal) == GDL_OK;
+        if (ok && terminal) {
+            s.n = 0;
+            for (uint32_t i = 0; i < init.n; i++)
+                vec_push(s, init.v[i]);
+            continue;
+        }
+        for (uint32_t k = 0; ok && k < nroles; k++) {
+            moves.n = 0;
+            ok = ops->legal(e, s.v, s.n, k, &moves) == GDL_OK && moves.n > 0;
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            if (ok)
+                joint.v[k] = moves.v[(rng >> 33) % moves.n];
+        }
+        t.n = 0;
+        if (ok && (ok = ops->next(e, s.v, s.n, joint.v, &t) == GDL_OK)) {
+            sort_facts(&t);
+            U32Vec x = s;
+            s = t;
+            t = x;
+            steps++;
+        }
+    }
+    vec_free(s);
+    vec_free(t);
+    vec_free(moves);
+    vec_free(joint);
+    vec_free(init);
+    return t1 > t0 ? (double)steps / (t1 - t0) : 0;
+}
+
+/* steps_per_s for half of CAL_SECONDS, every query within a deadline: a
+ * query of the goal-directed code can take minutes where grounding found
+ * its answer. */
+static double timed_steps(const EngineOps *ops, void *e, uint32_t nroles, RtControl *ctl)
+{
+    double deadline = ctl->deadline, t = now();
+    ctl->deadline = t + 2 * CAL_SECONDS;
+    if (deadline > 0 && deadline < ctl->deadline)
+        ctl->deadline = deadline;
+    double r = steps_per_s(ops, e, nroles, CAL_SECONDS / 2);
+    ctl->deadline = deadline;
+    return r;
+}
+
 static void *hy_create(const EngineOps *goal_ops, const char *budget, const GdlGame *game, const char *arg,
                        GtStore *store, RtControl *ctl, char **err)
 {
-    bool goal_only = arg && strcmp(arg, "goal") == 0;
-    if (arg && !goal_only) {
+    bool goal_only = arg && strcmp(arg, "goal") == 0, timed = !arg;
+    if (arg && !goal_only && strcmp(arg, "pn") != 0) {
         ctl->create_status = GDL_BAD_ARGUMENT;
-        *err = base_sprintf("engine %s takes no argument but 'goal' (the goal-directed code alone): '%s'",
+        *err = base_sprintf("engine %s takes no argument but 'goal' (the goal-directed code alone) or 'pn' (the "
+                            "network when the grounding fits, untimed): '%s'",
                             goal_ops->name, arg);
         return NULL;
     }
@@ -84,6 +175,23 @@ static void *hy_create(const EngineOps *goal_ops, const char *budget, const GdlG
         free(h);
         return NULL;
     }
+    if (h->pn && timed) {
+        /* the network against the goal-directed code (when that can be
+         * made: else the network it is), interleaved */
+        uint32_t nroles = game->front.ir.roles.n;
+        double pn = 0, goal = 0;
+        if (goal_engine(h))
+            for (int i = 0; i < 2; i++) {
+                pn += timed_steps(&rt_engine_pn, h->pn, nroles, ctl);
+                goal += timed_steps(goal_ops, h->goal, nroles, ctl);
+            }
+        free(ctl->error); /* a fault while timing is the game's, met again in play */
+        ctl->error = NULL;
+        if (pn > 0 && pn < CAL_KEEP * goal) {
+            rt_engine_pn.destroy(h->pn);
+            h->pn = NULL;
+        }
+    }
     return h;
 }
 
@@ -111,7 +219,7 @@ const EngineOps *rt_jit_resolve(const EngineOps *ops, void **engine)
 const char *rt_jit_plan(const void *engine)
 {
     const Hybrid *h = engine;
-    return h->goal ? "propositional network, goal-directed code for states outside it" : "propositional network";
+    return h->outside ? "propositional network, goal-directed code for states outside it" : "propositional network";
 }
 
 static void hy_destroy(void *e)
@@ -137,6 +245,7 @@ static GdlStatus hy_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U
     GdlStatus st = rt_engine_pn.legal(h->pn, state, n, role, moves);
     if (st != RT_PN_UNCOVERED)
         return st;
+    h->outside = true;
     moves->n = from;
     void *g = goal_engine(h);
     if (!g)
@@ -153,6 +262,7 @@ static GdlStatus hy_next(void *e, const Gt *state, uint32_t n, const Gt *joint, 
     GdlStatus st = rt_engine_pn.next(h->pn, state, n, joint, facts);
     if (st != RT_PN_UNCOVERED)
         return st;
+    h->outside = true;
     facts->n = from;
     void *g = goal_engine(h);
     return g ? h->goal_ops->next(g, state, n, joint, facts) : GDL_LIMIT;
@@ -164,6 +274,7 @@ static GdlStatus hy_terminal(void *e, const Gt *state, uint32_t n, bool *termina
     GdlStatus st = rt_engine_pn.terminal(h->pn, state, n, terminal);
     if (st != RT_PN_UNCOVERED)
         return st;
+    h->outside = true;
     void *g = goal_engine(h);
     return g ? h->goal_ops->terminal(g, state, n, terminal) : GDL_LIMIT;
 }
@@ -175,6 +286,7 @@ static GdlStatus hy_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
     GdlStatus st = rt_engine_pn.goals(h->pn, state, n, values);
     if (st != RT_PN_UNCOVERED)
         return st;
+    h->outside = true;
     values->n = from;
     void *g = goal_engine(h);
     return g ? h->goal_ops->goals(g, state, n, values) : GDL_LIMIT;

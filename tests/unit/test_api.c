@@ -243,7 +243,9 @@ static void states_outside_the_network(void **state)
     GdlGame *g = load_text(COUNTERS);
     GdlMachine *m = machine(g), *r = NULL;
     assert_int_equal(gdl_machine_new(g, "ref", &r, NULL), GDL_OK);
-    bool plan_pn = strcmp(engine, "jit") == 0 || strcmp(engine, "aot") == 0;
+    /* jit and aot time the network against the goal-directed code; jit:pn
+     * and aot:pn keep the network untimed */
+    bool plan_pn = strcmp(engine, "jit:pn") == 0 || strcmp(engine, "aot:pn") == 0;
     if (plan_pn)
         assert_string_equal(gdl_machine_plan(m), "propositional network");
     else if (strcmp(engine, "jit:goal") == 0 || strcmp(engine, "aot:goal") == 0)
@@ -1403,7 +1405,7 @@ int main(void)
         cmocka_unit_test(pn_budget_and_polling),
     };
     int failed = 0;
-    static const char *const engines[] = {"ref", "jit", "jit:goal"};
+    static const char *const engines[] = {"ref", "jit", "jit:goal", "jit:pn"};
     for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++) {
         engine = engines[i];
         failed += _cmocka_run_group_tests(engine, tests, sizeof tests / sizeof tests[0], NULL, NULL);
@@ -1414,7 +1416,7 @@ int main(void)
     const struct CMUnitTest aot_tests[] = {
         cmocka_unit_test(states_outside_the_network),
     };
-    static const char *const aot_engines[] = {"aot", "aot:goal"};
+    static const char *const aot_engines[] = {"aot:pn", "aot:goal"};
     for (size_t i = 0; i < sizeof aot_engines / sizeof aot_engines[0]; i++) {
         engine = aot_engines[i];
         failed += _cmocka_run_group_tests(engine, aot_tests, sizeof aot_tests / sizeof aot_tests[0], NULL, NULL);
