@@ -61,6 +61,14 @@ static void *goal_engine(Hybrid *h)
     return h->goal;
 }
 
+/* The goal-directed code for a state the network refused (the plan then
+ * says so), or NULL with the error set. */
+static void *outside(Hybrid *h)
+{
+    h->outside = true;
+    return goal_engine(h);
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -245,9 +253,8 @@ static GdlStatus hy_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U
     GdlStatus st = rt_engine_pn.legal(h->pn, state, n, role, moves);
     if (st != RT_PN_UNCOVERED)
         return st;
-    h->outside = true;
     moves->n = from;
-    void *g = goal_engine(h);
+    void *g = outside(h);
     if (!g)
         return GDL_LIMIT;
     if ((st = h->goal_ops->legal(g, state, n, role, moves)) == GDL_OK)
@@ -262,9 +269,8 @@ static GdlStatus hy_next(void *e, const Gt *state, uint32_t n, const Gt *joint, 
     GdlStatus st = rt_engine_pn.next(h->pn, state, n, joint, facts);
     if (st != RT_PN_UNCOVERED)
         return st;
-    h->outside = true;
     facts->n = from;
-    void *g = goal_engine(h);
+    void *g = outside(h);
     return g ? h->goal_ops->next(g, state, n, joint, facts) : GDL_LIMIT;
 }
 
@@ -274,8 +280,7 @@ static GdlStatus hy_terminal(void *e, const Gt *state, uint32_t n, bool *termina
     GdlStatus st = rt_engine_pn.terminal(h->pn, state, n, terminal);
     if (st != RT_PN_UNCOVERED)
         return st;
-    h->outside = true;
-    void *g = goal_engine(h);
+    void *g = outside(h);
     return g ? h->goal_ops->terminal(g, state, n, terminal) : GDL_LIMIT;
 }
 
@@ -286,9 +291,8 @@ static GdlStatus hy_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
     GdlStatus st = rt_engine_pn.goals(h->pn, state, n, values);
     if (st != RT_PN_UNCOVERED)
         return st;
-    h->outside = true;
     values->n = from;
-    void *g = goal_engine(h);
+    void *g = outside(h);
     return g ? h->goal_ops->goals(g, state, n, values) : GDL_LIMIT;
 }
 
