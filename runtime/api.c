@@ -310,11 +310,11 @@ GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **
     base_oom_push(&oom_);
     if (setjmp(oom_.jb)) {
         /* what the machine holds is freed, then whatever else the making
-         * had allocated (an engine half made) */
-        if (m) {
-            m->engine = NULL;
+         * had allocated (an engine half made). An engine made whole (the
+         * jump came later, ranking its terms) is destroyed: it may hold
+         * memory the journal does not know, libtcc's or dlopen's. */
+        if (m)
             gdl_machine_free(m);
-        }
         base_journal_swap(outer);
         base_journal_release(&journal);
         return GDL_OUT_OF_MEMORY;

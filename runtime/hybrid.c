@@ -147,6 +147,27 @@ static double timed_steps(const EngineOps *ops, void *e, uint32_t nroles, RtCont
     return r;
 }
 
+/* Times the network against the goal-directed code (when that can be
+ * made: else the network it is), interleaved, and keeps the faster. */
+static void time_plan(void *arg)
+{
+    Hybrid *h = arg;
+    RtControl *ctl = h->ctl;
+    uint32_t nroles = h->game->front.ir.roles.n;
+    double pn = 0, goal = 0;
+    if (goal_engine(h))
+        for (int i = 0; i < 2; i++) {
+            pn += timed_steps(&rt_engine_pn, h->pn, nroles, ctl);
+            goal += timed_steps(h->goal_ops, h->goal, nroles, ctl);
+        }
+    free(ctl->error); /* a fault while timing is the game's, met again in play */
+    ctl->error = NULL;
+    if (pn > 0 && pn < CAL_KEEP * goal) {
+        rt_engine_pn.destroy(h->pn);
+        h->pn = NULL;
+    }
+}
+
 static void *hy_create(const EngineOps *goal_ops, const char *budget, const GdlGame *game, const char *arg,
                        GtStore *store, RtControl *ctl, char **err)
 {
@@ -184,20 +205,17 @@ static void *hy_create(const EngineOps *goal_ops, const char *budget, const GdlG
         return NULL;
     }
     if (h->pn && timed) {
-        /* the network against the goal-directed code (when that can be
-         * made: else the network it is), interleaved */
-        uint32_t nroles = game->front.ir.roles.n;
-        double pn = 0, goal = 0;
-        if (goal_engine(h))
-            for (int i = 0; i < 2; i++) {
-                pn += timed_steps(&rt_engine_pn, h->pn, nroles, ctl);
-                goal += timed_steps(goal_ops, h->goal, nroles, ctl);
-            }
-        free(ctl->error); /* a fault while timing is the game's, met again in play */
-        ctl->error = NULL;
-        if (pn > 0 && pn < CAL_KEEP * goal) {
-            rt_engine_pn.destroy(h->pn);
-            h->pn = NULL;
+        /* the network holds libtcc's or dlopen's memory, which the
+         * journal does not free: running out of memory while timing
+         * frees the engines here, then goes on to the caller's handler */
+        const char *oom = base_oom_catch(time_plan, h);
+        if (oom) {
+            if (h->pn)
+                rt_engine_pn.destroy(h->pn);
+            if (h->goal)
+                h->goal_ops->destroy(h->goal);
+            free(h);
+            base_fatal(oom);
         }
     }
     return h;
