@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine_host.h"
 #include "runtime.h"
 
 #define CAL_SECONDS 0.003 /* of random steps, per engine */
@@ -168,6 +169,23 @@ static void time_plan(void *arg)
     }
 }
 
+/* Making the network recurses as deep as the rules are long: on a stack
+ * segment, as the code generator and libtcc run. */
+typedef struct PnCall {
+    const GdlGame *game;
+    const char *budget;
+    GtStore *store;
+    RtControl *ctl;
+    char **why;
+    void *pn;
+} PnCall;
+
+static void pn_call(void *arg)
+{
+    PnCall *c = arg;
+    c->pn = rt_engine_pn.create(c->game, c->budget, c->store, c->ctl, c->why);
+}
+
 static void *hy_create(const EngineOps *goal_ops, const char *budget, const GdlGame *game, const char *arg,
                        GtStore *store, RtControl *ctl, char **err)
 {
@@ -186,7 +204,9 @@ static void *hy_create(const EngineOps *goal_ops, const char *budget, const GdlG
     h->ctl = ctl;
     if (!goal_only) {
         char *why = NULL;
-        h->pn = rt_engine_pn.create(game, budget, store, ctl, &why);
+        PnCall pc = {game, budget, store, ctl, &why, NULL};
+        rt_stack_run(pn_call, &pc);
+        h->pn = pc.pn;
         if (h->pn)
             rt_pn_strict(h->pn);
         else if (ctl->create_status != GDL_LIMIT) {
