@@ -105,6 +105,7 @@ enum {
     PN_F_WATCHED = 4,  /* legal sentences watch it (watch_at) */
     PN_F_CYCLIC = 8,   /* a member of a cyclic SCC (cyc) */
     PN_F_NEXT = 16,    /* bases' next: their bits in next_on follow it (nw_at) */
+    PN_F_GUARD = 32,   /* a base guarding legal moves: their bits in legal_ok follow it (guard_at) */
 };
 
 typedef struct Pn {
@@ -119,6 +120,12 @@ typedef struct Pn {
     uint32_t *watch_at; /* watchers: watch[watch_at[c] .. watch_at[c + 1]) */
     uint32_t *watch;   /* each the bit in legal_on of a legal sentence c stands for */
     uint64_t *legal_on; /* per role, a bit per legal move: its component is true */
+    uint64_t *legal_ok; /* the same bits: the move's guard, if any, is true (a move is legal
+                         * when both are set) */
+    uint32_t *guard_at; /* per guard: the words of legal_ok it masks,
+                         * guard_word/guard_mask[guard_at[c] .. guard_at[c + 1]) */
+    uint32_t *guard_word;
+    uint64_t *guard_mask;
     uint32_t *cyc;     /* cyclic SCC of the component, by topological rank (BASE_NONE: acyclic) */
     uint32_t ncyc;
     uint32_t *cyc_at;  /* members of cyclic SCC i: cyc_comp[cyc_at[i] .. cyc_at[i + 1]) */
@@ -191,9 +198,13 @@ static void watch_legal(Pn *p, uint32_t c)
     }
 }
 
-/* Legal sentences and next-state bits follow their component's value. */
+/* Legal sentences, next-state bits and guarded moves follow their
+ * component's value. */
 static void watch_flip(Pn *p, uint32_t c)
 {
+    if (p->g[c].flags & PN_F_GUARD)
+        for (uint32_t i = p->guard_at[c]; i < p->guard_at[c + 1]; i++)
+            p->legal_ok[p->guard_word[i]] ^= p->guard_mask[i];
     if (p->g[c].flags & PN_F_NEXT)
         for (uint32_t w = p->nw_at[c]; w < p->nw_at[c + 1]; w++) {
             uint32_t b = p->nw[w];
@@ -206,7 +217,7 @@ static void watch_flip(Pn *p, uint32_t c)
 static inline void set_val(Pn *p, uint32_t c, uint8_t v)
 {
     p->g[c].val = v;
-    if (p->g[c].flags & (PN_F_WATCHED | PN_F_NEXT))
+    if (p->g[c].flags & (PN_F_WATCHED | PN_F_NEXT | PN_F_GUARD))
         watch_flip(p, c);
 }
 
@@ -421,10 +432,10 @@ static GdlStatus pn_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U
         return RT_PN_UNCOVERED;
     const PnRoleTab *r = &p->roles[role];
     vec_reserve(*moves, moves->n + r->nlegal + 1);
-    const uint64_t *on = p->legal_on + r->lw0;
+    const uint64_t *on = p->legal_on + r->lw0, *ok = p->legal_ok + r->lw0;
     Gt *out = moves->v + moves->n;
     for (uint32_t w = 0, nw = (r->nlegal + 63) >> 6; w < nw; w++)
-        for (uint64_t x = on[w]; x; x &= x - 1)
+        for (uint64_t x = on[w] & ok[w]; x; x &= x - 1)
             *out++ = r->move[w << 6 | (uint32_t)__builtin_ctzll(x)];
     moves->n = (uint32_t)(out - moves->v);
     return GDL_OK;
@@ -518,6 +529,10 @@ static void pn_destroy(void *e)
     free(p->watch_at);
     free(p->watch);
     free(p->legal_on);
+    free(p->legal_ok);
+    free(p->guard_at);
+    free(p->guard_word);
+    free(p->guard_mask);
     free(p->cyc);
     free(p->cyc_at);
     free(p->cyc_comp);
@@ -554,11 +569,106 @@ static void pn_destroy(void *e)
 
 static int cmp_u64(const void *a, const void *b);
 
+typedef VEC(uint64_t) U64Vec;
+
+/* Guards. A base feeding the gates of many legal moves (Breakthrough's
+ * (true (control white)): every move of white's is an AND of it) costs a
+ * visit of each of them whenever it flips, every turn, though the moves
+ * it switches are read only when legal is asked. A legal move's gate that
+ * nothing else reads (an AND with no outputs, not a goal, terminal or
+ * next) loses its link from the base it shares with the most such gates
+ * (at least two); the move's bit in legal_on then follows the rest of the
+ * AND, its bit in legal_ok the base (a few words XORed when the base
+ * flips), and legal reads both. Per component: its guard, BASE_NONE for
+ * none. */
+static uint32_t *choose_guards(const Propnet *pn)
+{
+    uint32_t n = pn->comps.n;
+    uint32_t *guard_of = base_xmalloc((n + 1) * sizeof *guard_of);
+    uint8_t *use = base_xcalloc(n + 1, 1); /* 1: a legal move's; 2: read otherwise */
+    uint32_t *share = base_xcalloc(n + 1, sizeof *share);
+    for (uint32_t k = 0; k < pn->roles.n; k++) {
+        const PnRole *r = &pn->roles.v[k];
+        for (uint32_t i = 0; i < r->legal.n; i++)
+            use[r->legal.v[i].comp] |= 1;
+        for (uint32_t i = 0; i < r->goals.n; i++)
+            use[r->goals.v[i].comp] |= 2;
+    }
+    if (pn->terminal < n)
+        use[pn->terminal] |= 2;
+    for (uint32_t b = 0; b < pn->base.n; b++)
+        if (pn->base.v[b].next != PN_NONE)
+            use[pn->base.v[b].next] |= 2;
+#define GUARDABLE(x, c) ((x)->kind == PN_AND && (x)->nout == 0 && use[c] == 1)
+    for (uint32_t c = 0; c < n; c++) {
+        const PnComp *x = &pn->comps.v[c];
+        guard_of[c] = BASE_NONE;
+        if (GUARDABLE(x, c))
+            for (uint32_t j = 0; j < x->nin; j++) {
+                uint32_t i = pn->in.v[x->in_at + j];
+                share[i] += pn->comps.v[i].kind == PN_BASE;
+            }
+    }
+    for (uint32_t c = 0; c < n; c++) {
+        const PnComp *x = &pn->comps.v[c];
+        if (!GUARDABLE(x, c))
+            continue;
+        uint32_t best = BASE_NONE;
+        for (uint32_t j = 0; j < x->nin; j++) {
+            uint32_t i = pn->in.v[x->in_at + j];
+            if (pn->comps.v[i].kind == PN_BASE && share[i] >= 2 && (best == BASE_NONE || share[i] > share[best]))
+                best = i;
+        }
+        guard_of[c] = best;
+    }
+#undef GUARDABLE
+    free(use);
+    free(share);
+    return guard_of;
+}
+
+/* How many inputs of c are true, its guard's links left out. */
+static uint32_t count_true(const Pn *p, const Propnet *pn, uint32_t c, uint32_t guard)
+{
+    const PnComp *x = &pn->comps.v[c];
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < x->nin; j++) {
+        uint32_t i = pn->in.v[x->in_at + j];
+        k += i != guard && p->g[i].val;
+    }
+    return k;
+}
+
+/* The guards' masks (guarded: guard << 32 | legal bit), every guard false,
+ * as every base is at first. */
+static void guard_masks(Pn *p, U64Vec *guarded)
+{
+    qsort(guarded->v, guarded->n, sizeof *guarded->v, cmp_u64);
+    p->guard_at = base_xcalloc(p->n + 2, sizeof *p->guard_at);
+    p->guard_word = base_xmalloc((guarded->n + 1) * sizeof *p->guard_word);
+    p->guard_mask = base_xmalloc((guarded->n + 1) * sizeof *p->guard_mask);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < guarded->n; i++) {
+        uint32_t g = (uint32_t)(guarded->v[i] >> 32), b = (uint32_t)guarded->v[i];
+        if (i == 0 || (uint32_t)(guarded->v[i - 1] >> 32) != g || p->guard_word[m - 1] != b >> 6) {
+            p->guard_word[m] = b >> 6;
+            p->guard_mask[m++] = 0;
+            p->guard_at[g + 1]++;
+            p->g[g].flags |= PN_F_GUARD;
+        }
+        p->guard_mask[m - 1] |= (uint64_t)1 << (b & 63);
+        p->legal_ok[b >> 6] &= ~((uint64_t)1 << (b & 63));
+    }
+    for (uint32_t c = 0; c < p->n; c++)
+        p->guard_at[c + 1] += p->guard_at[c];
+}
+
 /* The tables of an optimised network; every value computed for no fact
  * and no move. */
 static void flatten(Pn *p, const Propnet *pn)
 {
     uint32_t n = p->n = pn->comps.n;
+    uint32_t *guard_of = choose_guards(pn);
     p->g = base_xcalloc(n + 1, sizeof *p->g);
     p->out_at = base_xcalloc(n + 2, sizeof *p->out_at);
     p->out = base_xmalloc((pn->out.n + 1) * sizeof *p->out);
@@ -567,12 +677,19 @@ static void flatten(Pn *p, const Propnet *pn)
         const PnComp *x = &pn->comps.v[c];
         PnGate *g = &p->g[c];
         g->thr = x->kind == PN_AND ? x->nin : 1;
+        if (x->kind == PN_AND && guard_of[c] != BASE_NONE)
+            for (uint32_t j = 0; j < x->nin; j++)
+                g->thr -= pn->in.v[x->in_at + j] == guard_of[c];
         g->inv = x->kind == PN_NOT;
         if (x->kind == PN_CONST || x->kind == PN_BASE || x->kind == PN_INPUT)
             g->flags = PN_F_LEAF | (x->kind == PN_CONST ? PN_F_CONST : 0);
-        p->out_at[c + 1] = p->out_at[c] + x->nout;
-        for (uint32_t o = 0; o < x->nout; o++)
-            p->out[p->out_at[c] + o] = pn->out.v[x->out_at + o];
+        uint32_t k = p->out_at[c];
+        for (uint32_t o = 0; o < x->nout; o++) {
+            uint32_t d = pn->out.v[x->out_at + o];
+            if (guard_of[d] != c)
+                p->out[k++] = d;
+        }
+        p->out_at[c + 1] = k;
         p->cyc[c] = BASE_NONE;
         if (x->kind == PN_CONST)
             g->val = x->const_value;
@@ -600,13 +717,9 @@ static void flatten(Pn *p, const Propnet *pn)
             changed = false;
             for (uint32_t i = first; i < end; i++) {
                 uint32_t c = order.v[i];
-                const PnComp *x = &pn->comps.v[c];
                 if (p->g[c].flags & PN_F_LEAF)
                     continue;
-                uint32_t k = 0;
-                for (uint32_t j = 0; j < x->nin; j++)
-                    k += p->g[pn->in.v[x->in_at + j]].val;
-                p->g[c].cnt = k;
+                p->g[c].cnt = count_true(p, pn, c, guard_of[c]);
                 uint8_t v = gate_value(&p->g[c]);
                 if (v != p->g[c].val) {
                     p->g[c].val = v;
@@ -617,13 +730,8 @@ static void flatten(Pn *p, const Propnet *pn)
     }
     /* counts once every value is final (a cycle's first members counted
      * before its last rose) */
-    for (uint32_t c = 0; c < n; c++) {
-        const PnComp *x = &pn->comps.v[c];
-        uint32_t k = 0;
-        for (uint32_t j = 0; j < x->nin; j++)
-            k += p->g[pn->in.v[x->in_at + j]].val;
-        p->g[c].cnt = k;
-    }
+    for (uint32_t c = 0; c < n; c++)
+        p->g[c].cnt = count_true(p, pn, c, guard_of[c]);
     p->ctr = base_xcalloc(n + 1, sizeof *p->ctr);
     for (uint32_t c = 0; c < n; c++) {
         const PnGate *g = &p->g[c];
@@ -688,6 +796,9 @@ static void flatten(Pn *p, const Propnet *pn)
         lw += (pn->roles.v[k].legal.n + 63) >> 6;
     }
     p->legal_on = base_xcalloc(lw + 1, sizeof *p->legal_on);
+    p->legal_ok = base_xmalloc((lw + 1) * sizeof *p->legal_ok);
+    memset(p->legal_ok, 0xff, (lw + 1) * sizeof *p->legal_ok);
+    U64Vec guarded = {0}; /* guard << 32 | bit */
     for (uint32_t k = 0; k < p->nroles; k++) {
         const PnRole *pr = &pn->roles.v[k];
         PnRoleTab *r = &p->roles[k];
@@ -723,6 +834,8 @@ static void flatten(Pn *p, const Propnet *pn)
             p->g[c].flags |= PN_F_WATCHED;
             if (p->g[c].val)
                 p->legal_on[b >> 6] |= (uint64_t)1 << (b & 63);
+            if (guard_of[c] != BASE_NONE)
+                vec_push(guarded, (uint64_t)guard_of[c] << 32 | b);
         }
         free(ord);
         r->ngoals = pr->goals.n;
@@ -741,6 +854,9 @@ static void flatten(Pn *p, const Propnet *pn)
             p->roles[x->role].input_of[x->move] = x->comp;
     }
     free(fill);
+    guard_masks(p, &guarded);
+    vec_free(guarded);
+    free(guard_of);
     p->terminal = pn->terminal;
 
     /* next-state bits: per component, the bases whose next it is */
