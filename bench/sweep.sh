@@ -32,7 +32,7 @@ for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "
     g=$shared/games/$path
     if [ -n "${PLAN:-}" ]; then
         set -- $new
-        "$1" bench --engine "$2" --seconds 0.001 --json "$g" 2>/dev/null | grep -q "\"plan\": \"$PLAN\"" || continue
+        "$1" bench --engine "$2" --seconds 0.001 --json "$g" 2>/dev/null | grep -q "\"plan\": \"$PLAN" || continue
     fi
     a=$(run "$base" "$g")
     b=$(run "$new" "$g")

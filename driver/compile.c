@@ -71,7 +71,7 @@ static int emit_run(CliArgs *a)
         GdlMachine *m = NULL;
         char *merr = NULL;
         const char *how = gdl_machine_new(g, "jit:pn", &m, &merr) == GDL_OK ? gdl_machine_plan(m) : NULL;
-        char *head = how && strcmp(how, "propositional network") == 0
+        char *head = how && strncmp(how, "propositional network", 21) == 0
                          ? base_sprintf("engines jit and aot: the propositional network, unless the goal-directed "
                                         "code below plays faster when the machine is made (the grounding fits "
                                         "their budget); the goal-directed code also answers the states the "

@@ -66,6 +66,36 @@ void pn_free(Propnet *pn)
     memset(pn, 0, sizeof *pn);
 }
 
+#define PN_VEC_COPY(d, s)                                                      \
+    do {                                                                       \
+        vec_reserve((d), (s).n + 1);                                           \
+        if ((s).n)                                                             \
+            memcpy((d).v, (s).v, (s).n * sizeof *(s).v);                       \
+        (d).n = (s).n;                                                         \
+    } while (0)
+
+void pn_copy(Propnet *dst, const Propnet *src)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->store = src->store;
+    dst->terminal = src->terminal;
+    PN_VEC_COPY(dst->comps, src->comps);
+    PN_VEC_COPY(dst->in, src->in);
+    PN_VEC_COPY(dst->out, src->out);
+    PN_VEC_COPY(dst->base, src->base);
+    PN_VEC_COPY(dst->inputs, src->inputs);
+    PN_VEC_COPY(dst->passes, src->passes);
+    PN_VEC_COPY(dst->aliases, src->aliases);
+    PN_VEC_COPY(dst->roles, src->roles);
+    for (uint32_t r = 0; r < src->roles.n; r++) {
+        PnRole *x = &dst->roles.v[r];
+        memset(&x->legal, 0, sizeof x->legal);
+        memset(&x->goals, 0, sizeof x->goals);
+        PN_VEC_COPY(x->legal, src->roles.v[r].legal);
+        PN_VEC_COPY(x->goals, src->roles.v[r].goals);
+    }
+}
+
 /* ---- links ---------------------------------------------------------------- */
 
 void pn_relink(Propnet *pn, const uint64_t *edges, uint32_t nedges)

@@ -175,6 +175,8 @@ bool pn_build(const Ir *ground, GtStore *store, Propnet *pn, char **err);
  * appends what each removed to pn->passes. */
 void pn_optimise(Propnet *pn, unsigned opts);
 void pn_free(Propnet *pn);
+/* A copy of src (sharing its store) into dst, to optimise apart. */
+void pn_copy(Propnet *dst, const Propnet *src);
 /* Links: the sum of every component's inputs. */
 uint64_t pn_links(const Propnet *pn);
 /* The strongly connected components of the gates (transitions are not

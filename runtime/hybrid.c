@@ -46,6 +46,7 @@ typedef struct Hybrid {
     void *pn;   /* the network (strict) */
     void *goal; /* the goal-directed code, once a state needed it (NULL: not yet) */
     bool outside; /* a state outside the network was met */
+    char plan[96]; /* rt_jit_plan's answer */
 } Hybrid;
 
 static void *goal_engine(Hybrid *h)
@@ -264,8 +265,14 @@ const EngineOps *rt_jit_resolve(const EngineOps *ops, void **engine)
 
 const char *rt_jit_plan(const void *engine)
 {
-    const Hybrid *h = engine;
-    return h->outside ? "propositional network, goal-directed code for states outside it" : "propositional network";
+    Hybrid *h = (Hybrid *)engine;
+    uint32_t k = rt_pn_phases(h->pn);
+    char phases[32] = "";
+    if (k)
+        snprintf(phases, sizeof phases, " in %u phases", k);
+    snprintf(h->plan, sizeof h->plan, "propositional network%s%s", phases,
+             h->outside ? ", goal-directed code for states outside it" : "");
+    return h->plan;
 }
 
 static void hy_destroy(void *e)

@@ -56,6 +56,13 @@
  * line budget (max-lines=N, default PNCG_DEFAULT_MAX_LINES) keeps the
  * tables alone.
  *
+ * Guards and phases. A base that many legal moves' gates read (whose
+ * turn it is) is taken out of those gates and masks their bits instead
+ * (choose_guards); and the network may be made once per phase, each
+ * value of such bases, each optimised again with them constant and
+ * answering the states of its phase (make_phases), when a sample of
+ * random play shows the phases work less.
+ *
  * States. A fact with no base proposition cannot affect any ground rule
  * (grounding instantiates rules over reachable facts only), so it is
  * ignored: on states no play reaches (a parsed state holding facts outside
@@ -108,7 +115,24 @@ enum {
     PN_F_GUARD = 32,   /* a base guarding legal moves: their bits in legal_ok follow it (guard_at) */
 };
 
-typedef struct Pn {
+/* The state next answered last. */
+typedef struct PnMade {
+    U32Vec facts;      /* sorted by id */
+    uint64_t *on;      /* the same as a bitset over base indexes */
+} PnMade;
+
+typedef struct Pn Pn;
+
+/* A network's phases (below). */
+typedef struct PnPhases {
+    uint32_t nsplit;   /* the split bases */
+    Gt *fact;          /* their facts */
+    uint32_t nphase;
+    uint32_t *mask;    /* per phase: which split bases hold (bit i: fact[i]) */
+    Pn **net;          /* per phase: the network made for it */
+} PnPhases;
+
+struct Pn {
     GtStore *store;
     RtControl *ctl;
     uint32_t n;        /* components */
@@ -148,8 +172,9 @@ typedef struct Pn {
     U32Vec init;       /* the initial state's facts, sorted by id */
     U32Vec last;       /* the facts of the state set now, sorted by id */
     uint64_t *last_on; /* the same as a bitset over base indexes */
-    U32Vec prod;       /* the facts next answered last, sorted by id (a playout's next state) */
-    uint64_t *prod_on; /* the same as a bitset */
+    PnMade *made;      /* the state next answered last (a playout's next state): its own
+                        * made_own, or shared by the phases of a network */
+    PnMade made_own;
     uint32_t nbase_words;
     uint32_t nconst_true; /* bases fixed true: a state the network can hold has each of them */
     bool strict;       /* a state it cannot hold is refused (RT_PN_UNCOVERED), not ignored */
@@ -162,7 +187,9 @@ typedef struct Pn {
     void (*const *ctell)(PncgCtx *, uint32_t); /* per component: its function, or NULL (tables) */
     PncgCtx cx;
     uint32_t *order;   /* every component, in topological order (for the generator) */
-} Pn;
+    PnPhases ph;       /* nphase 0: none */
+    uint64_t work;     /* changes told (twice) and gates visited, by the tables (sample_work) */
+};
 
 /* ---- propagation ---------------------------------------------------------- */
 
@@ -245,6 +272,7 @@ static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own)
     uint32_t delta = v ? 1 : UINT32_MAX; /* +1 or -1 */
     uint32_t *ctr = p->ctr;
     PN_COUNT(c);
+    p->work += 2 + p->out_at[c + 1] - p->out_at[c];
     for (uint32_t o = p->out_at[c], end = p->out_at[c + 1]; o < end; o++) {
         uint32_t e = p->out[o], d = e & PN_E_COMP;
         uint32_t old = ctr[d], now = old + ((e & PN_E_NOT) ? 0u - delta : delta);
@@ -367,11 +395,11 @@ static bool set_state(Pn *p, const Gt *facts, uint32_t n)
         drain(p); /* the same state again (legal of each role, then next): only the inputs, if any */
         return true;
     }
-    if (n == p->prod.n && memcmp(facts, p->prod.v, n * sizeof *facts) == 0) {
+    if (n == p->made->facts.n && memcmp(facts, p->made->facts.v, n * sizeof *facts) == 0) {
         /* the state next answered last (a playout's next step): the bases
          * that differ are the bits that differ */
         for (uint32_t w = 0; w < p->nbase_words; w++) {
-            uint64_t now = p->prod_on[w];
+            uint64_t now = p->made->on[w];
             for (uint64_t d = p->last_on[w] ^ now; d; d &= d - 1) {
                 uint32_t bit = (uint32_t)__builtin_ctzll(d);
                 set_leaf(p, p->base_comp[w << 6 | bit], (uint8_t)(now >> bit & 1));
@@ -424,9 +452,34 @@ static GdlStatus pn_initial(void *e, U32Vec *facts)
     return GDL_OK;
 }
 
+/* The network that answers for a state: its phase's, when the network has
+ * phases and the state is in one, else the network itself. */
+static inline Pn *phase(Pn *p, const Gt *state, uint32_t n)
+{
+    if (!p->ph.nphase)
+        return p;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < p->ph.nsplit; i++) {
+        Gt f = p->ph.fact[i];
+        uint32_t lo = 0, hi = n;
+        while (lo < hi) {
+            uint32_t mid = (lo + hi) >> 1;
+            if (state[mid] < f)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        m |= (uint32_t)(lo < n && state[lo] == f) << i;
+    }
+    for (uint32_t i = 0; i < p->ph.nphase; i++)
+        if (p->ph.mask[i] == m)
+            return p->ph.net[i];
+    return p;
+}
+
 static GdlStatus pn_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves)
 {
-    Pn *p = e;
+    Pn *p = phase(e, state, n);
     PN_POLL(p);
     if (!set_state(p, state, n))
         return RT_PN_UNCOVERED;
@@ -443,7 +496,7 @@ static GdlStatus pn_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U
 
 static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
 {
-    Pn *p = e;
+    Pn *p = phase(e, state, n);
     PN_POLL(p);
     for (uint32_t k = 0; k < p->nroles; k++) {
         PnRoleTab *r = &p->roles[k];
@@ -464,18 +517,19 @@ static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, 
         for (uint64_t x = p->next_on[w]; x; x &= x - 1)
             *out++ = p->base_fact[w << 6 | (uint32_t)__builtin_ctzll(x)];
     uint32_t k = (uint32_t)(out - (facts->v + facts->n));
-    p->prod.n = 0;
-    vec_reserve(p->prod, k + 1);
-    gt_tuple_copy(p->prod.v, facts->v + facts->n, k);
-    p->prod.n = k;
-    memcpy(p->prod_on, p->next_on, p->nbase_words * sizeof *p->prod_on);
+    PnMade *m = p->made;
+    m->facts.n = 0;
+    vec_reserve(m->facts, k + 1);
+    gt_tuple_copy(m->facts.v, facts->v + facts->n, k);
+    m->facts.n = k;
+    memcpy(m->on, p->next_on, p->nbase_words * sizeof *m->on);
     facts->n += k;
     return GDL_OK;
 }
 
 static GdlStatus pn_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
 {
-    Pn *p = e;
+    Pn *p = phase(e, state, n);
     PN_POLL(p);
     if (!set_state(p, state, n))
         return RT_PN_UNCOVERED;
@@ -485,7 +539,7 @@ static GdlStatus pn_terminal(void *e, const Gt *state, uint32_t n, bool *termina
 
 static GdlStatus pn_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
 {
-    Pn *p = e;
+    Pn *p = phase(e, state, n);
     PN_POLL(p);
     if (!set_state(p, state, n))
         return RT_PN_UNCOVERED;
@@ -546,8 +600,13 @@ static void pn_destroy(void *e)
     free(p->base_of);
     free(p->next_on);
     free(p->last_on);
-    free(p->prod_on);
-    vec_free(p->prod);
+    free(p->made_own.on);
+    vec_free(p->made_own.facts);
+    for (uint32_t i = 0; i < p->ph.nphase; i++)
+        pn_destroy(p->ph.net[i]);
+    free(p->ph.net);
+    free(p->ph.mask);
+    free(p->ph.fact);
     free(p->nw_at);
     free(p->nw);
     vec_free(p->init);
@@ -863,8 +922,9 @@ static void flatten(Pn *p, const Propnet *pn)
     p->nbase_words = (p->nbase + 63) >> 6;
     p->next_on = base_xcalloc(p->nbase_words + 1, sizeof *p->next_on);
     p->last_on = base_xcalloc(p->nbase_words + 1, sizeof *p->last_on);
-    p->prod_on = base_xcalloc(p->nbase_words + 1, sizeof *p->prod_on);
-    p->prod.n = UINT32_MAX; /* nothing answered yet */
+    p->made = &p->made_own;
+    p->made->on = base_xcalloc(p->nbase_words + 1, sizeof *p->made->on);
+    p->made->facts.n = UINT32_MAX; /* nothing answered yet */
     p->nw_at = base_xcalloc(n + 2, sizeof *p->nw_at);
     p->nw = base_xmalloc((p->nbase + 1) * sizeof *p->nw);
     for (uint32_t b = 0; b < p->nbase; b++)
@@ -906,6 +966,7 @@ typedef struct PnArgs {
     bool compiled;
     bool cc;           /* compiled by the system compiler (engine aot's plan), not libtcc */
     size_t max_lines;  /* 0: PNCG_DEFAULT_MAX_LINES */
+    bool no_phases;    /* one network for every state (make_phases) */
 } PnArgs;
 
 static bool pn_args(const char *arg, PnArgs *a, char **why)
@@ -924,6 +985,8 @@ static bool pn_args(const char *arg, PnArgs *a, char **why)
             a->compiled = true;
         else if (len == 2 && strncmp(s, "cc", 2) == 0)
             a->compiled = a->cc = true;
+        else if (len == 9 && strncmp(s, "no-phases", 9) == 0)
+            a->no_phases = true;
         else if (len > 10 && strncmp(s, "max-lines=", 10) == 0) {
             char *end;
             unsigned long long v = strtoull(s + 10, &end, 10);
@@ -944,6 +1007,134 @@ static bool pn_args(const char *arg, PnArgs *a, char **why)
         ok = ground_limits_parse(rest.s, &a->lim, why);
     free(rest.s);
     return ok;
+}
+
+/* Phases. A base that guards many legal moves (Breakthrough's control:
+ * every move of white's reads (true (control white))) flips every turn,
+ * and with it the network's view of whose moves count: the frame rule
+ * "a cell keeps its piece unless a move touches it" reads every move of
+ * both roles. Made for the states where such bases take given values
+ * (white in control: (control white) true, (control black) false), the
+ * network loses what they decide: black's moves are never legal there, so
+ * black's only input is its noop, and the frame rule reads white's few
+ * moves that touch the cell (input complement). As Sancho's networks per
+ * role in control, a network is made per phase: with one split base, one
+ * where it holds and one where it does not; with several (one a role),
+ * one per base, holding alone. Each is the general network, optimised
+ * again with those bases constant, and exact for every state of its phase
+ * (no pass that assumes the states reachable runs again: fixed bases are
+ * the general network's); a state in no phase goes to the general
+ * network. The phases share the state next answered last, so that the
+ * one that answers a playout's next step compares bitsets, whichever
+ * made it. */
+enum { PN_PHASE_MIN = 8, PN_MAX_SPLIT = 8, PN_SAMPLE_STEPS = 400 };
+
+/* The work (PnTab.work) of random playouts from the initial state, up to
+ * PN_SAMPLE_STEPS state changes in all: the same moves whichever networks
+ * answer, since each answers exactly. */
+static uint64_t sample_work(Pn *p)
+{
+    uint64_t before = p->work;
+    for (uint32_t i = 0; i < p->ph.nphase; i++)
+        before += p->ph.net[i]->work;
+    U32Vec s = {0}, t = {0}, moves = {0};
+    Gt *joint = base_xcalloc(p->nroles + 1, sizeof *joint);
+    uint64_t x = 0x9e3779b97f4a7c15ull; /* xorshift64 */
+    bool stuck = false;
+    for (uint32_t steps = 0; steps < PN_SAMPLE_STEPS && !stuck;) {
+        s.n = 0;
+        pn_initial(p, &s);
+        for (bool terminal = false; steps < PN_SAMPLE_STEPS; steps++) {
+            if (pn_terminal(p, s.v, s.n, &terminal) != GDL_OK || terminal)
+                break;
+            for (uint32_t k = 0; k < p->nroles && !stuck; k++) {
+                moves.n = 0;
+                stuck = pn_legal(p, s.v, s.n, k, &moves) != GDL_OK || !moves.n;
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                if (!stuck)
+                    joint[k] = moves.v[x % moves.n];
+            }
+            t.n = 0;
+            if (stuck || pn_next(p, s.v, s.n, joint, &t) != GDL_OK) {
+                stuck = true;
+                break;
+            }
+            U32Vec u = s;
+            s = t;
+            t = u;
+        }
+    }
+    vec_free(s);
+    vec_free(t);
+    vec_free(moves);
+    free(joint);
+    uint64_t after = p->work;
+    for (uint32_t i = 0; i < p->ph.nphase; i++)
+        after += p->ph.net[i]->work;
+    return after - before;
+}
+
+static void make_phases(Pn *p, const Propnet *pn)
+{
+    uint32_t n = pn->comps.n;
+    uint32_t *guard_of = choose_guards(pn), *count = base_xcalloc(n + 1, sizeof *count);
+    for (uint32_t c = 0; c < n; c++)
+        if (guard_of[c] != BASE_NONE)
+            count[guard_of[c]]++;
+    PnPhases *ph = &p->ph;
+    uint32_t split[PN_MAX_SPLIT];
+    for (uint32_t b = 0; b < p->nbase; b++) /* in the order of their facts */
+        if (count[p->base_comp[b]] >= PN_PHASE_MIN) {
+            if (ph->nsplit == PN_MAX_SPLIT) {
+                ph->nsplit = 0; /* too many to split on */
+                break;
+            }
+            split[ph->nsplit++] = p->base_comp[b];
+        }
+    free(guard_of);
+    free(count);
+    if (!ph->nsplit)
+        return;
+    ph->fact = base_xmalloc(ph->nsplit * sizeof *ph->fact);
+    for (uint32_t i = 0; i < ph->nsplit; i++)
+        ph->fact[i] = pn->base.v[pn->comps.v[split[i]].index].fact;
+    ph->nphase = ph->nsplit == 1 ? 2 : ph->nsplit;
+    ph->mask = base_xmalloc(ph->nphase * sizeof *ph->mask);
+    ph->net = base_xcalloc(ph->nphase, sizeof *ph->net);
+    for (uint32_t k = 0; k < ph->nphase; k++) {
+        ph->mask[k] = ph->nsplit == 1 ? 1u - k : 1u << k;
+        Propnet q;
+        pn_copy(&q, pn);
+        for (uint32_t i = 0; i < ph->nsplit; i++) {
+            PnComp *x = &q.comps.v[split[i]];
+            x->kind = PN_CONST;
+            x->const_value = (uint8_t)(ph->mask[k] >> i & 1);
+        }
+        pn_optimise(&q, PN_OPT_ENGINE & ~PN_OPT_FIXED_BASE);
+        Pn *sub = base_xcalloc(1, sizeof *sub);
+        sub->store = p->store;
+        sub->ctl = p->ctl;
+        flatten(sub, &q);
+        pn_free(&q);
+        free(sub->made_own.on);
+        sub->made_own.on = NULL;
+        sub->made = p->made;
+        ph->net[k] = sub;
+    }
+    /* kept when they work less */
+    uint32_t nphase = ph->nphase;
+    ph->nphase = 0;
+    uint64_t one = sample_work(p);
+    ph->nphase = nphase;
+    uint64_t phased = sample_work(p);
+    if (phased * 5 < one * 4)
+        return;
+    for (uint32_t i = 0; i < ph->nphase; i++)
+        pn_destroy(ph->net[i]);
+    free(ph->net);
+    free(ph->mask);
+    free(ph->fact);
+    memset(ph, 0, sizeof *ph);
 }
 
 /* The network of game as tables (NULL with *err and ctl->create_status). */
@@ -971,6 +1162,8 @@ static Pn *pn_make(const GdlGame *game, const PnArgs *a, GtStore *store, RtContr
     p->store = store;
     p->ctl = ctl;
     flatten(p, &pn);
+    if (!a->no_phases)
+        make_phases(p, &pn);
     pn_free(&pn);
     return p;
 }
@@ -999,6 +1192,32 @@ static char *pn_code(const Pn *p, size_t max_lines, size_t *len, size_t *lines)
     return code;
 }
 
+/* Compiles q's propagation: by libtcc, or by the system compiler (cc),
+ * when its code fits the budget (else q keeps the tables, as plain pn).
+ * False with *err when the compiler fails. */
+static bool compile_net(Pn *q, const GdlGame *game, const PnArgs *a, char **err)
+{
+    size_t len = 0, lines = 0;
+    char *code = pn_code(q, a->max_lines, &len, &lines);
+    if (!code)
+        return true;
+    if (a->cc) {
+        q->dl = rt_cc_network(game, code, len, err);
+        q->ctell = q->dl ? dlsym(q->dl, "pncg_tell") : NULL;
+    } else {
+        q->jit = rt_jit_compile(game->front.src->name, code, NULL, 0, err);
+        q->ctell = q->jit ? rt_jit_symbol(q->jit, "pncg_tell") : NULL;
+    }
+    free(code);
+    if (!q->ctell) {
+        if (!*err)
+            *err = base_xstrdup("engine pn: the compiled propagation has no table pncg_tell");
+        return false;
+    }
+    q->cx = (PncgCtx){q->ctr, (uint8_t *)q->g, q->next_on, q->legal_on, q, host_queue, host_dirty};
+    return true;
+}
+
 static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
     PnArgs a;
@@ -1012,27 +1231,19 @@ static void *pn_create(const GdlGame *game, const char *arg, GtStore *store, RtC
     Pn *p = pn_make(game, &a, store, ctl, err);
     if (!p || !a.compiled)
         return p;
-    /* pn:compiled: the propagation compiled by libtcc, when its code fits
-     * the budget (else the tables, as plain pn) */
-    size_t len = 0, lines = 0;
-    char *code = pn_code(p, a.max_lines, &len, &lines);
-    if (!code)
-        return p;
-    if (a.cc) {
-        p->dl = rt_cc_network(game, code, len, err);
-        p->ctell = p->dl ? dlsym(p->dl, "pncg_tell") : NULL;
-    } else {
-        p->jit = rt_jit_compile(game->front.src->name, code, NULL, 0, err);
-        p->ctell = p->jit ? rt_jit_symbol(p->jit, "pncg_tell") : NULL;
-    }
-    free(code);
-    if (!p->ctell) {
-        if (!*err)
-            *err = base_xstrdup("engine pn: the compiled propagation has no table pncg_tell");
+    /* pn:compiled: the propagation compiled, each phase's when it has
+     * phases (the general network then answers the states of none, from
+     * its tables) */
+    bool ok = true;
+    if (p->ph.nphase)
+        for (uint32_t i = 0; ok && i < p->ph.nphase; i++)
+            ok = compile_net(p->ph.net[i], game, &a, err);
+    else
+        ok = compile_net(p, game, &a, err);
+    if (!ok) {
         pn_destroy(p);
         return NULL;
     }
-    p->cx = (PncgCtx){p->ctr, (uint8_t *)p->g, p->next_on, p->legal_on, p, host_queue, host_dirty};
     return p;
 }
 
@@ -1069,7 +1280,15 @@ char *rt_pn_c(const GdlGame *game, const char *arg, size_t *len, char **err)
     return code;
 }
 
-void rt_pn_strict(void *e) { ((Pn *)e)->strict = true; }
+uint32_t rt_pn_phases(const void *e) { return ((const Pn *)e)->ph.nphase; }
+
+void rt_pn_strict(void *e)
+{
+    Pn *p = e;
+    p->strict = true;
+    for (uint32_t i = 0; i < p->ph.nphase; i++)
+        p->ph.net[i]->strict = true;
+}
 
 const EngineOps rt_engine_pn = {
     "pn", pn_create, pn_destroy, pn_initial, pn_legal, pn_next, pn_terminal, pn_goals, ENGINE_ARG_OPTIONAL, pn_terms,

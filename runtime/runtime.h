@@ -115,6 +115,9 @@ const char *rt_jit_plan(const void *engine);
  * RT_PN_UNCOVERED, with no message, instead of answering as if the state
  * were the nearest one it holds. */
 void rt_pn_strict(void *pn);
+/* How many phases engine pn's network was made in (pn.c: a network per
+ * phase, such as whose turn it is), 0 for one network for every state. */
+uint32_t rt_pn_phases(const void *pn);
 #define RT_PN_UNCOVERED ((GdlStatus)0x7fff)
 
 /* The domain analysis of domain.c: appends to out the terms a state may

@@ -273,6 +273,48 @@ static void states_outside_the_network(void **state)
     gdl_game_free(g);
 }
 
+/* Engine pn makes Tic-tac-toe's network in two phases, one per role in
+ * control (pn.c); states in neither (both roles in control, or none: a won
+ * board) go to the general network, and every answer is ref's, whichever network gave
+ * it, in any order of states. */
+static void states_in_no_phase(void **state)
+{
+    (void)state;
+    GdlGame *g = load(GAME("tictactoe"));
+    GdlMachine *m = machine(g), *r = NULL;
+    assert_int_equal(gdl_machine_new(g, "ref", &r, NULL), GDL_OK);
+    if (strcmp(engine, "jit:pn") == 0 || strcmp(engine, "aot:pn") == 0)
+        assert_string_equal(gdl_machine_plan(m), "propositional network in 2 phases");
+    static const char *const states[] = {
+        "(cell 1 1 b) (cell 1 2 b) (cell 1 3 b) (cell 2 1 b) (cell 2 2 b) (cell 2 3 b) (cell 3 1 b) (cell 3 2 b) "
+        "(cell 3 3 b) (control xplayer)",
+        "(cell 1 1 x) (cell 1 2 b) (cell 1 3 b) (cell 2 1 b) (cell 2 2 o) (cell 2 3 b) (cell 3 1 b) (cell 3 2 b) "
+        "(cell 3 3 b) (control oplayer) (control xplayer)",
+        "(cell 1 1 x) (cell 1 2 x) (cell 1 3 x) (cell 2 1 b) (cell 2 2 o) (cell 2 3 o) (cell 3 1 b) (cell 3 2 b) "
+        "(cell 3 3 b)", /* no role in control: over (no move is a game fault) */
+        "(cell 1 1 x) (cell 1 2 b) (cell 1 3 b) (cell 2 1 b) (cell 2 2 b) (cell 2 3 b) (cell 3 1 b) (cell 3 2 b) "
+        "(cell 3 3 b) (control oplayer)",
+        "(cell 1 1 x) (cell 1 2 x) (cell 1 3 x) (cell 2 1 o) (cell 2 2 o) (cell 2 3 b) (cell 3 1 b) (cell 3 2 b) "
+        "(cell 3 3 b) (control oplayer) (control xplayer)",
+        "(cell 1 1 x) (cell 1 2 x) (cell 1 3 x) (cell 2 1 o) (cell 2 2 o) (cell 2 3 b) (cell 3 1 b) (cell 3 2 b) "
+        "(cell 3 3 b) (control oplayer)",
+        "(cell 1 1 b) (cell 1 2 b) (cell 1 3 b) (cell 2 1 b) (cell 2 2 b) (cell 2 3 b) (cell 3 1 b) (cell 3 2 b) "
+        "(cell 3 3 b) (control xplayer)",
+    };
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < sizeof states / sizeof states[0]; i++) {
+            size_t j = round ? sizeof states / sizeof states[0] - 1 - i : i;
+            char *want = answers(r, states[j]), *got = answers(m, states[j]);
+            if (strcmp(want, got) != 0)
+                fail_msg("state %s:\n  ref: %s\n  %s: %s", states[j], want, engine, got);
+            free(want);
+            free(got);
+        }
+    gdl_machine_free(r);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
 static void reversi_opening_flips(void **state)
 {
     (void)state;
@@ -1381,6 +1423,7 @@ int main(void)
         cmocka_unit_test(states_cross_threads),
         cmocka_unit_test(canonical_order_as_moves_appear),
         cmocka_unit_test(states_outside_the_network),
+        cmocka_unit_test(states_in_no_phase),
     };
     /* pn: the same, but for the tests that play games past its grounding
      * budget (amazons, runaway terms: pn_budget_and_polling checks the
@@ -1403,6 +1446,7 @@ int main(void)
         cmocka_unit_test(states_cross_threads),
         cmocka_unit_test(canonical_order_as_moves_appear),
         cmocka_unit_test(pn_budget_and_polling),
+        cmocka_unit_test(states_in_no_phase),
     };
     int failed = 0;
     static const char *const engines[] = {"ref", "jit", "jit:goal", "jit:pn"};
@@ -1415,6 +1459,7 @@ int main(void)
     /* aot's plan (each machine a run of the system compiler, or the cache) */
     const struct CMUnitTest aot_tests[] = {
         cmocka_unit_test(states_outside_the_network),
+        cmocka_unit_test(states_in_no_phase),
     };
     static const char *const aot_engines[] = {"aot:pn", "aot:goal"};
     for (size_t i = 0; i < sizeof aot_engines / sizeof aot_engines[0]; i++) {
