@@ -933,9 +933,24 @@ static GdlStatus initial_state_(GdlMachine *m, GdlState **out)
     return st;
 }
 
+/* The facts of s as the engine takes them, its stamp told for the query
+ * (RtControl.stamp); done() forgets it when the query returns. */
+static inline const Gt *query_facts(GdlMachine *m, const GdlState *s)
+{
+    const Gt *f = own_facts(m, s);
+    m->ctl.stamp = s->stamp;
+    return f;
+}
+
+static inline GdlStatus done(GdlMachine *m, GdlStatus st)
+{
+    m->ctl.stamp = 0;
+    return st;
+}
+
 static GdlStatus is_terminal(GdlMachine *m, const GdlState *s, bool *terminal)
 {
-    return m->ops->terminal(m->engine, own_facts(m, s), s->n, terminal);
+    return done(m, m->ops->terminal(m->engine, query_facts(m, s), s->n, terminal));
 }
 
 /* Role k's remembered legal moves (see Misuse in gdl.h) are forgotten. */
@@ -973,7 +988,7 @@ static GdlStatus legal_moves(GdlMachine *m, const GdlState *s, uint32_t k, bool 
     m->scratch.n = 0;
     if (remember)
         legal_forget(m, k);
-    GdlStatus st = m->ops->legal(m->engine, own_facts(m, s), s->n, k, &m->scratch);
+    GdlStatus st = done(m, m->ops->legal(m->engine, query_facts(m, s), s->n, k, &m->scratch));
     if (st != GDL_OK)
         return st;
     if (m->scratch.n == 0) {
@@ -1049,7 +1064,7 @@ static GdlStatus joint_check(GdlMachine *m, const GdlState *s, const GdlMove *jo
 static GdlStatus next_into(GdlMachine *m, const GdlState *s, GdlState **out)
 {
     m->scratch.n = 0;
-    GdlStatus st = m->ops->next(m->engine, own_facts(m, s), s->n, m->joint.v, &m->scratch);
+    GdlStatus st = done(m, m->ops->next(m->engine, query_facts(m, s), s->n, m->joint.v, &m->scratch));
     if (st == GDL_OK)
         state_set(m, out, m->scratch.v, m->scratch.n);
     return st;
@@ -1080,7 +1095,7 @@ static GdlStatus goals_of(GdlMachine *m, const GdlState *s, int *values, uint32_
 {
     uint32_t nroles = m->roles.n;
     m->scratch.n = 0;
-    GdlStatus st = m->ops->goals(m->engine, own_facts(m, s), s->n, &m->scratch);
+    GdlStatus st = done(m, m->ops->goals(m->engine, query_facts(m, s), s->n, &m->scratch));
     if (st != GDL_OK)
         return st;
     uint32_t count[nroles + 1];

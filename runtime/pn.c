@@ -171,6 +171,7 @@ struct Pn {
     uint32_t nbase_of;
     U32Vec init;       /* the initial state's facts, sorted by id */
     U32Vec last;       /* the facts of the state set now, sorted by id */
+    uint64_t last_stamp; /* their stamp (RtControl.stamp), 0 for none known */
     uint64_t *last_on; /* the same as a bitset over base indexes */
     PnMade *made;      /* the state next answered last (a playout's next state): its own
                         * made_own, or shared by the phases of a network */
@@ -188,6 +189,8 @@ struct Pn {
     PncgCtx cx;
     uint32_t *order;   /* every component, in topological order (for the generator) */
     PnPhases ph;       /* nphase 0: none */
+    uint64_t route_stamp; /* the stamp of the state routed last (0: none), */
+    Pn *route;         /* and its network */
     uint64_t work;     /* changes told (twice) and gates visited, by the tables (sample_work) */
 };
 
@@ -272,8 +275,9 @@ static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own)
     uint32_t delta = v ? 1 : UINT32_MAX; /* +1 or -1 */
     uint32_t *ctr = p->ctr;
     PN_COUNT(c);
-    p->work += 2 + p->out_at[c + 1] - p->out_at[c];
-    for (uint32_t o = p->out_at[c], end = p->out_at[c + 1]; o < end; o++) {
+    uint32_t o = p->out_at[c], end = p->out_at[c + 1];
+    p->work += 2 + end - o;
+    for (; o < end; o++) {
         uint32_t e = p->out[o], d = e & PN_E_COMP;
         uint32_t old = ctr[d], now = old + ((e & PN_E_NOT) ? 0u - delta : delta);
         ctr[d] = now;
@@ -291,7 +295,8 @@ static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own)
             g->val = nv;
             if (g->flags & (PN_F_WATCHED | PN_F_NEXT))
                 watch_flip(p, d);
-            queue_push(p, d, nv);
+            if (p->out_at[d + 1] != p->out_at[d]) /* else nothing to tell */
+                queue_push(p, d, nv);
         }
     }
 }
@@ -358,7 +363,8 @@ static inline void set_leaf(Pn *p, uint32_t c, uint8_t v)
     if ((p->g[c].flags & PN_F_CONST) || p->g[c].val == v)
         return;
     set_val(p, c, v);
-    queue_push(p, c, v);
+    if (p->out_at[c + 1] != p->out_at[c])
+        queue_push(p, c, v);
 }
 
 static inline uint32_t base_index(const Pn *p, Gt t) { return t < p->nbase_of ? p->base_of[t] : BASE_NONE; }
@@ -391,10 +397,13 @@ static bool set_state(Pn *p, const Gt *facts, uint32_t n)
 {
     const Gt *old = p->last.v;
     uint32_t i = 0, j = 0, nold = p->last.n;
-    if (n == nold && (n == 0 || memcmp(facts, old, n * sizeof *facts) == 0)) {
+    uint64_t stamp = p->ctl->stamp;
+    if ((stamp && stamp == p->last_stamp) || (n == nold && (n == 0 || memcmp(facts, old, n * sizeof *facts) == 0))) {
         drain(p); /* the same state again (legal of each role, then next): only the inputs, if any */
+        p->last_stamp = stamp;
         return true;
     }
+    p->last_stamp = 0; /* until the state is set */
     if (n == p->made->facts.n && memcmp(facts, p->made->facts.v, n * sizeof *facts) == 0) {
         /* the state next answered last (a playout's next step): the bases
          * that differ are the bits that differ */
@@ -429,17 +438,24 @@ static bool set_state(Pn *p, const Gt *facts, uint32_t n)
     vec_reserve(p->last, n + 1);
     gt_tuple_copy(p->last.v, facts, n);
     p->last.n = n;
+    p->last_stamp = stamp;
     drain(p);
     return true;
 }
 
 /* ---- the engine operations ---------------------------------------------- */
 
-/* Every query is short (it propagates what changed), so the flag and the
- * coarse clock are read once per query, as the compiled engines do. */
+/* Every query is short (it propagates what changed): the flag is read
+ * once per query, the coarse clock once per 8 (a deadline set reads it at
+ * the next: api.c's poll count). */
+static inline bool pn_stop(RtControl *c)
+{
+    return (c->flag && *c->flag) || (c->deadline > 0 && (++c->poll & 7) == 0 && rt_stop_coarse(c));
+}
+
 #define PN_POLL(p)                                                             \
     do {                                                                       \
-        if (rt_stop_coarse((p)->ctl))                                          \
+        if (pn_stop((p)->ctl))                                                 \
             return rt_fail((p)->ctl, GDL_CANCELLED, "cancelled");              \
     } while (0)
 
@@ -458,6 +474,11 @@ static inline Pn *phase(Pn *p, const Gt *state, uint32_t n)
 {
     if (!p->ph.nphase)
         return p;
+    uint64_t stamp = p->ctl->stamp;
+    if (stamp && stamp == p->route_stamp)
+        return p->route;
+    p->route_stamp = stamp;
+    p->route = p;
     uint32_t m = 0;
     for (uint32_t i = 0; i < p->ph.nsplit; i++) {
         Gt f = p->ph.fact[i];
@@ -473,8 +494,8 @@ static inline Pn *phase(Pn *p, const Gt *state, uint32_t n)
     }
     for (uint32_t i = 0; i < p->ph.nphase; i++)
         if (p->ph.mask[i] == m)
-            return p->ph.net[i];
-    return p;
+            p->route = p->ph.net[i];
+    return p->route;
 }
 
 static GdlStatus pn_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves)

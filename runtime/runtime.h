@@ -41,6 +41,8 @@ typedef struct RtControl {
     char *error;               /* malloc-ed message of the last failure */
     uint32_t poll;             /* counter so the clock is read rarely */
     GdlStatus create_status;   /* an engine that could not be made: why (0: a limit) */
+    uint64_t stamp;            /* during a query of the API: its state's stamp, which names
+                                * its facts (an engine may know them by it); else 0 */
 } RtControl;
 
 /* Sets ctl->error from a format and returns status. */
