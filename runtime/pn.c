@@ -1122,6 +1122,7 @@ static void make_phases(Pn *p, const Propnet *pn)
     ph->nphase = ph->nsplit == 1 ? 2 : ph->nsplit;
     ph->mask = base_xmalloc(ph->nphase * sizeof *ph->mask);
     ph->net = base_xcalloc(ph->nphase, sizeof *ph->net);
+    bool same = true;
     for (uint32_t k = 0; k < ph->nphase; k++) {
         ph->mask[k] = ph->nsplit == 1 ? 1u - k : 1u << k;
         Propnet q;
@@ -1139,16 +1140,17 @@ static void make_phases(Pn *p, const Propnet *pn)
         pn_free(&q);
         free(sub->made_own.on);
         sub->made_own.on = NULL;
-        sub->made = p->made;
+        sub->made = p->made; /* the same bases, numbered alike: optimising keeps every base */
         ph->net[k] = sub;
+        same &= sub->nbase == p->nbase;
     }
     /* kept when they work less */
     uint32_t nphase = ph->nphase;
     ph->nphase = 0;
-    uint64_t one = sample_work(p);
+    uint64_t one = same ? sample_work(p) : 0;
     ph->nphase = nphase;
-    uint64_t phased = sample_work(p);
-    if (phased * 5 < one * 4)
+    uint64_t phased = same ? sample_work(p) : 0;
+    if (same && phased * 5 < one * 4)
         return;
     for (uint32_t i = 0; i < ph->nphase; i++)
         pn_destroy(ph->net[i]);
