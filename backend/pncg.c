@@ -7,17 +7,17 @@
  *
  *   static void t5(X *x, u32 k)
  *   {
- *       u32 *C = x->c, a = 0x7fffffffu + (k == 1u), b = ~a;
+ *       u32 *C = x->c, a = 0x7fffffffu + (k == 1u);
  *       u8 *G = x->g + 9u, p = k == 1u, m = !p;
  *       if ((C[7] += k) == a) { G[84] = p; t7(x, k); }
- *       if ((C[9] -= k) == b) { G[108] = m; x->lg[0] ^= 0x10ull; x->q(x->h, 9, m); }
+ *       if ((C[9] += k) == a) { G[108] = m; x->lg[0] ^= 0x10ull; x->q(x->h, 9, m); }
  *       C[12] += k; x->d(x->h, 12);
  *   }
  *
  * k is +1 when 5 rose, -1 (as u32) when it fell. An output's counter
- * takes k (a NOT's gives it back); a counter moves by one, so its bit 31
- * (the value) moved exactly when it now equals a (b past a NOT), and the
- * target's value is then p (m past a NOT). On a flip the value is stored,
+ * takes k; a counter moves by one, so its bit 31 moved exactly when it
+ * now equals a, and the target's value is then p (m past a NOT, whose
+ * value is its bit 31 inverted). On a flip the value is stored,
  * the next-state and legal-move bits that follow the target toggled, and
  * the target told: now by a call (k, or -k past a NOT), or later by the
  * host's queue. A member of a cyclic SCC is only counted, and the host
@@ -94,20 +94,20 @@ char *pncg_emit(const PncgNet *net, size_t max_lines, size_t *len, size_t *lines
         uint32_t c = net->order[i];
         if (!fn[c])
             continue;
-        bool anyp = false, anym = false;
+        bool any = false, anym = false;
         for (uint32_t o = net->out_at[c]; o < net->out_at[c + 1]; o++)
-            if (!(net->out[o] & PNCG_E_CYC))
-                *((net->out[o] & PNCG_E_NOT) ? &anym : &anyp) = true;
-        if (!anyp && !anym) {
+            if (!(net->out[o] & PNCG_E_CYC)) {
+                any = true;
+                anym |= (net->out[o] & PNCG_E_NOT) != 0;
+            }
+        if (!any) {
             strbuf_addf(&b, "static void t%u(X *x, u32 k)\n{\n    u32 *C = x->c;\n", c);
             nl += 3;
         } else {
-            /* a: a P counter's value after it crossed bit 31, p the value it
-             * then has; b and m the same for M */
-            strbuf_addf(&b, "static void t%u(X *x, u32 k)\n{\n    u32 *C = x->c, a = 0x7fffffffu + (k == 1u)", c);
-            if (anym)
-                strbuf_add(&b, ", b = ~a");
-            strbuf_addf(&b, ";\n    u8 *G = x->g + %uu, p = k == 1u", net->val_offset);
+            /* a: a counter's value after it crossed bit 31, p the value
+             * its gate then has, m a NOT's */
+            strbuf_addf(&b, "static void t%u(X *x, u32 k)\n{\n    u32 *C = x->c, a = 0x7fffffffu + (k == 1u);\n", c);
+            strbuf_addf(&b, "    u8 *G = x->g + %uu, p = k == 1u", net->val_offset);
             if (anym)
                 strbuf_add(&b, ", m = !p");
             strbuf_add(&b, ";\n");
@@ -118,12 +118,12 @@ char *pncg_emit(const PncgNet *net, size_t max_lines, size_t *len, size_t *lines
             bool inv = (e & PNCG_E_NOT) != 0;
             if (e & PNCG_E_CYC) {
                 /* a member of a cyclic SCC: counted, and its SCC recomputed later */
-                strbuf_addf(&b, "    C[%u] %c= k; x->d(x->h, %u);\n", d, inv ? '-' : '+', d);
+                strbuf_addf(&b, "    C[%u] += k; x->d(x->h, %u);\n", d, d);
                 nl++;
                 continue;
             }
-            strbuf_addf(&b, "    if ((C[%u] %c= k) == %c) { G[%llu] = %c;", d, inv ? '-' : '+', inv ? 'b' : 'a',
-                        (unsigned long long)d * net->gate_size, inv ? 'm' : 'p');
+            strbuf_addf(&b, "    if ((C[%u] += k) == a) { G[%llu] = %c;", d, (unsigned long long)d * net->gate_size,
+                        inv ? 'm' : 'p');
             for (uint32_t w = net->nw_at[d]; w < net->nw_at[d + 1]; w++)
                 strbuf_addf(&b, " x->nx[%u] ^= 0x%llxull;", net->nw[w] >> 6,
                             (unsigned long long)1 << (net->nw[w] & 63));

@@ -138,7 +138,7 @@ struct Pn {
     uint32_t n;        /* components */
     PnGate *g;         /* per component */
     uint32_t *ctr;     /* per gate: its count of true inputs, biased so that bit 31 is its value
-                        * (PN_CTR_TRUE - thr + cnt; a NOT: PN_CTR_TRUE - cnt) */
+                        * (PN_CTR_TRUE - thr + cnt), inverted for a NOT (inv) */
     uint32_t *out_at;  /* outputs: out[out_at[c] .. out_at[c + 1]), each PN_E_* | component */
     uint32_t *out;
     uint32_t *watch_at; /* watchers: watch[watch_at[c] .. watch_at[c + 1]) */
@@ -198,7 +198,7 @@ struct Pn {
 
 /* An output link carries what the propagation loop needs of its target, so
  * that a visit touches the target's counter only. */
-#define PN_E_NOT 0x80000000u  /* the target is a NOT: its counter moves against the input */
+#define PN_E_NOT 0x80000000u  /* the target is a NOT (its value is its counter's bit 31 inverted) */
 #define PN_E_CYC 0x40000000u  /* the target is a member of a cyclic SCC */
 #define PN_E_COMP 0x3fffffffu /* the target component */
 #define PN_MAX_COMPS PN_E_COMP
@@ -269,8 +269,9 @@ static uint64_t pn_visits, pn_tells;
 #endif
 
 /* Tells c's outputs that it became v; own is c's cyclic SCC (BASE_NONE:
- * none): members of it only count (recompute decides them). */
-static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own)
+ * none): members of it only count (recompute decides them). Every
+ * counter takes the change alike; a NOT's value is its bit 31 inverted. */
+static inline __attribute__((always_inline)) void tell_(Pn *p, uint32_t c, uint8_t v, uint32_t own)
 {
     uint32_t delta = v ? 1 : UINT32_MAX; /* +1 or -1 */
     uint32_t *ctr = p->ctr;
@@ -279,7 +280,7 @@ static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own)
     p->work += 2 + end - o;
     for (; o < end; o++) {
         uint32_t e = p->out[o], d = e & PN_E_COMP;
-        uint32_t old = ctr[d], now = old + ((e & PN_E_NOT) ? 0u - delta : delta);
+        uint32_t old = ctr[d], now = old + delta;
         ctr[d] = now;
         if (e & PN_E_CYC) {
             uint32_t s = p->cyc[d];
@@ -290,8 +291,8 @@ static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own)
             continue;
         }
         if ((old ^ now) & PN_CTR_TRUE) {
-            uint8_t nv = (uint8_t)(now >> 31);
             PnGate *g = &p->g[d];
+            uint8_t nv = (uint8_t)(now >> 31) ^ g->inv;
             g->val = nv;
             if (g->flags & (PN_F_WATCHED | PN_F_NEXT))
                 watch_flip(p, d);
@@ -300,6 +301,8 @@ static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own)
         }
     }
 }
+
+static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own) { tell_(p, c, v, own); }
 
 /* Recomputes cyclic SCC s from false: its least fixpoint. */
 static void recompute(Pn *p, uint32_t s)
@@ -318,7 +321,7 @@ static void recompute(Pn *p, uint32_t s)
         vec_push(p->local, p->cyc_comp[i]);
     while (p->local.n) {
         uint32_t c = p->local.v[--p->local.n];
-        if (!p->g[c].val && (p->ctr[c] >> 31)) {
+        if (!p->g[c].val && ((p->ctr[c] >> 31) ^ p->g[c].inv)) {
             set_val(p, c, 1);
             tell(p, c, 1, s);
         }
@@ -343,7 +346,7 @@ static void drain(Pn *p)
             while (p->nqueue) {
                 uint64_t x = p->queue[--p->nqueue];
                 uint32_t c = (uint32_t)(x >> 1);
-                tell(p, c, (uint8_t)(x & 1), p->cyc[c]);
+                tell_(p, c, (uint8_t)(x & 1), p->cyc[c]);
             }
         if (!p->dirty_list.n)
             return;
@@ -815,7 +818,7 @@ static void flatten(Pn *p, const Propnet *pn)
     p->ctr = base_xcalloc(n + 1, sizeof *p->ctr);
     for (uint32_t c = 0; c < n; c++) {
         const PnGate *g = &p->g[c];
-        p->ctr[c] = g->inv ? PN_CTR_TRUE - g->cnt : PN_CTR_TRUE - g->thr + g->cnt;
+        p->ctr[c] = PN_CTR_TRUE - g->thr + g->cnt; /* a NOT's (thr 1): inverted */
     }
     for (uint32_t c = 0; c < n; c++)
         for (uint32_t o = p->out_at[c]; o < p->out_at[c + 1]; o++) {
@@ -1287,6 +1290,7 @@ char *rt_pn_c(const GdlGame *game, const char *arg, size_t *len, char **err)
     GtStore store;
     gt_init(&store, &syms);
     RtControl ctl = {0};
+    a.no_phases = true; /* the general network's code */
     Pn *p = pn_make(game, &a, &store, &ctl, err);
     char *code = NULL;
     if (p) {
