@@ -71,11 +71,18 @@ static int emit_run(CliArgs *a)
         GdlMachine *m = NULL;
         char *merr = NULL;
         const char *how = gdl_machine_new(g, "jit:pn", &m, &merr) == GDL_OK ? gdl_machine_plan(m) : NULL;
+        unsigned phases = 0;
+        if (how)
+            sscanf(how, "propositional network in %u phases", &phases);
+        char made[96] = "";
+        if (phases)
+            snprintf(made, sizeof made, ", made in %u phases (a network per value of whose turn it is)", phases);
         char *head = how && strncmp(how, "propositional network", 21) == 0
-                         ? base_sprintf("engines jit and aot: the propositional network, unless the goal-directed "
+                         ? base_sprintf("engines jit and aot: the propositional network%s, unless the goal-directed "
                                         "code below plays faster when the machine is made (the grounding fits "
                                         "their budget); the goal-directed code also answers the states the "
-                                        "network cannot hold, and is jit:goal's and aot:goal's\n")
+                                        "network cannot hold, and is jit:goal's and aot:goal's\n",
+                                        made)
                      : how ? base_sprintf("engines jit and aot: the goal-directed plan below (the grounding passes "
                                           "their budget for the network)\n")
                            : base_sprintf("engines jit and aot: not made (%s)\n", merr ? merr : "?");
