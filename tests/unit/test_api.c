@@ -110,6 +110,18 @@ static void unknown_engine(void **state)
     assert_int_equal(gdl_machine_new(g, "so:" GAME("tictactoe"), &m, &err), GDL_BAD_ARGUMENT);
     assert_null(m);
     free(err);
+    /* jit and aot take goal or pn only, and say so */
+    static const char *const bad[] = {"jit:fast", "aot:fast"};
+    for (size_t i = 0; i < 2; i++) {
+        err = NULL;
+        assert_int_equal(gdl_machine_new(g, bad[i], &m, &err), GDL_BAD_ARGUMENT);
+        assert_null(m);
+        assert_non_null(err);
+        assert_non_null(strstr(err, "'fast'"));
+        assert_non_null(strstr(err, "'goal'"));
+        assert_non_null(strstr(err, "'pn'"));
+        free(err);
+    }
     gdl_game_free(g);
 }
 
