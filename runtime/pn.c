@@ -726,7 +726,8 @@ static uint32_t count_true(const Pn *p, const Propnet *pn, uint32_t c, uint32_t 
  * as every base is at first. */
 static void guard_masks(Pn *p, U64Vec *guarded)
 {
-    qsort(guarded->v, guarded->n, sizeof *guarded->v, cmp_u64);
+    if (guarded->n)
+        qsort(guarded->v, guarded->n, sizeof *guarded->v, cmp_u64);
     p->guard_at = base_xcalloc(p->n + 2, sizeof *p->guard_at);
     p->guard_word = base_xmalloc((guarded->n + 1) * sizeof *p->guard_word);
     p->guard_mask = base_xmalloc((guarded->n + 1) * sizeof *p->guard_mask);
