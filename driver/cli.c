@@ -298,6 +298,27 @@ static int dump_ir(FILE *out, const Front *f, const CliDumpCtx *ctx)
     return CLI_OK;
 }
 
+/* The program as condensed for engine pn's grounding: its rules, the split
+ * ones and the new relations' (ground.h). */
+static int dump_condensed(FILE *out, const Front *f, const CliDumpCtx *ctx)
+{
+    /* the new relations' names go to the game's symbols (check owns the Front) */
+    Ir c;
+    char *err = NULL;
+    if (ground_condense(&f->ir, &ctx->lim, (Symtab *)&f->syms, false, &c, &err) != GROUND_OK) {
+        fprintf(stderr, "%s: %s\n", ctx->path, err);
+        free(err);
+        return CLI_FAULT;
+    }
+    const Ir *p = c.rules.n ? &c : &f->ir;
+    for (uint32_t r = 0; r < p->rules.n; r++) {
+        ir_print_rule(out, p, r);
+        fputc('\n', out);
+    }
+    ir_free(&c);
+    return CLI_OK;
+}
+
 static int dump_ground(FILE *out, const Front *f, const CliDumpCtx *ctx)
 {
     Ir g;
@@ -352,6 +373,7 @@ static int dump_pn_opt(FILE *out, const Front *f, const CliDumpCtx *ctx) { retur
 static const CliDump check_dumps[] = {
     {"ast", FRONT_AST, dump_ast},
     {"ir", FRONT_IR, dump_ir},
+    {"condensed", FRONT_IR, dump_condensed},
     {"ground", FRONT_IR, dump_ground},
     {"pn-raw", FRONT_IR, dump_pn_raw},
     {"pn", FRONT_IR, dump_pn_opt},
@@ -452,6 +474,10 @@ const CliCommand cli_check = {
     "  --dump=ast        print the abstract syntax tree of each accepted stage\n"
     "  --dump=ir         print the intermediate representation: relations,\n"
     "                    rules after `or` expansion, components and strata\n"
+    "  --dump=condensed  print the rules as grounded for the propositional\n"
+    "                    network: a rule whose literals split into parts\n"
+    "                    joined by few variables becomes two, the part's\n"
+    "                    rule defining a new relation HEAD#N (see ground.h)\n"
     "  --dump=ground     print the ground program of each accepted game: a line\n"
     "                    'roles: ...', then one rule a line, by head relation\n"
     "                    and then by text; facts of the static relations\n"
@@ -459,7 +485,9 @@ const CliCommand cli_check = {
     "                    reachable domain. A game past a budget: a message\n"
     "                    naming the relation that grew, and exit status 1\n"
     "  --dump=pn-raw     print the propositional network as built from the\n"
-    "                    ground program, --dump=pn after its optimisations: one\n"
+    "                    ground program (the analyses' network, from the rules\n"
+    "                    as written; engine pn's, from the condensed rules, is\n"
+    "                    gdlc propnet's), --dump=pn after its optimisations: one\n"
     "                    component a line, then the marks (format: gdlc help\n"
     "                    propnet and middle/propnet.h)\n"
     "  --max-atoms N, --max-rules N, --max-links N\n"

@@ -157,7 +157,7 @@ static int propnet_run(CliArgs *a)
     GroundStats gs;
     char *err = NULL;
     double t0 = gdl_now();
-    bool ok = rt_propnet(&f.ir, &lim, &store, 0, &pn, &gs, &err);
+    bool ok = rt_propnet(&f.ir, &lim, &store, PN_OPT_CONDENSE, &pn, &gs, &err);
     double t1 = gdl_now();
     if (!ok) {
         fprintf(stderr, "gdlc %s: %s: %s\n", a->cmd, path, err);
@@ -255,7 +255,10 @@ const CliCommand cli_propnet = {
     "                     [--dot FILE [--raw] [--focus SENTENCE] [--depth N]]\n"
     "                     [--max-atoms N] [--max-rules N] [--max-links N]\n"
     "\n"
-    "Grounds the game (unless it has no variables), then builds its\n"
+    "Grounds the game (unless it has no variables; its rules condensed\n"
+    "first: a rule whose literals split into parts joined by few variables\n"
+    "becomes two, the part's rule defining a new relation HEAD#N, whose\n"
+    "gates are named by it: gdlc check --dump=condensed), then builds its\n"
     "propositional network (constants, base propositions (true F), inputs\n"
     "(does R M), AND, OR and NOT gates, transitions to (next F), the legal,\n"
     "goal and terminal propositions marked), then optimises it:\n"

@@ -884,6 +884,288 @@ static void fixpoint(Grounder *g, const uint32_t *rules, uint32_t nrules, U32Vec
     }
 }
 
+/* ---- condensation (ground.h) ------------------------------------------
+ *
+ * Variables and literals of a rule are sets in 64-bit masks. The output
+ * starts as a copy of the input; a rule that splits gets a new range of
+ * literals (the old one is left unused), the new rule and relation are
+ * appended, and both are tried again: the loop over rules reaches the new
+ * ones as it goes. Literals keep pointing into the copied argument lists;
+ * only the new literal and the new head need new variable terms.
+ */
+
+typedef struct Cond {
+    Grounder *g;
+    const Ir *in;
+    Ir *out;
+    Symtab *names;
+    uint32_t made;
+} Cond;
+
+#define VEC_COPY(dst, src)                                        \
+    do {                                                          \
+        vec_reserve((dst), (src).n);                              \
+        if ((src).n)                                              \
+            memcpy((dst).v, (src).v, (size_t)(src).n * sizeof *(src).v); \
+        (dst).n = (src).n;                                        \
+    } while (0)
+
+static uint64_t term_vars(const Ir *ir, uint32_t t)
+{
+    const IrTerm *x = &ir->terms.v[t];
+    if (x->kind == IR_VAR)
+        return x->val < 64 ? 1ull << x->val : 0;
+    uint64_t m = 0;
+    if (x->kind == IR_FN)
+        for (uint32_t i = 0; i < x->nargs; i++)
+            m |= term_vars(ir, ir->targs.v[x->args + i]);
+    return m;
+}
+
+static uint64_t lit_vars(const Ir *ir, const IrLit *l)
+{
+    uint64_t m = 0;
+    for (uint32_t a = 0; a < l->nargs; a++)
+        m |= term_vars(ir, ir->largs.v[l->args + a]);
+    return m;
+}
+
+/* Appends lits (with their variables in vars) to out->lits in an order that
+ * keeps ir.h's invariant: each test right after the positive literals that
+ * bind its variables, the source order otherwise. Returns the first. */
+static uint32_t put_lits(Ir *out, const IrLit *lits, const uint64_t *vars, uint32_t n)
+{
+    uint32_t first = out->lits.n;
+    bool put[n + 1];
+    memset(put, 0, sizeof put);
+    uint64_t bound = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        if (lits[j].kind == IR_LIT_POS) {
+            vec_push(out->lits, lits[j]);
+            put[j] = true;
+            bound |= vars[j];
+        } else if ((vars[j] & ~bound) == 0) {
+            vec_push(out->lits, lits[j]);
+            put[j] = true;
+        } else {
+            continue;
+        }
+        for (uint32_t t = 0; t < j; t++)
+            if (!put[t] && (vars[t] & ~bound) == 0) {
+                vec_push(out->lits, lits[t]);
+                put[t] = true;
+            }
+    }
+    for (uint32_t j = 0; j < n; j++) /* none left when the rule is safe */
+        if (!put[j])
+            vec_push(out->lits, lits[j]);
+    return first;
+}
+
+/* The term of variable v (a new one: terms of variables are per rule). */
+static uint32_t var_term(Ir *out, uint32_t v, uint32_t off)
+{
+    IrTerm t = {.kind = IR_VAR, .val = v, .off = off};
+    vec_push(out->terms, t);
+    return out->terms.n - 1;
+}
+
+/* About how many atoms static literal j of rule r (of program ir) has per
+ * binding of the variables in bound: the grounder's own estimate, on the
+ * complete static relations. */
+static double static_fanout(Grounder *g, const Ir *ir, const IrRule *r, uint32_t j, uint64_t bound)
+{
+    const Ir *ir0 = g->ir;
+    const IrRule *r0 = g->rule;
+    g->ir = ir;
+    g->rule = r;
+    g->lo[j] = 0;
+    g->hi[j] = g->rel[ir->lits.v[r->lits + j].rel].n;
+    for (uint32_t v = 0; v < r->nvars; v++) {
+        g->env[v] = BASE_NONE;
+        g->hyp[v] = v < 64 && (bound >> v & 1);
+    }
+    double f = lit_estimate(g, j);
+    for (uint32_t v = 0; v < r->nvars; v++)
+        g->hyp[v] = false;
+    g->ir = ir0;
+    g->rule = r0;
+    return f;
+}
+
+/* Splits rule k once if it can (ground.h). */
+static bool is_static(const Cond *c, uint32_t rel)
+{
+    return rel < c->in->rels.n && c->g->is_static[rel];
+}
+
+static bool split(Cond *c, uint32_t k)
+{
+    Ir *out = c->out;
+    IrRule r = out->rules.v[k];
+    if (r.nlits < 2 || r.nlits > 64 || r.nvars > 64)
+        return false;
+    uint32_t n = r.nlits;
+    uint64_t lv[64], head = 0, body = 0;
+    for (uint32_t j = 0; j < n; j++)
+        body |= lv[j] = lit_vars(out, &out->lits.v[r.lits + j]);
+    for (uint32_t a = 0; a < out->rels.v[r.head].arity; a++)
+        head |= term_vars(out, out->largs.v[r.args + a]);
+
+    uint64_t best_a = 0, best_i = 0;
+    int best = 0;
+    for (uint32_t v = 0; v < r.nvars; v++) {
+        if (!(body >> v & 1))
+            continue;
+        /* A: the literals without v; those of no variable stay with the rest */
+        uint64_t in_a = 0, vars_a = 0, vars_r = 0, pos_a = 0, pos_r = 0;
+        bool dyn_a = false; /* A reads the state or the move: its relation is not static */
+        for (uint32_t j = 0; j < n; j++) {
+            const IrLit *l = &out->lits.v[r.lits + j];
+            bool pos = l->kind == IR_LIT_POS;
+            if (lv[j] && !(lv[j] >> v & 1)) {
+                in_a |= 1ull << j;
+                dyn_a |= (pos || l->kind == IR_LIT_NEG) && !is_static(c, l->rel);
+                vars_a |= lv[j];
+                pos_a |= pos ? lv[j] : 0;
+            } else {
+                vars_r |= lv[j];
+                pos_r |= pos ? lv[j] : 0;
+            }
+        }
+        uint64_t local = vars_a & ~(vars_r | head), shared = vars_a & (vars_r | head);
+        if (!in_a || !local || !dyn_a)
+            continue;
+        /* A a lone move that the rest only compares: "a move from column
+         * x1 to x2", the frame rule then an OR of those with x1, x2 not the
+         * cell's. Left whole, the optimiser makes that the NOT of the few
+         * moves touching the cell (input complement); split, every move
+         * goes through the layer (Breakthrough: 30% slower) */
+        if (__builtin_popcountll(in_a) == 1 && (shared & ~(pos_r | head)) == shared) {
+            uint32_t j = (uint32_t)__builtin_ctzll(in_a);
+            const IrLit *l = &out->lits.v[r.lits + j];
+            if (l->kind == IR_LIT_POS && l->rel == c->in->kwrel[IR_REL_DOES])
+                continue;
+        }
+        /* the variables the shared ones determine through static literals
+         * of at most one atom per binding (a successor relation): if they
+         * are all of A's own, the rule's instances do not multiply */
+        uint64_t det = shared;
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (uint32_t j = 0; j < n; j++) {
+                const IrLit *l = &out->lits.v[r.lits + j];
+                if ((in_a >> j & 1) && l->kind == IR_LIT_POS && (lv[j] & ~det) && is_static(c, l->rel) &&
+                    static_fanout(c->g, out, &r, j, det) <= 1) {
+                    det |= lv[j];
+                    grew = true;
+                }
+            }
+        }
+        if (!(local & ~det))
+            continue;
+        bool safe = (head & ~(pos_r | shared)) == 0;
+        for (uint32_t j = 0; j < n && safe; j++) {
+            if (out->lits.v[r.lits + j].kind == IR_LIT_POS)
+                continue;
+            safe = in_a >> j & 1 ? (lv[j] & ~pos_a) == 0 : (lv[j] & ~(pos_r | shared)) == 0;
+        }
+        int score = 64 * __builtin_popcountll(local) - __builtin_popcountll(shared);
+        if (safe && score > best) {
+            best = score;
+            best_a = in_a;
+            best_i = shared;
+        }
+    }
+    if (!best)
+        return false;
+
+    /* the new relation: the head's name (up to a '#'), '#', a number */
+    const char *hn = symtab_str(c->names, out->rels.v[r.head].sym);
+    size_t hl = strcspn(hn, "#");
+    char name[hl + 16];
+    int len = snprintf(name, sizeof name, "%.*s#%u", (int)hl, hn, ++c->made);
+    IrRel rel = {.sym = symtab_intern(c->names, name, (size_t)len),
+                 .arity = (uint32_t)__builtin_popcountll(best_i),
+                 .kind = IR_REL_USER,
+                 .def_off = r.off,
+                 .use_off = r.off};
+    uint32_t aux = out->rels.n;
+    vec_push(out->rels, rel);
+    uint32_t args = out->largs.n;
+    for (uint32_t v = 0; v < 64; v++)
+        if (best_i >> v & 1)
+            vec_push(out->largs, var_term(out, v, r.off));
+
+    /* the rule of the new relation: A */
+    IrLit lits[65];
+    uint64_t vars[65];
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < n; j++)
+        if (best_a >> j & 1) {
+            lits[m] = out->lits.v[r.lits + j];
+            vars[m++] = lv[j];
+        }
+    IrRule ar = r;
+    ar.head = aux;
+    ar.args = args;
+    ar.nlits = m;
+    ar.lits = put_lits(out, lits, vars, m);
+    ar.stratum = 0;
+
+    /* the rule itself: the rest and the new literal where A began */
+    m = 0;
+    bool placed = false;
+    for (uint32_t j = 0; j < n; j++) {
+        if (!(best_a >> j & 1)) {
+            lits[m] = out->lits.v[r.lits + j];
+            vars[m++] = lv[j];
+        } else if (!placed) {
+            lits[m] = (IrLit){.kind = IR_LIT_POS, .rel = aux, .args = args, .nargs = rel.arity,
+                              .off = out->lits.v[r.lits + j].off};
+            vars[m++] = best_i;
+            placed = true;
+        }
+    }
+    r.nlits = m;
+    r.lits = put_lits(out, lits, vars, m);
+    out->rules.v[k] = r;
+    vec_push(out->rules, ar);
+    return true;
+}
+
+/* Condenses in into *out (ground.h) with the static relations complete in
+ * g; the number of relations made (none: *out zeroed). */
+static uint32_t condense(Grounder *g, const Ir *in, Symtab *names, Ir *out)
+{
+    memset(out, 0, sizeof *out);
+    out->syms = names;
+    out->src = in->src;
+    VEC_COPY(out->terms, in->terms);
+    VEC_COPY(out->targs, in->targs);
+    VEC_COPY(out->funcs, in->funcs);
+    VEC_COPY(out->lits, in->lits);
+    VEC_COPY(out->largs, in->largs);
+    VEC_COPY(out->rules, in->rules);
+    VEC_COPY(out->varsyms, in->varsyms);
+    VEC_COPY(out->rels, in->rels);
+    VEC_COPY(out->roles, in->roles);
+    memcpy(out->kwrel, in->kwrel, sizeof out->kwrel);
+    Cond c = {g, in, out, names, 0};
+    /* a rule of a static head is evaluated exactly, its instances not kept */
+    for (uint32_t k = 0; k < out->rules.n; k++)
+        if (!is_static(&c, out->rules.v[k].head))
+            while (split(&c, k))
+                ;
+    if (!c.made) {
+        ir_free(out);
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    ir_analyse(out);
+    return c.made;
+}
+
 /* ---- output ----------------------------------------------------------- */
 
 typedef struct Out {
@@ -1014,7 +1296,11 @@ static void grounder_free(Grounder *g)
     gt_free(&g->st);
 }
 
-GroundResult ground_run(const Ir *in, const GroundLimits *lim, Ir *out, GroundStats *stats, char **err)
+/* The grounder; with names, the rules condensed once the static relations
+ * are known (into cond, which then holds the program grounded), and with
+ * only_condense, nothing grounded after that (*out left zeroed). */
+static GroundResult ground_main(const Ir *in, const GroundLimits *lim, Symtab *names, bool only_condense, Ir *cond,
+                                Ir *out, GroundStats *stats, char **err)
 {
     Grounder g = {.ir = in};
     memset(out, 0, sizeof *out);
@@ -1058,11 +1344,37 @@ GroundResult ground_run(const Ir *in, const GroundLimits *lim, Ir *out, GroundSt
         if (rules.n)
             fixpoint(&g, rules.v, rules.n, NULL);
     }
+    /* condensed: the new relations are dynamic, A having a dynamic literal */
+    memset(cond, 0, sizeof *cond);
+    const Ir *prog = in;
+    if (names && !g.err && condense(&g, in, names, cond)) {
+        uint32_t n = cond->rels.n;
+        g.rel = base_xrealloc(g.rel, (n + 1) * sizeof *g.rel);
+        g.is_static = base_xrealloc(g.is_static, (n + 1) * sizeof *g.is_static);
+        memset(g.rel + nr, 0, (n + 1 - nr) * sizeof *g.rel);
+        memset(g.is_static + nr, 0, (n + 1 - nr) * sizeof *g.is_static);
+        for (uint32_t r = nr; r < n; r++)
+            g.rel[r].arity = cond->rels.v[r].arity;
+        g.ir = prog = cond;
+    }
+    if (only_condense) {
+        vec_free(rules);
+        GroundResult res = GROUND_OK;
+        if (g.err) {
+            res = GROUND_LIMIT;
+            if (err)
+                *err = g.err;
+            else
+                free(g.err);
+        }
+        grounder_free(&g);
+        return res;
+    }
     /* 2. the dynamic ones, relaxed (true has had init's atoms since phase 1) */
     g.relaxed = true;
     rules.n = 0;
-    for (uint32_t i = 0; i < in->rules.n; i++)
-        if (!g.is_static[in->rules.v[i].head])
+    for (uint32_t i = 0; i < prog->rules.n; i++)
+        if (!g.is_static[prog->rules.v[i].head])
             vec_push(rules, i);
     fixpoint(&g, rules.v, rules.n, &inst_rule);
     vec_free(rules);
@@ -1078,6 +1390,77 @@ GroundResult ground_run(const Ir *in, const GroundLimits *lim, Ir *out, GroundSt
     }
     vec_free(inst_rule);
     grounder_free(&g);
+    return res;
+}
+
+GroundResult ground_run(const Ir *in, const GroundLimits *lim, Ir *out, GroundStats *stats, char **err)
+{
+    Ir cond;
+    return ground_main(in, lim, NULL, false, &cond, out, stats, err);
+}
+
+/* A condensed grounding this small is made again from the rules as
+ * written, kept if that one is at most GROUND_AS_WRITTEN times as large
+ * (ground.h). */
+static bool as_written(const Ir *in, const GroundLimits *lim, const GroundStats *cs, Ir *out, GroundStats *stats)
+{
+    uint64_t rules = cs->rules - cs->static_facts;
+    if (rules > GROUND_SMALL)
+        return false;
+    GroundLimits l = lim ? *lim : (GroundLimits){0};
+    l.max_rules = GROUND_AS_WRITTEN * rules + 1;
+    l.max_links = GROUND_AS_WRITTEN * cs->links + 1;
+    if (lim && lim->max_rules && lim->max_rules < l.max_rules)
+        l.max_rules = lim->max_rules;
+    if (lim && lim->max_links && lim->max_links < l.max_links)
+        l.max_links = lim->max_links;
+    return ground_run(in, &l, out, stats, NULL) == GROUND_OK;
+}
+
+GroundResult ground_condensed(const Ir *in, const GroundLimits *lim, Symtab *names, bool always, Ir *out,
+                              GroundStats *stats, char **err)
+{
+    Ir cond, w;
+    GroundStats cs, ws;
+    GroundResult res = ground_main(in, lim, names, false, &cond, out, &cs, err);
+    bool made = cond.rels.n > 0;
+    ir_free(&cond);
+    if (res == GROUND_OK && made && !always && as_written(in, lim, &cs, &w, &ws)) {
+        ir_free(out);
+        *out = w;
+        cs = ws;
+    }
+    if (stats)
+        *stats = cs;
+    return res;
+}
+
+GroundResult ground_condense(const Ir *in, const GroundLimits *lim, Symtab *names, bool always, Ir *out, char **err)
+{
+    Ir none, g, w;
+    GroundStats cs, ws;
+    GroundResult res = ground_main(in, lim, names, true, out, &none, NULL, err);
+    if (res == GROUND_OK && out->rels.n && !always) {
+        /* whether the grounding keeps it (ground_condensed) */
+        Symtab copy;
+        symtab_init(&copy);
+        for (uint32_t i = 0; i < names->n; i++)
+            symtab_intern(&copy, names->str[i], names->len[i]);
+        Ir c2;
+        res = ground_main(in, lim, &copy, false, &c2, &g, &cs, err);
+        ir_free(&c2);
+        if (res == GROUND_OK && as_written(in, lim, &cs, &w, &ws)) {
+            ir_free(out);
+            memset(out, 0, sizeof *out);
+            ir_free(&w);
+        }
+        ir_free(&g);
+        symtab_free(&copy);
+    }
+    if (res != GROUND_OK) {
+        ir_free(out);
+        memset(out, 0, sizeof *out);
+    }
     return res;
 }
 

@@ -76,4 +76,74 @@ void ground_dump(FILE *f, const Ir *ground);
  * False with *err (malloc-ed) on anything else. */
 bool ground_limits_parse(const char *spec, GroundLimits *lim, char **err);
 
+/* ---- condensation: the grounding of the propositional network ----------
+ *
+ * A rule's body is split where a set of its literals shares few variables
+ * with the rest: the frame rule
+ *
+ *   (<= (next (cell ?x ?y ?p)) (does ?r (move ?q ?x1 ?y1 ?x2 ?y2))
+ *       (true (cell ?x ?y ?p)) (different ?x ?y ?x1 ?y1) ...)
+ *
+ * grounds to one rule per cell, piece and move; its literals without ?p
+ * talk to the rest only through ?x and ?y, so it becomes
+ *
+ *   (<= (next (cell ?x ?y ?p)) (true (cell ?x ?y ?p)) (next#1 ?x ?y))
+ *   (<= (next#1 ?x ?y) (does ?r (move ?q ?x1 ?y1 ?x2 ?y2)) ...)
+ *
+ * which grounds to one rule per cell and move and one per cell and piece.
+ * The rule, applied once the static relations are known (the grounder's
+ * first phase): for a variable v of the body, the literals A without v
+ * (and with some variable: a ground literal stays with the rest) are split
+ * off when
+ *  - A reads the state or the move (a literal of a relation that is not
+ *    static: the new relation is then dynamic too);
+ *  - some variable of A occurs neither in the rest nor in the head, and is
+ *    not determined by those that do through A's static literals of at
+ *    most one atom per binding (a successor relation: the rule of four in
+ *    a row is not split, its instances do not multiply);
+ *  - A is not a lone `does` whose variables the rest only compares (a
+ *    frame rule's "a move from column x1 to x2" and (distinct ?x ?x1):
+ *    left whole, the optimiser makes it the NOT of the moves touching the
+ *    cell; split, every move goes through a layer of ORs);
+ *  - A is safe alone (each variable of its negations and (in)equalities
+ *    bound by a positive literal of A) and the rest with the new literal.
+ * Of the variables that allow a split, the one projecting the most
+ * variables away is taken, and the two rules made are condensed again
+ * until none splits (each split removes variables from both, so this
+ * ends). Rules of more than 64 variables or literals are left as they
+ * are; rules of static heads too (evaluated exactly, no instance kept).
+ *
+ * A condensed grounding of at most GROUND_SMALL rules (facts not counted)
+ * is made again from the rules as written, and that one is kept when it is
+ * at most GROUND_AS_WRITTEN times as large (rules and links): on a small
+ * network the optimiser does better with the rules' own shape (Tic-tac-toe's
+ * split frame rule adds a layer of ORs that every move goes through: 20%
+ * slower), and it costs the grounder little. Counts, not times.
+ *
+ * The new relation's name is the head's, '#' and a number: '#' is not a
+ * character of KIF, so it is never a name of the game. Its arguments are
+ * the shared variables in variable order. The program means the same (its
+ * relations have the same atoms in every state; the new ones are extra)
+ * and stays stratified (the new relation depends on A's literals as the
+ * rule did, the rule on it positively). The split follows the rules as
+ * written, so it may keep one of two mirror images of a rule whole and
+ * split the other: the analyses, which look for the game's symmetries in
+ * the network, ground the rules as written (ground_run).
+ */
+
+enum { GROUND_SMALL = 5000, GROUND_AS_WRITTEN = 4 };
+
+/* ground_run on the rules condensed: the new relations' names are interned
+ * in names, a symbol table whose first symbols are in->syms', id for id,
+ * and *out speaks it (out->syms = names). always: keep the condensed
+ * grounding however small (the tests: random programs are small). */
+GroundResult ground_condensed(const Ir *in, const GroundLimits *lim, Symtab *names, bool always, Ir *out,
+                              GroundStats *stats, char **err);
+
+/* The condensed rules alone (--dump=condensed), a program over names as
+ * above, to be freed with ir_free; *out left zeroed when no rule splits or
+ * ground_condensed keeps the rules as written (the rules are in's). GROUND_LIMIT as ground_run's when the static
+ * relations pass a budget. */
+GroundResult ground_condense(const Ir *in, const GroundLimits *lim, Symtab *names, bool always, Ir *out, char **err);
+
 #endif

@@ -162,7 +162,13 @@ typedef enum PnOpt {
      * others, inputs of no legal sentence false. Not for the analyses,
      * which evaluate with inputs free. */
     PN_OPT_INPUT_COMPLEMENT = 1u << 6,
-    PN_OPT_ENGINE = PN_OPT_ALL | PN_OPT_FACTOR | PN_OPT_INPUT_COMPLEMENT, /* engine pn's */
+    /* Not an optimisation of the network but of what it is built from, so
+     * for rt_propnet only: the rules condensed before grounding (ground.h).
+     * Fewer gates, but the structure no longer mirrors the rules'
+     * symmetries, which the analyses look for. */
+    PN_OPT_CONDENSE = 1u << 7,
+    PN_OPT_CONDENSE_ALWAYS = 1u << 8, /* with it: however small the grounding (ground_condensed) */
+    PN_OPT_ENGINE = PN_OPT_ALL | PN_OPT_FACTOR | PN_OPT_INPUT_COMPLEMENT | PN_OPT_CONDENSE, /* engine pn's */
 } PnOpt;
 
 /* Builds the network of a program without variables: the grounder's (see

@@ -19,7 +19,9 @@
  * The propositional half (rt_propnet, for engine pn, gdlc propnet and
  * check's dumps) runs from the IR too:
  *
- *   ground    the program instantiated over its reachable domain, static
+ *   ground    (its rules condensed first for the engines: split where
+ *             few variables join their parts, so that they ground to
+ *             fewer instances) the program instantiated over its reachable domain, static
  *             relations folded into facts (middle/ground.h);
  *   propnet   the network of the ground program (middle/propnet.h);
  *   optimise  its optimisations, to a fixpoint (middle/pnopt.c);
@@ -109,7 +111,10 @@ bool rt_propnet(const Ir *ir, const GroundLimits *lim, GtStore *store, unsigned 
     bool grounded = false;
     if (vars) {
         GroundStats st;
-        if (ground_run(ir, lim, &g, &st, err) != GROUND_OK) {      /* ground */
+        GroundResult res = opts & PN_OPT_CONDENSE                    /* condense, ground */
+                               ? ground_condensed(ir, lim, store->syms, opts & PN_OPT_CONDENSE_ALWAYS, &g, &st, err)
+                               : ground_run(ir, lim, &g, &st, err);
+        if (res != GROUND_OK) {
             memset(pn, 0, sizeof *pn);
             pn->store = store;
             pn->terminal = PN_NONE;
@@ -127,7 +132,8 @@ bool rt_propnet(const Ir *ir, const GroundLimits *lim, GtStore *store, unsigned 
     g.syms = own;
     if (grounded)
         ir_free(&g);
-    if (ok && opts)
-        pn_optimise(pn, opts);                                         /* optimise */
+    unsigned net = opts & ~(PN_OPT_CONDENSE | PN_OPT_CONDENSE_ALWAYS);
+    if (ok && net)
+        pn_optimise(pn, net);                                         /* optimise */
     return ok;
 }

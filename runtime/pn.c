@@ -992,6 +992,7 @@ typedef struct PnArgs {
     bool cc;           /* compiled by the system compiler (engine aot's plan), not libtcc */
     size_t max_lines;  /* 0: PNCG_DEFAULT_MAX_LINES */
     bool no_phases;    /* one network for every state (make_phases) */
+    bool condensed;    /* the condensed grounding however small (ground.h; the tests) */
 } PnArgs;
 
 static bool pn_args(const char *arg, PnArgs *a, char **why)
@@ -1012,6 +1013,8 @@ static bool pn_args(const char *arg, PnArgs *a, char **why)
             a->compiled = a->cc = true;
         else if (len == 9 && strncmp(s, "no-phases", 9) == 0)
             a->no_phases = true;
+        else if (len == 9 && strncmp(s, "condensed", 9) == 0)
+            a->condensed = true;
         else if (len > 10 && strncmp(s, "max-lines=", 10) == 0) {
             char *end;
             unsigned long long v = strtoull(s + 10, &end, 10);
@@ -1171,7 +1174,8 @@ static Pn *pn_make(const GdlGame *game, const PnArgs *a, GtStore *store, RtContr
      * symbol table is a copy of the game's, id for id */
     Propnet pn;
     char *why = NULL;
-    if (!rt_propnet(&game->front.ir, &a->lim, store, PN_OPT_ENGINE, &pn, NULL, &why)) {
+    if (!rt_propnet(&game->front.ir, &a->lim, store, PN_OPT_ENGINE | (a->condensed ? PN_OPT_CONDENSE_ALWAYS : 0), &pn,
+                    NULL, &why)) {
         ctl->create_status = GDL_LIMIT;
         bool budget = why && strncmp(why, "grounding stopped", 17) == 0;
         *err = base_sprintf("%s%s; engine jit plays it", budget ? "" : "engine pn: ", why ? why : "no network");
