@@ -993,12 +993,13 @@ static double static_fanout(Grounder *g, const Ir *ir, const IrRule *r, uint32_t
     return f;
 }
 
-/* Splits rule k once if it can (ground.h). */
+/* Is rel a static relation of the input (the new ones are dynamic)? */
 static bool is_static(const Cond *c, uint32_t rel)
 {
     return rel < c->in->rels.n && c->g->is_static[rel];
 }
 
+/* Splits rule k once if it can (ground.h). */
 static bool split(Cond *c, uint32_t k)
 {
     Ir *out = c->out;
