@@ -59,7 +59,8 @@
  * Guards and phases. A base that many legal moves' gates read (whose
  * turn it is) is taken out of those gates and masks their bits instead
  * (choose_guards); and the network may be made once per phase, each
- * value of such bases, each optimised again with them constant and
+ * value of such bases or of bases that reach many legal moves through
+ * other gates (count_reach), each optimised again with them constant and
  * answering the states of its phase (make_phases), when a sample of
  * random play shows the phases work less.
  *
@@ -1102,6 +1103,59 @@ static uint64_t sample_work(Pn *p)
     return after - before;
 }
 
+/* Bases that decide many legal moves through gates between (checkers'
+ * (true (control red)): a jump's gate reads it, the move's reads the
+ * jump's, and has_legal_move reads the moves, so no move is guarded):
+ * per base, the legal moves' components within PN_REACH_DEPTH gates
+ * downstream (one may feed another: a jump's gate, shared by the
+ * double jumps that start with it), counted
+ * for the bases that reach at least an eighth of all legal moves and
+ * half as many as the base reaching most. Bases are few beside gates:
+ * a search each, bounded by the depth. */
+enum { PN_REACH_DEPTH = 6 };
+
+static void count_reach(const Propnet *pn, uint32_t *count)
+{
+    uint32_t n = pn->comps.n, nlegal = 0, most = 0;
+    uint8_t *legal = base_xcalloc(n + 1, 1);
+    for (uint32_t k = 0; k < pn->roles.n; k++)
+        for (uint32_t i = 0; i < pn->roles.v[k].legal.n; i++)
+            nlegal += !legal[pn->roles.v[k].legal.v[i].comp], legal[pn->roles.v[k].legal.v[i].comp] = 1;
+    uint32_t *seen = base_xcalloc(n + 1, sizeof *seen), *reach = base_xcalloc(n + 1, sizeof *reach);
+    uint32_t *stack = base_xmalloc((n + 1) * sizeof *stack);
+    uint8_t *depth = base_xmalloc(n + 1);
+    for (uint32_t b = 0; b < n; b++) {
+        if (pn->comps.v[b].kind != PN_BASE)
+            continue;
+        uint32_t top = 0;
+        stack[top] = b, depth[top++] = 0, seen[b] = b + 1;
+        while (top) {
+            top--;
+            uint32_t c = stack[top], d = depth[top];
+            if (legal[c])
+                reach[b]++;
+            if (d == PN_REACH_DEPTH)
+                continue;
+            const PnComp *x = &pn->comps.v[c];
+            for (uint32_t o = 0; o < x->nout; o++) {
+                uint32_t t = pn->out.v[x->out_at + o];
+                if (seen[t] != b + 1)
+                    seen[t] = b + 1, stack[top] = t, depth[top++] = (uint8_t)(d + 1);
+            }
+        }
+        if (reach[b] > most)
+            most = reach[b];
+    }
+    for (uint32_t b = 0; b < n; b++)
+        if (reach[b] >= PN_PHASE_MIN && reach[b] * 8 >= nlegal && reach[b] * 2 >= most && reach[b] > count[b])
+            count[b] = reach[b];
+    free(legal);
+    free(seen);
+    free(reach);
+    free(stack);
+    free(depth);
+}
+
 static void make_phases(Pn *p, const Propnet *pn)
 {
     uint32_t n = pn->comps.n;
@@ -1109,6 +1163,7 @@ static void make_phases(Pn *p, const Propnet *pn)
     for (uint32_t c = 0; c < n; c++)
         if (guard_of[c] != BASE_NONE)
             count[guard_of[c]]++;
+    count_reach(pn, count);
     PnPhases *ph = &p->ph;
     uint32_t split[PN_MAX_SPLIT];
     for (uint32_t b = 0; b < p->nbase; b++) /* in the order of their facts */

@@ -327,6 +327,77 @@ static void states_in_no_phase(void **state)
     gdl_game_free(g);
 }
 
+/* Tic-tac-toe whose legal moves are read again (a role with no move
+ * left ends the game), so that whose turn it is reaches them through
+ * gates no guard can take out (pn.c: count_reach): the network is made
+ * in two phases all the same, and plays as ref does. */
+static const char *READ_LEGAL =
+    "(role x) (role o)\n"
+    "(index 1) (index 2) (index 3)\n"
+    "(<= (init (cell ?i ?j b)) (index ?i) (index ?j))\n"
+    "(init (control x))\n"
+    "(<= (legal ?p (mark ?i ?j)) (true (control ?p)) (true (cell ?i ?j b)))\n"
+    "(<= (legal x noop) (true (control o)))\n"
+    "(<= (legal o noop) (true (control x)))\n"
+    "(<= (can_move ?p) (legal ?p (mark ?i ?j)))\n"
+    "(<= (marked ?i ?j) (does ?p (mark ?i ?j)))\n"
+    "(<= (next (cell ?i ?j ?p)) (does ?p (mark ?i ?j)))\n"
+    "(<= (next (cell ?i ?j ?c)) (true (cell ?i ?j ?c)) (not (marked ?i ?j)))\n"
+    "(<= (next (control o)) (true (control x)))\n"
+    "(<= (next (control x)) (true (control o)))\n"
+    "(<= (line ?p) (true (cell ?i 1 ?p)) (true (cell ?i 2 ?p)) (true (cell ?i 3 ?p)))\n"
+    "(<= (line ?p) (true (cell 1 ?j ?p)) (true (cell 2 ?j ?p)) (true (cell 3 ?j ?p)))\n"
+    "(<= (line ?p) (true (cell 1 1 ?p)) (true (cell 2 2 ?p)) (true (cell 3 3 ?p)))\n"
+    "(<= (line ?p) (true (cell 1 3 ?p)) (true (cell 2 2 ?p)) (true (cell 3 1 ?p)))\n"
+    "(<= terminal (line x))\n"
+    "(<= terminal (line o))\n"
+    "(<= terminal (true (control ?p)) (not (can_move ?p)))\n"
+    "(<= (goal ?p 100) (line ?p))\n"
+    "(<= (goal x 0) (line o))\n"
+    "(<= (goal o 0) (line x))\n"
+    "(<= (goal ?p 50) (role ?p) (not (line x)) (not (line o)))\n";
+
+static void phases_through_gates(void **state)
+{
+    (void)state;
+    GdlGame *g = load_text(READ_LEGAL);
+    GdlMachine *m = machine(g), *r = NULL;
+    assert_int_equal(gdl_machine_new(g, "ref", &r, NULL), GDL_OK);
+    if (strcmp(engine, "jit:pn") == 0 || strcmp(engine, "aot:pn") == 0)
+        assert_string_equal(gdl_machine_plan(m), "propositional network in 2 phases");
+    GdlRng rng;
+    gdl_rng_seed(&rng, 7);
+    for (int game = 0; game < 20; game++) {
+        GdlState *s = NULL;
+        assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+        for (;;) {
+            char text[1024];
+            size_t at = 0;
+            for (size_t i = 0; i < gdl_state_size(s); i++)
+                at += (size_t)snprintf(text + at, sizeof text - at, "%s ", gdl_state_fact(m, s, i));
+            char *want = answers(r, text), *got = answers(m, text);
+            if (strcmp(want, got) != 0)
+                fail_msg("state %s:\n  ref: %s\n  %s: %s", text, want, engine, got);
+            free(want);
+            free(got);
+            bool term;
+            assert_int_equal(gdl_is_terminal(m, s, &term), GDL_OK);
+            if (term)
+                break;
+            GdlMove joint[2];
+            assert_int_equal(gdl_random_joint_move(m, s, &rng, joint), GDL_OK);
+            GdlState *t = NULL;
+            assert_int_equal(gdl_next_state(m, s, joint, &t), GDL_OK);
+            gdl_state_free(s);
+            s = t;
+        }
+        gdl_state_free(s);
+    }
+    gdl_machine_free(r);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
 static void reversi_opening_flips(void **state)
 {
     (void)state;
@@ -1436,6 +1507,7 @@ int main(void)
         cmocka_unit_test(canonical_order_as_moves_appear),
         cmocka_unit_test(states_outside_the_network),
         cmocka_unit_test(states_in_no_phase),
+        cmocka_unit_test(phases_through_gates),
     };
     /* pn: the same, but for the tests that play games past its grounding
      * budget (amazons, runaway terms: pn_budget_and_polling checks the
@@ -1459,6 +1531,7 @@ int main(void)
         cmocka_unit_test(canonical_order_as_moves_appear),
         cmocka_unit_test(pn_budget_and_polling),
         cmocka_unit_test(states_in_no_phase),
+        cmocka_unit_test(phases_through_gates),
     };
     int failed = 0;
     static const char *const engines[] = {"ref", "jit", "jit:goal", "jit:pn"};
@@ -1472,6 +1545,7 @@ int main(void)
     const struct CMUnitTest aot_tests[] = {
         cmocka_unit_test(states_outside_the_network),
         cmocka_unit_test(states_in_no_phase),
+        cmocka_unit_test(phases_through_gates),
     };
     static const char *const aot_engines[] = {"aot:pn", "aot:goal"};
     for (size_t i = 0; i < sizeof aot_engines / sizeof aot_engines[0]; i++) {
