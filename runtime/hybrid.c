@@ -50,7 +50,7 @@ typedef struct Hybrid {
     void *pn;   /* the network (strict) */
     void *goal; /* the goal-directed code, once a state needed it (NULL: not yet) */
     bool outside; /* a state outside the network was met */
-    char plan[96]; /* rt_jit_plan's answer */
+    char plan[160]; /* rt_jit_plan's answer */
 } Hybrid;
 
 static void *goal_engine(Hybrid *h)
@@ -276,7 +276,8 @@ const char *rt_jit_plan(const void *engine)
     char phases[32] = "";
     if (k)
         snprintf(phases, sizeof phases, " in %u phases", k);
-    snprintf(h->plan, sizeof h->plan, "propositional network%s%s", phases,
+    snprintf(h->plan, sizeof h->plan, "propositional network%s%s%s", phases,
+             rt_pn_goals_apart(h->pn) ? ", goals in a network of their own" : "",
              h->outside ? ", goal-directed code for states outside it" : "");
     return h->plan;
 }

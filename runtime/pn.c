@@ -64,6 +64,10 @@
  * answering the states of its phase (make_phases), when a sample of
  * random play shows the phases work less.
  *
+ * Goals apart. Gates that only the goals read (Reversi's disc counts) may
+ * get a network of their own, brought up to date when goals are asked
+ * (split_goals), so that play does not tell them every change.
+ *
  * States. A fact with no base proposition cannot affect any ground rule
  * (grounding instantiates rules over reachable facts only), so it is
  * ignored: on states no play reaches (a parsed state holding facts outside
@@ -190,6 +194,7 @@ struct Pn {
     PncgCtx cx;
     uint32_t *order;   /* every component, in topological order (for the generator) */
     PnPhases ph;       /* nphase 0: none */
+    Pn *goalnet;       /* the goals' own network (split_goals), or NULL: the goals are this one's */
     uint64_t route_stamp; /* the stamp of the state routed last (0: none), */
     Pn *route;         /* and its network */
     uint64_t work;     /* changes told (twice) and gates visited, by the tables (sample_work) */
@@ -564,7 +569,7 @@ static GdlStatus pn_terminal(void *e, const Gt *state, uint32_t n, bool *termina
 
 static GdlStatus pn_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
 {
-    Pn *p = phase(e, state, n);
+    Pn *p = ((Pn *)e)->goalnet ? ((Pn *)e)->goalnet : phase(e, state, n);
     PN_POLL(p);
     if (!set_state(p, state, n))
         return RT_PN_UNCOVERED;
@@ -629,6 +634,7 @@ static void pn_destroy(void *e)
     vec_free(p->made_own.facts);
     for (uint32_t i = 0; i < p->ph.nphase; i++)
         pn_destroy(p->ph.net[i]);
+    pn_destroy(p->goalnet);
     free(p->ph.net);
     free(p->ph.mask);
     free(p->ph.fact);
@@ -993,6 +999,7 @@ typedef struct PnArgs {
     bool cc;           /* compiled by the system compiler (engine aot's plan), not libtcc */
     size_t max_lines;  /* 0: PNCG_DEFAULT_MAX_LINES */
     bool no_phases;    /* one network for every state (make_phases) */
+    bool whole;        /* the goals in the network of play (split_goals) */
     bool condensed;    /* the condensed grounding however small (ground.h; the tests) */
 } PnArgs;
 
@@ -1014,6 +1021,8 @@ static bool pn_args(const char *arg, PnArgs *a, char **why)
             a->compiled = a->cc = true;
         else if (len == 9 && strncmp(s, "no-phases", 9) == 0)
             a->no_phases = true;
+        else if (len == 5 && strncmp(s, "whole", 5) == 0)
+            a->whole = true;
         else if (len == 9 && strncmp(s, "condensed", 9) == 0)
             a->condensed = true;
         else if (len > 10 && strncmp(s, "max-lines=", 10) == 0) {
@@ -1222,6 +1231,75 @@ static void make_phases(Pn *p, const Propnet *pn)
     memset(ph, 0, sizeof *ph);
 }
 
+/* The goals' own network. GDL's goals read the state alone, and a
+ * playout asks them once, at its end; but the gates that only goals read
+ * are told of every change on the way (Reversi's disc counts: a chain of
+ * running totals over the 64 cells, told each flip of a disc, most of the
+ * network's work). When such gates are more than PN_GOAL_SPLIT of the
+ * network's (and PN_GOAL_SPLIT_MIN), the goals get a network of their own (a copy optimised
+ * with no legal move, next or terminal to keep: the goals' cone), brought
+ * up to the state asked when goals are asked (a playout's last state: the
+ * bits that differ from the state it held, as any next step), and the
+ * network of play loses them (optimised again without goals). False, with
+ * nothing made, when it is not worth it. */
+#define PN_GOAL_SPLIT 0.05
+#define PN_GOAL_SPLIT_MIN 64
+
+static bool split_goals(Propnet *pn, Propnet *goals)
+{
+    uint32_t n = pn->comps.n, alone = 0;
+    uint8_t *mark = base_xcalloc(n + 1, 1); /* 1: play reads it, 2: goals do */
+    uint32_t *stack = base_xmalloc((n + 1) * sizeof *stack);
+    for (uint8_t bit = 1; bit <= 2; bit <<= 1) {
+        uint32_t top = 0;
+        if (bit == 1) {
+            for (uint32_t b = 0; b < pn->base.n; b++)
+                if (pn->base.v[b].next != PN_NONE)
+                    stack[top++] = pn->base.v[b].next;
+            for (uint32_t k = 0; k < pn->roles.n; k++)
+                for (uint32_t i = 0; i < pn->roles.v[k].legal.n; i++)
+                    stack[top++] = pn->roles.v[k].legal.v[i].comp;
+            if (pn->terminal != PN_NONE)
+                stack[top++] = pn->terminal;
+        } else
+            for (uint32_t k = 0; k < pn->roles.n; k++)
+                for (uint32_t i = 0; i < pn->roles.v[k].goals.n; i++)
+                    stack[top++] = pn->roles.v[k].goals.v[i].comp;
+        /* marked when pushed: a component is pushed at most once */
+        uint32_t keep = top;
+        top = 0;
+        for (uint32_t i = 0; i < keep; i++)
+            if (!(mark[stack[i]] & bit))
+                mark[stack[i]] |= bit, stack[top++] = stack[i];
+        while (top) {
+            const PnComp *x = &pn->comps.v[stack[--top]];
+            for (uint32_t j = 0; j < x->nin; j++) {
+                uint32_t c = pn->in.v[x->in_at + j];
+                if (!(mark[c] & bit))
+                    mark[c] |= bit, stack[top++] = c;
+            }
+        }
+    }
+    for (uint32_t c = 0; c < n; c++)
+        alone += mark[c] == 2;
+    free(mark);
+    free(stack);
+    if (alone < PN_GOAL_SPLIT_MIN || alone < PN_GOAL_SPLIT * n)
+        return false;
+    pn_copy(goals, pn);
+    for (uint32_t k = 0; k < goals->roles.n; k++)
+        goals->roles.v[k].legal.n = 0;
+    for (uint32_t b = 0; b < goals->base.n; b++)
+        goals->base.v[b].next = PN_NONE;
+    goals->terminal = PN_NONE;
+    /* the bases stay as they are: not fixed again without their nexts */
+    pn_optimise(goals, PN_OPT_ENGINE & ~PN_OPT_FIXED_BASE);
+    for (uint32_t k = 0; k < pn->roles.n; k++)
+        pn->roles.v[k].goals.n = 0;
+    pn_optimise(pn, PN_OPT_ENGINE & ~PN_OPT_FIXED_BASE);
+    return true;
+}
+
 /* The network of game as tables (NULL with *err and ctl->create_status). */
 static Pn *pn_make(const GdlGame *game, const PnArgs *a, GtStore *store, RtControl *ctl, char **err)
 {
@@ -1244,10 +1322,22 @@ static Pn *pn_make(const GdlGame *game, const PnArgs *a, GtStore *store, RtContr
         pn_free(&pn);
         return NULL;
     }
+    Propnet goals;
+    bool split = !a->whole && split_goals(&pn, &goals);
     Pn *p = base_xcalloc(1, sizeof *p);
     p->store = store;
     p->ctl = ctl;
     flatten(p, &pn);
+    if (split) {
+        Pn *q = p->goalnet = base_xcalloc(1, sizeof *q);
+        q->store = store;
+        q->ctl = ctl;
+        flatten(q, &goals);
+        pn_free(&goals);
+        free(q->made_own.on);
+        q->made_own.on = NULL;
+        q->made = p->made; /* the same bases, numbered alike */
+    }
     if (!a->no_phases)
         make_phases(p, &pn);
     pn_free(&pn);
@@ -1369,12 +1459,16 @@ char *rt_pn_c(const GdlGame *game, const char *arg, size_t *len, char **err)
 
 uint32_t rt_pn_phases(const void *e) { return ((const Pn *)e)->ph.nphase; }
 
+bool rt_pn_goals_apart(const void *e) { return ((const Pn *)e)->goalnet != NULL; }
+
 void rt_pn_strict(void *e)
 {
     Pn *p = e;
     p->strict = true;
     for (uint32_t i = 0; i < p->ph.nphase; i++)
         p->ph.net[i]->strict = true;
+    if (p->goalnet)
+        p->goalnet->strict = true;
 }
 
 const EngineOps rt_engine_pn = {

@@ -120,6 +120,8 @@ void rt_pn_strict(void *pn);
 /* How many phases engine pn's network was made in (pn.c: a network per
  * phase, such as whose turn it is), 0 for one network for every state. */
 uint32_t rt_pn_phases(const void *pn);
+/* Whether engine pn's goals have a network of their own (pn.c: split_goals). */
+bool rt_pn_goals_apart(const void *pn);
 #define RT_PN_UNCOVERED ((GdlStatus)0x7fff)
 
 /* The domain analysis of domain.c: appends to out the terms a state may
