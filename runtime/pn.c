@@ -1072,7 +1072,7 @@ enum { PN_PHASE_MIN = 8, PN_MAX_SPLIT = 8, PN_SAMPLE_STEPS = 400 };
  * answer, since each answers exactly. */
 static uint64_t sample_work(Pn *p)
 {
-    uint64_t before = p->work;
+    uint64_t before = p->work + (p->goalnet ? p->goalnet->work : 0);
     for (uint32_t i = 0; i < p->ph.nphase; i++)
         before += p->ph.net[i]->work;
     U32Vec s = {0}, t = {0}, moves = {0};
@@ -1083,8 +1083,13 @@ static uint64_t sample_work(Pn *p)
         s.n = 0;
         pn_initial(p, &s);
         for (bool terminal = false; steps < PN_SAMPLE_STEPS; steps++) {
-            if (pn_terminal(p, s.v, s.n, &terminal) != GDL_OK || terminal)
+            if (pn_terminal(p, s.v, s.n, &terminal) != GDL_OK)
                 break;
+            if (terminal) { /* a playout's end: its goals */
+                moves.n = 0;
+                pn_goals(p, s.v, s.n, &moves);
+                break;
+            }
             for (uint32_t k = 0; k < p->nroles && !stuck; k++) {
                 moves.n = 0;
                 stuck = pn_legal(p, s.v, s.n, k, &moves) != GDL_OK || !moves.n;
@@ -1106,21 +1111,21 @@ static uint64_t sample_work(Pn *p)
     vec_free(t);
     vec_free(moves);
     free(joint);
-    uint64_t after = p->work;
+    uint64_t after = p->work + (p->goalnet ? p->goalnet->work : 0);
     for (uint32_t i = 0; i < p->ph.nphase; i++)
         after += p->ph.net[i]->work;
     return after - before;
 }
 
-/* Bases that decide many legal moves through gates between (checkers'
- * (true (control red)): a jump's gate reads it, the move's reads the
- * jump's, and has_legal_move reads the moves, so no move is guarded):
- * per base, the legal moves' components within PN_REACH_DEPTH gates
- * downstream (one may feed another: a jump's gate, shared by the
- * double jumps that start with it), counted
- * for the bases that reach at least an eighth of all legal moves and
- * half as many as the base reaching most. Bases are few beside gates:
- * a search each, bounded by the depth. */
+/* When no base guards enough legal moves: bases that decide many legal
+ * moves through gates between (checkers' (true (control red)): a jump's
+ * gate reads it, the move's reads the jump's, and has_legal_move reads
+ * the moves, so no move is guarded). Per base, the legal moves'
+ * components within PN_REACH_DEPTH gates downstream (one may feed
+ * another: a jump's gate, shared by the double jumps that start with
+ * it), counted for the bases that reach at least an eighth of all legal
+ * moves and half as many as the base reaching most. Bases are few beside
+ * gates: a search each, bounded by the depth. */
 enum { PN_REACH_DEPTH = 6 };
 
 static void count_reach(const Propnet *pn, uint32_t *count)
@@ -1169,10 +1174,12 @@ static void make_phases(Pn *p, const Propnet *pn)
 {
     uint32_t n = pn->comps.n;
     uint32_t *guard_of = choose_guards(pn), *count = base_xcalloc(n + 1, sizeof *count);
+    bool guards = false;
     for (uint32_t c = 0; c < n; c++)
         if (guard_of[c] != BASE_NONE)
-            count[guard_of[c]]++;
-    count_reach(pn, count);
+            guards |= ++count[guard_of[c]] >= PN_PHASE_MIN;
+    if (!guards) /* else the bases split on may not exclude each other */
+        count_reach(pn, count);
     PnPhases *ph = &p->ph;
     uint32_t split[PN_MAX_SPLIT];
     for (uint32_t b = 0; b < p->nbase; b++) /* in the order of their facts */
@@ -1235,17 +1242,20 @@ static void make_phases(Pn *p, const Propnet *pn)
  * playout asks them once, at its end; but the gates that only goals read
  * are told of every change on the way (Reversi's disc counts: a chain of
  * running totals over the 64 cells, told each flip of a disc, most of the
- * network's work). When such gates are more than PN_GOAL_SPLIT of the
- * network's (and PN_GOAL_SPLIT_MIN), the goals get a network of their own (a copy optimised
- * with no legal move, next or terminal to keep: the goals' cone), brought
- * up to the state asked when goals are asked (a playout's last state: the
- * bits that differ from the state it held, as any next step), and the
- * network of play loses them (optimised again without goals). False, with
- * nothing made, when it is not worth it. */
+ * network's work). When such gates are at least PN_GOAL_SPLIT of the
+ * network's and PN_GOAL_SPLIT_MIN (goals_alone), the goals may get a
+ * network of their own (split_goals: a copy optimised with no legal move,
+ * next or terminal to keep, the goals' cone), brought up to the state
+ * asked when goals are asked (a playout's last state: the bits that
+ * differ from the state it held last, as any next step), and the network
+ * of play loses them (optimised again without goals). It pays when
+ * playouts are long; where they are short (a game of one move: the goal
+ * network catches up with a whole playout each time) it costs, so
+ * pn_make keeps it when a sample of random play works less, as phases. */
 #define PN_GOAL_SPLIT 0.05
 #define PN_GOAL_SPLIT_MIN 64
 
-static bool split_goals(Propnet *pn, Propnet *goals)
+static bool goals_alone(const Propnet *pn)
 {
     uint32_t n = pn->comps.n, alone = 0;
     uint8_t *mark = base_xcalloc(n + 1, 1); /* 1: play reads it, 2: goals do */
@@ -1284,8 +1294,12 @@ static bool split_goals(Propnet *pn, Propnet *goals)
         alone += mark[c] == 2;
     free(mark);
     free(stack);
-    if (alone < PN_GOAL_SPLIT_MIN || alone < PN_GOAL_SPLIT * n)
-        return false;
+    return alone >= PN_GOAL_SPLIT_MIN && alone >= PN_GOAL_SPLIT * n;
+}
+
+/* Splits pn's goals off into goals. */
+static void split_goals(Propnet *pn, Propnet *goals)
+{
     pn_copy(goals, pn);
     for (uint32_t k = 0; k < goals->roles.n; k++)
         goals->roles.v[k].legal.n = 0;
@@ -1297,7 +1311,16 @@ static bool split_goals(Propnet *pn, Propnet *goals)
     for (uint32_t k = 0; k < pn->roles.n; k++)
         pn->roles.v[k].goals.n = 0;
     pn_optimise(pn, PN_OPT_ENGINE & ~PN_OPT_FIXED_BASE);
-    return true;
+}
+
+/* The tables of pn, a new engine. */
+static Pn *pn_flat(const Propnet *pn, GtStore *store, RtControl *ctl)
+{
+    Pn *p = base_xcalloc(1, sizeof *p);
+    p->store = store;
+    p->ctl = ctl;
+    flatten(p, pn);
+    return p;
 }
 
 /* The network of game as tables (NULL with *err and ctl->create_status). */
@@ -1322,21 +1345,27 @@ static Pn *pn_make(const GdlGame *game, const PnArgs *a, GtStore *store, RtContr
         pn_free(&pn);
         return NULL;
     }
-    Propnet goals;
-    bool split = !a->whole && split_goals(&pn, &goals);
-    Pn *p = base_xcalloc(1, sizeof *p);
-    p->store = store;
-    p->ctl = ctl;
-    flatten(p, &pn);
-    if (split) {
-        Pn *q = p->goalnet = base_xcalloc(1, sizeof *q);
-        q->store = store;
-        q->ctl = ctl;
-        flatten(q, &goals);
+    Pn *p = pn_flat(&pn, store, ctl);
+    if (!a->whole && goals_alone(&pn)) {
+        /* kept when a sample of random play works less */
+        Propnet play, goals;
+        pn_copy(&play, &pn);
+        split_goals(&play, &goals);
+        Pn *q = pn_flat(&play, store, ctl), *g = q->goalnet = pn_flat(&goals, store, ctl);
         pn_free(&goals);
-        free(q->made_own.on);
-        q->made_own.on = NULL;
-        q->made = p->made; /* the same bases, numbered alike */
+        free(g->made_own.on);
+        g->made_own.on = NULL;
+        g->made = q->made; /* the same bases, numbered alike */
+        uint64_t whole = sample_work(p), apart = sample_work(q);
+        if (apart * 5 < whole * 4) {
+            pn_destroy(p);
+            p = q;
+            pn_free(&pn);
+            pn = play;
+        } else {
+            pn_destroy(q);
+            pn_free(&play);
+        }
     }
     if (!a->no_phases)
         make_phases(p, &pn);
