@@ -1260,36 +1260,35 @@ static bool goals_alone(const Propnet *pn)
     uint32_t n = pn->comps.n, alone = 0;
     uint8_t *mark = base_xcalloc(n + 1, 1); /* 1: play reads it, 2: goals do */
     uint32_t *stack = base_xmalloc((n + 1) * sizeof *stack);
+    /* marked when pushed: a component is pushed at most once */
+#define PUSH(c)                                                                \
+    do {                                                                       \
+        uint32_t c_ = (c);                                                     \
+        if (!(mark[c_] & bit))                                                 \
+            mark[c_] |= bit, stack[top++] = c_;                                \
+    } while (0)
     for (uint8_t bit = 1; bit <= 2; bit <<= 1) {
         uint32_t top = 0;
         if (bit == 1) {
             for (uint32_t b = 0; b < pn->base.n; b++)
                 if (pn->base.v[b].next != PN_NONE)
-                    stack[top++] = pn->base.v[b].next;
+                    PUSH(pn->base.v[b].next);
             for (uint32_t k = 0; k < pn->roles.n; k++)
                 for (uint32_t i = 0; i < pn->roles.v[k].legal.n; i++)
-                    stack[top++] = pn->roles.v[k].legal.v[i].comp;
+                    PUSH(pn->roles.v[k].legal.v[i].comp);
             if (pn->terminal != PN_NONE)
-                stack[top++] = pn->terminal;
+                PUSH(pn->terminal);
         } else
             for (uint32_t k = 0; k < pn->roles.n; k++)
                 for (uint32_t i = 0; i < pn->roles.v[k].goals.n; i++)
-                    stack[top++] = pn->roles.v[k].goals.v[i].comp;
-        /* marked when pushed: a component is pushed at most once */
-        uint32_t keep = top;
-        top = 0;
-        for (uint32_t i = 0; i < keep; i++)
-            if (!(mark[stack[i]] & bit))
-                mark[stack[i]] |= bit, stack[top++] = stack[i];
+                    PUSH(pn->roles.v[k].goals.v[i].comp);
         while (top) {
             const PnComp *x = &pn->comps.v[stack[--top]];
-            for (uint32_t j = 0; j < x->nin; j++) {
-                uint32_t c = pn->in.v[x->in_at + j];
-                if (!(mark[c] & bit))
-                    mark[c] |= bit, stack[top++] = c;
-            }
+            for (uint32_t j = 0; j < x->nin; j++)
+                PUSH(pn->in.v[x->in_at + j]);
         }
     }
+#undef PUSH
     for (uint32_t c = 0; c < n; c++)
         alone += mark[c] == 2;
     free(mark);
