@@ -251,13 +251,17 @@ static GdlStatus playout(GdlMachine *m, const GdlGame *g, GdlRng *rng, uint64_t 
             print_moves(f, m, joint, nroles);
             fputs(")\n", f);
         }
-        if ((st = gdl_next_state(m, s, joint, &next)) != GDL_OK)
+        /* into the other of two states, as a player's loop does: no
+         * allocation per step once both have grown */
+        if ((st = gdl_next_state_into(m, s, joint, &next)) != GDL_OK)
             break;
-        gdl_state_free(s);
+        GdlState *t = s;
         s = next;
+        next = t;
         res->steps++;
     }
     gdl_state_free(s);
+    gdl_state_free(next);
     return st;
 }
 
