@@ -360,7 +360,8 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
         vec_push(m->roles, gt_intern(&m->store, game->front.ir.roles.v[k], 0, NULL));
     m->serial = machine_serial(m);
     m->legal_stamp = base_xcalloc(m->roles.n + 1, sizeof *m->legal_stamp);
-    m->legal_of = base_xcalloc(m->roles.n + 1, sizeof *m->legal_of);
+    m->legal_mark = base_xcalloc(m->roles.n + 1, sizeof *m->legal_mark);
+    m->legal_epoch = base_xcalloc(m->roles.n + 1, sizeof *m->legal_epoch);
     char *e = NULL;
     m->engine = ops->create(game, colon ? colon + 1 : NULL, &m->store, &m->ctl, &e);
     if (!m->engine) {
@@ -403,11 +404,12 @@ void gdl_machine_free(GdlMachine *m)
     vec_free(m->rank_bits);
     vec_free(m->sorted);
     vec_free(m->joint);
-    for (uint32_t k = 0; m->legal_of && k < m->roles.n; k++)
-        vec_free(m->legal_of[k]);
-    free(m->legal_of);
+    for (uint32_t k = 0; m->legal_mark && k < m->roles.n; k++)
+        vec_free(m->legal_mark[k]);
+    free(m->legal_mark);
+    free(m->legal_epoch);
+    vec_free(m->fact_info);
     free(m->legal_stamp);
-    vec_free(m->legal_bits);
     free(m->charge[0]);
     free(m->charge[1]);
     vec_free(m->props);
@@ -697,10 +699,29 @@ static void rank_known(GdlMachine *m)
 
 /* ---- states ---------------------------------------------------------- */
 
+/* Term t's share of a state's hash, and its canonical id into *cid when m
+ * has mapped it (else *all is made false); the term's info grows the first
+ * time t is a fact. */
+static inline uint64_t fact_share(GdlMachine *m, Gt t, Gt *cid, bool *all)
+{
+    FactInfo *fi = &m->fact_info.v[t];
+    if (!fi->mix) /* 0: not mixed yet (or mixed to 0, mixed again) */
+        fi->mix = base_mix64(m->store.hash.v[t] ^ 0x5851f42d4c957f2dULL);
+    if (!fi->cid && t < m->to_cid.n)
+        fi->cid = m->to_cid.v[t];
+    if (fi->cid)
+        *cid = fi->cid - 1;
+    else
+        *all = false;
+    return fi->mix;
+}
+
+static uint64_t fresh_stamp(GdlMachine *m) { return atomic_fetch_add(&m->game->terms->stamps, 1) + 1; }
+
 /* Writes facts (m's ids, any order, duplicates allowed) into *sp as a state
- * with a fresh stamp, making or growing *sp when it has too little room.
- * facts must not point into *sp. */
-static void state_set(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n)
+ * stamped stamp (0: a fresh stamp), making or growing *sp when it has too
+ * little room. facts must not point into *sp. */
+static void state_set_stamped(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n, uint64_t stamp)
 {
     GdlState *s = *sp;
     if (!s || s->cap < n) {
@@ -716,34 +737,48 @@ static void state_set(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n)
             base_journal_forget(s);
         }
     }
-    gt_tuple_copy(s->facts, facts, n);
-    uint32_t k = 1;
-    while (k < n && facts[k - 1] < facts[k])
-        k++;
-    if (k < n) /* engines that answer in id order skip the sort */
-        k = sort_unique(m, s->facts, n);
-    k = n ? k : 0;
-    s->n = k;
-    /* the canonical ids beside them, and the hash (a sum of mixed content
-     * hashes: independent of ids and of order) */
+    /* the facts, their canonical ids beside them, and the hash (a sum of
+     * mixed content hashes: independent of ids and of order), in one pass
+     * when they come sorted (engines that answer in id order); else
+     * sorted first */
+    if (m->fact_info.n < m->store.fn.n) {
+        uint32_t have = m->fact_info.n, need = m->store.fn.n;
+        vec_reserve(m->fact_info, need);
+        memset(m->fact_info.v + have, 0, (size_t)(need - have) * sizeof *m->fact_info.v);
+        m->fact_info.n = need;
+    }
     Gt *cids = s->facts + s->cap;
     bool all = true;
     uint64_t h = 0x6a09e667f3bcc908ULL;
-    for (uint32_t i = 0; i < k; i++) {
-        Gt t = s->facts[i];
-        if (all && t < m->to_cid.n && m->to_cid.v[t])
-            cids[i] = m->to_cid.v[t] - 1;
-        else
-            all = false;
-        h += base_mix64(m->store.hash.v[t] ^ 0x5851f42d4c957f2dULL);
+    uint32_t k = 0;
+    for (; k < n; k++) {
+        Gt t = facts[k];
+        if (k && t <= facts[k - 1])
+            break;
+        s->facts[k] = t;
+        h += fact_share(m, t, &cids[k], &all);
     }
+    if (k < n) {
+        gt_tuple_copy(s->facts, facts, n);
+        k = sort_unique(m, s->facts, n);
+        h = 0x6a09e667f3bcc908ULL;
+        all = true;
+        for (uint32_t i = 0; i < k; i++)
+            h += fact_share(m, s->facts[i], &cids[i], &all);
+    }
+    s->n = k;
     if (!all)
         map_locked(m, s->facts, cids, k, true);
     s->hash = base_mix64(h ^ k);
     s->owner = m->serial;
-    s->stamp = atomic_fetch_add(&m->game->terms->stamps, 1) + 1;
+    s->stamp = stamp ? stamp : fresh_stamp(m);
     s->game = m->game;
     *sp = s; /* a new state reaches the caller only once it is whole */
+}
+
+static void state_set(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n)
+{
+    state_set_stamped(m, sp, facts, n, 0);
 }
 
 static GdlState *state_make(GdlMachine *m, const Gt *facts, uint32_t n)
@@ -945,6 +980,7 @@ static inline const Gt *query_facts(GdlMachine *m, const GdlState *s)
 static inline GdlStatus done(GdlMachine *m, GdlStatus st)
 {
     m->ctl.stamp = 0;
+    m->ctl.made_stamp = 0;
     return st;
 }
 
@@ -954,28 +990,28 @@ static GdlStatus is_terminal(GdlMachine *m, const GdlState *s, bool *terminal)
 }
 
 /* Role k's remembered legal moves (see Misuse in gdl.h) are forgotten. */
-static void legal_forget(GdlMachine *m, uint32_t k)
-{
-    if (k < 64)
-        for (uint32_t i = 0; i < m->legal_of[k].n; i++)
-            m->legal_bits.v[m->legal_of[k].v[i]] &= ~((uint64_t)1 << k);
-    m->legal_of[k].n = 0;
-    m->legal_stamp[k] = 0;
-}
+static void legal_forget(GdlMachine *m, uint32_t k) { m->legal_stamp[k] = 0; }
 
-/* The moves in m->scratch become role k's remembered legal moves in s. */
+/* The moves in m->scratch become role k's remembered legal moves in s:
+ * each marked with the role's new epoch, so that forgetting them is
+ * starting another. */
 static void legal_remember(GdlMachine *m, const GdlState *s, uint32_t k)
 {
-    uint32_t have = m->legal_bits.n, need = m->store.fn.n;
-    if (need > have) {
-        vec_reserve(m->legal_bits, need);
-        memset(m->legal_bits.v + have, 0, (size_t)(need - have) * sizeof *m->legal_bits.v);
-        m->legal_bits.n = need;
+    U32Vec *mark = &m->legal_mark[k];
+    uint32_t e = ++m->legal_epoch[k];
+    if (e == 0) { /* the epochs went round: no mark may match a new one */
+        memset(mark->v, 0, (size_t)mark->n * sizeof *mark->v);
+        e = m->legal_epoch[k] = 1;
     }
     for (uint32_t i = 0; i < m->scratch.n; i++) {
-        vec_push(m->legal_of[k], m->scratch.v[i]);
-        if (k < 64)
-            m->legal_bits.v[m->scratch.v[i]] |= (uint64_t)1 << k;
+        Gt mv = m->scratch.v[i];
+        if (mv >= mark->n) {
+            uint32_t have = mark->n, need = mv + 1 > m->store.fn.n ? mv + 1 : m->store.fn.n;
+            vec_reserve(*mark, need);
+            memset(mark->v + have, 0, (size_t)(need - have) * sizeof *mark->v);
+            mark->n = need;
+        }
+        mark->v[mv] = e;
     }
     m->legal_stamp[k] = s->stamp;
 }
@@ -1047,13 +1083,7 @@ static GdlStatus joint_check(GdlMachine *m, const GdlState *s, const GdlMove *jo
         Gt mv = m->joint.v[k];
         if (m->legal_stamp[k] != s->stamp && (st = legal_moves(m, s, k, true)) != GDL_OK)
             return st;
-        bool legal = false;
-        if (k < 64)
-            legal = mv < m->legal_bits.n && (m->legal_bits.v[mv] >> k & 1);
-        else
-            for (uint32_t i = 0; i < m->legal_of[k].n && !legal; i++)
-                legal = m->legal_of[k].v[i] == mv;
-        if (!legal)
+        if (!(mv < m->legal_mark[k].n && m->legal_mark[k].v[mv] == m->legal_epoch[k]))
             return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "%s is not a legal move of role %s in this state",
                            gt_text(&m->store, mv), gdl_game_role_name(m->game, k));
     }
@@ -1064,9 +1094,10 @@ static GdlStatus joint_check(GdlMachine *m, const GdlState *s, const GdlMove *jo
 static GdlStatus next_into(GdlMachine *m, const GdlState *s, GdlState **out)
 {
     m->scratch.n = 0;
+    uint64_t stamp = m->ctl.made_stamp = fresh_stamp(m); /* told the engine (RtControl.made_stamp) */
     GdlStatus st = done(m, m->ops->next(m->engine, query_facts(m, s), s->n, m->joint.v, &m->scratch));
     if (st == GDL_OK)
-        state_set(m, out, m->scratch.v, m->scratch.n);
+        state_set_stamped(m, out, m->scratch.v, m->scratch.n, stamp);
     return st;
 }
 

@@ -122,8 +122,8 @@ enum {
 
 /* The state next answered last. */
 typedef struct PnMade {
-    U32Vec facts;      /* sorted by id */
-    uint64_t *on;      /* the same as a bitset over base indexes */
+    uint64_t stamp;    /* the stamp the API gave it (RtControl.made_stamp; 0: none) */
+    uint64_t *on;      /* its facts as a bitset over base indexes */
 } PnMade;
 
 typedef struct Pn Pn;
@@ -132,6 +132,7 @@ typedef struct Pn Pn;
 typedef struct PnPhases {
     uint32_t nsplit;   /* the split bases */
     Gt *fact;          /* their facts */
+    uint32_t *base;    /* their base indexes (bits of PnMade.on) */
     uint32_t nphase;
     uint32_t *mask;    /* per phase: which split bases hold (bit i: fact[i]) */
     Pn **net;          /* per phase: the network made for it */
@@ -175,9 +176,9 @@ struct Pn {
     uint32_t *nw;
     uint32_t nbase_of;
     U32Vec init;       /* the initial state's facts, sorted by id */
-    U32Vec last;       /* the facts of the state set now, sorted by id */
-    uint64_t last_stamp; /* their stamp (RtControl.stamp), 0 for none known */
-    uint64_t *last_on; /* the same as a bitset over base indexes */
+    uint64_t last_stamp; /* the stamp of the state set now (RtControl.stamp), 0 for none known */
+    uint64_t *last_on; /* its facts as a bitset over base indexes */
+    uint64_t *given_on; /* set_state's scratch: a state given by its facts, as a bitset */
     PnMade *made;      /* the state next answered last (a playout's next state): its own
                         * made_own, or shared by the phases of a network */
     PnMade made_own;
@@ -399,54 +400,39 @@ static bool holds(const Pn *p, const Gt *facts, uint32_t n)
     return fixed_true == p->nconst_true;
 }
 
-/* Makes the network hold the state facts (sorted by id): the bases of the
- * facts that differ from the last state's change. False, with nothing
- * changed, for a state that strict refuses (holds). */
+/* Makes the network hold the state facts (sorted by id): the bases that
+ * differ from the state it holds change. The state next answered last (a
+ * playout's next step) is known by its stamp and taken as the bitset
+ * pn_next kept; any other is made a bitset from its facts. False, with
+ * nothing changed, for a state that strict refuses (holds). */
 static bool set_state(Pn *p, const Gt *facts, uint32_t n)
 {
-    const Gt *old = p->last.v;
-    uint32_t i = 0, j = 0, nold = p->last.n;
     uint64_t stamp = p->ctl->stamp;
-    if ((stamp && stamp == p->last_stamp) || (n == nold && (n == 0 || memcmp(facts, old, n * sizeof *facts) == 0))) {
+    if (stamp && stamp == p->last_stamp) {
         drain(p); /* the same state again (legal of each role, then next): only the inputs, if any */
-        p->last_stamp = stamp;
         return true;
     }
-    p->last_stamp = 0; /* until the state is set */
-    if (n == p->made->facts.n && memcmp(facts, p->made->facts.v, n * sizeof *facts) == 0) {
-        /* the state next answered last (a playout's next step): the bases
-         * that differ are the bits that differ */
-        for (uint32_t w = 0; w < p->nbase_words; w++) {
-            uint64_t now = p->made->on[w];
-            for (uint64_t d = p->last_on[w] ^ now; d; d &= d - 1) {
-                uint32_t bit = (uint32_t)__builtin_ctzll(d);
-                set_leaf(p, p->base_comp[w << 6 | bit], (uint8_t)(now >> bit & 1));
-            }
-            p->last_on[w] = now;
+    const uint64_t *on = p->made->on;
+    if (!stamp || stamp != p->made->stamp) {
+        if (p->strict && !holds(p, facts, n))
+            return false;
+        uint64_t *given = p->given_on;
+        memset(given, 0, p->nbase_words * sizeof *given);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t b = base_index(p, facts[i]);
+            if (b != BASE_NONE)
+                given[b >> 6] |= (uint64_t)1 << (b & 63);
         }
-    } else if (p->strict && !holds(p, facts, n))
-        return false;
-    else
-        while (i < n || j < nold) {
-            if (j == nold || (i < n && facts[i] < old[j])) {
-                uint32_t b = base_index(p, facts[i++]);
-                if (b != BASE_NONE) {
-                    set_leaf(p, p->base_comp[b], 1);
-                    p->last_on[b >> 6] |= (uint64_t)1 << (b & 63);
-                }
-            } else if (i == n || old[j] < facts[i]) {
-                uint32_t b = base_index(p, old[j++]);
-                if (b != BASE_NONE) {
-                    set_leaf(p, p->base_comp[b], 0);
-                    p->last_on[b >> 6] &= ~((uint64_t)1 << (b & 63));
-                }
-            } else
-                i++, j++;
+        on = given;
+    }
+    for (uint32_t w = 0; w < p->nbase_words; w++) {
+        uint64_t now = on[w];
+        for (uint64_t d = p->last_on[w] ^ now; d; d &= d - 1) {
+            uint32_t bit = (uint32_t)__builtin_ctzll(d);
+            set_leaf(p, p->base_comp[w << 6 | bit], (uint8_t)(now >> bit & 1));
         }
-    p->last.n = 0;
-    vec_reserve(p->last, n + 1);
-    gt_tuple_copy(p->last.v, facts, n);
-    p->last.n = n;
+        p->last_on[w] = now;
+    }
     p->last_stamp = stamp;
     drain(p);
     return true;
@@ -489,18 +475,24 @@ static inline Pn *phase(Pn *p, const Gt *state, uint32_t n)
     p->route_stamp = stamp;
     p->route = p;
     uint32_t m = 0;
-    for (uint32_t i = 0; i < p->ph.nsplit; i++) {
-        Gt f = p->ph.fact[i];
-        uint32_t lo = 0, hi = n;
-        while (lo < hi) {
-            uint32_t mid = (lo + hi) >> 1;
-            if (state[mid] < f)
-                lo = mid + 1;
-            else
-                hi = mid;
+    if (stamp && stamp == p->made->stamp) { /* the state next answered last: its bits */
+        for (uint32_t i = 0; i < p->ph.nsplit; i++) {
+            uint32_t b = p->ph.base[i];
+            m |= (uint32_t)(p->made->on[b >> 6] >> (b & 63) & 1) << i;
         }
-        m |= (uint32_t)(lo < n && state[lo] == f) << i;
-    }
+    } else
+        for (uint32_t i = 0; i < p->ph.nsplit; i++) {
+            Gt f = p->ph.fact[i];
+            uint32_t lo = 0, hi = n;
+            while (lo < hi) {
+                uint32_t mid = (lo + hi) >> 1;
+                if (state[mid] < f)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            m |= (uint32_t)(lo < n && state[lo] == f) << i;
+        }
     for (uint32_t i = 0; i < p->ph.nphase; i++)
         if (p->ph.mask[i] == m)
             p->route = p->ph.net[i];
@@ -546,14 +538,9 @@ static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, 
     for (uint32_t w = 0, nw = (p->nbase + 63) >> 6; w < nw; w++)
         for (uint64_t x = p->next_on[w]; x; x &= x - 1)
             *out++ = p->base_fact[w << 6 | (uint32_t)__builtin_ctzll(x)];
-    uint32_t k = (uint32_t)(out - (facts->v + facts->n));
-    PnMade *m = p->made;
-    m->facts.n = 0;
-    vec_reserve(m->facts, k + 1);
-    gt_tuple_copy(m->facts.v, facts->v + facts->n, k);
-    m->facts.n = k;
-    memcpy(m->on, p->next_on, p->nbase_words * sizeof *m->on);
-    facts->n += k;
+    facts->n = (uint32_t)(out - facts->v);
+    p->made->stamp = p->ctl->made_stamp;
+    memcpy(p->made->on, p->next_on, p->nbase_words * sizeof *p->made->on);
     return GDL_OK;
 }
 
@@ -630,18 +617,18 @@ static void pn_destroy(void *e)
     free(p->base_of);
     free(p->next_on);
     free(p->last_on);
+    free(p->given_on);
     free(p->made_own.on);
-    vec_free(p->made_own.facts);
     for (uint32_t i = 0; i < p->ph.nphase; i++)
         pn_destroy(p->ph.net[i]);
     pn_destroy(p->goalnet);
     free(p->ph.net);
     free(p->ph.mask);
     free(p->ph.fact);
+    free(p->ph.base);
     free(p->nw_at);
     free(p->nw);
     vec_free(p->init);
-    vec_free(p->last);
     rt_jit_free(p->jit);
     if (p->dl)
         dlclose(p->dl);
@@ -955,8 +942,8 @@ static void flatten(Pn *p, const Propnet *pn)
     p->next_on = base_xcalloc(p->nbase_words + 1, sizeof *p->next_on);
     p->last_on = base_xcalloc(p->nbase_words + 1, sizeof *p->last_on);
     p->made = &p->made_own;
+    p->given_on = base_xcalloc(p->nbase_words + 1, sizeof *p->given_on);
     p->made->on = base_xcalloc(p->nbase_words + 1, sizeof *p->made->on);
-    p->made->facts.n = UINT32_MAX; /* nothing answered yet */
     p->nw_at = base_xcalloc(n + 2, sizeof *p->nw_at);
     p->nw = base_xmalloc((p->nbase + 1) * sizeof *p->nw);
     for (uint32_t b = 0; b < p->nbase; b++)
@@ -1195,8 +1182,11 @@ static void make_phases(Pn *p, const Propnet *pn)
     if (!ph->nsplit)
         return;
     ph->fact = base_xmalloc(ph->nsplit * sizeof *ph->fact);
-    for (uint32_t i = 0; i < ph->nsplit; i++)
+    ph->base = base_xmalloc(ph->nsplit * sizeof *ph->base);
+    for (uint32_t i = 0; i < ph->nsplit; i++) {
         ph->fact[i] = pn->base.v[pn->comps.v[split[i]].index].fact;
+        ph->base[i] = base_index(p, ph->fact[i]);
+    }
     ph->nphase = ph->nsplit == 1 ? 2 : ph->nsplit;
     ph->mask = base_xmalloc(ph->nphase * sizeof *ph->mask);
     ph->net = base_xcalloc(ph->nphase, sizeof *ph->net);
@@ -1235,6 +1225,7 @@ static void make_phases(Pn *p, const Propnet *pn)
     free(ph->net);
     free(ph->mask);
     free(ph->fact);
+    free(ph->base);
     memset(ph, 0, sizeof *ph);
 }
 

@@ -43,6 +43,9 @@ typedef struct RtControl {
     GdlStatus create_status;   /* an engine that could not be made: why (0: a limit) */
     uint64_t stamp;            /* during a query of the API: its state's stamp, which names
                                 * its facts (an engine may know them by it); else 0 */
+    uint64_t made_stamp;       /* during the API's next: the stamp the state answered will
+                                * have (an engine may keep it, to know the state when it is
+                                * asked of next); else 0 */
 } RtControl;
 
 /* Sets ctl->error from a format and returns status. */
@@ -132,6 +135,12 @@ bool rt_pn_goals_apart(const void *pn);
  * held in all (0: a bound of its own), GDL_CANCELLED past the deadline. */
 GdlStatus rt_domain(const GdlGame *game, GtStore *store, RtControl *ctl, uint64_t max, uint32_t role, U32Vec *out);
 
+/* What making a state needs of a fact (api.c: fact_share). */
+typedef struct FactInfo {
+    uint64_t mix; /* its share of a state's hash (0: not computed yet) */
+    Gt cid;       /* its canonical id + 1 (0: not mapped yet) */
+} FactInfo;
+
 struct GdlMachine {
     const GdlGame *game;
     const EngineOps *ops;
@@ -149,11 +158,11 @@ struct GdlMachine {
     U32Vec joint;      /* the joint move being played, copied from the caller */
     /* The legal moves last computed per role, for checking joint moves in
      * O(roles): legal_stamp[k] is the stamp of the state they were computed
-     * for (0: none), legal_of[k] the moves, and bit k of legal_bits[t] says
-     * that term t is among them (roles 0..63; others use legal_of). */
+     * for (0: none), and term t is among them when legal_mark[k][t] is
+     * legal_epoch[k] (a role's epoch changes each time it remembers). */
     uint64_t *legal_stamp;
-    U32Vec *legal_of;
-    VEC(uint64_t) legal_bits;
+    U32Vec *legal_mark;
+    uint32_t *legal_epoch;
     GdlState *charge[2]; /* the depth charge's two states, reused */
     U32Vec props;      /* base propositions or input moves handed to the caller */
     U32Vec symidx;     /* gdl_state_write's scratch: per symbol, its number + 1 */
@@ -165,6 +174,7 @@ struct GdlMachine {
     U32Vec rank_tmp;   /* rank_sort's scratch */
     VEC(uint64_t) rank_bits; /* sort_unique's bitset */
     uint64_t foreign_stamp; /* that state's stamp (0: none) */
+    VEC(FactInfo) fact_info; /* own term id -> what a state holding it needs (state_set) */
 };
 
 struct GdlState {
