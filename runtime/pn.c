@@ -118,6 +118,7 @@ enum {
     PN_F_CYCLIC = 8,   /* a member of a cyclic SCC (cyc) */
     PN_F_NEXT = 16,    /* bases' next: their bits in next_on follow it (nw_at) */
     PN_F_GUARD = 32,   /* a base guarding legal moves: their bits in legal_ok follow it (guard_at) */
+    PN_F_SINK = 64,    /* no outputs: a flip has no one to tell */
 };
 
 /* The state next answered last. */
@@ -299,12 +300,15 @@ static inline __attribute__((always_inline)) void tell_(Pn *p, uint32_t c, uint8
         }
         if ((old ^ now) & PN_CTR_TRUE) {
             PnGate *g = &p->g[d];
-            uint8_t nv = (uint8_t)(now >> 31) ^ g->inv;
+            uint8_t nv = (uint8_t)(now >> 31) ^ (uint8_t)(e >> 31); /* PN_E_NOT: inverted */
             g->val = nv;
-            if (g->flags & (PN_F_WATCHED | PN_F_NEXT))
-                watch_flip(p, d);
-            if (p->out_at[d + 1] != p->out_at[d]) /* else nothing to tell */
-                queue_push(p, d, nv);
+            if (g->flags & (PN_F_WATCHED | PN_F_NEXT | PN_F_SINK)) {
+                if (g->flags & (PN_F_WATCHED | PN_F_NEXT))
+                    watch_flip(p, d);
+                if (g->flags & PN_F_SINK) /* nothing to tell */
+                    continue;
+            }
+            queue_push(p, d, nv);
         }
     }
 }
@@ -348,6 +352,11 @@ static void drain(Pn *p)
                     p->ctell[c](&p->cx, (x & 1) ? 1u : UINT32_MAX);
                 else
                     tell(p, c, (uint8_t)(x & 1), p->cyc[c]);
+            }
+        else if (!p->ncyc) /* no cycles: no SCC to look up */
+            while (p->nqueue) {
+                uint64_t x = p->queue[--p->nqueue];
+                tell_(p, (uint32_t)(x >> 1), (uint8_t)(x & 1), BASE_NONE);
             }
         else
             while (p->nqueue) {
@@ -815,6 +824,9 @@ static void flatten(Pn *p, const Propnet *pn)
         const PnGate *g = &p->g[c];
         p->ctr[c] = PN_CTR_TRUE - g->thr + g->cnt; /* a NOT's (thr 1): inverted */
     }
+    for (uint32_t c = 0; c < n; c++)
+        if (p->out_at[c + 1] == p->out_at[c])
+            p->g[c].flags |= PN_F_SINK;
     for (uint32_t c = 0; c < n; c++)
         for (uint32_t o = p->out_at[c]; o < p->out_at[c + 1]; o++) {
             uint32_t d = p->out[o];
