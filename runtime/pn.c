@@ -302,10 +302,22 @@ static inline __attribute__((always_inline)) void tell_(Pn *p, uint32_t c, uint8
             PnGate *g = &p->g[d];
             uint8_t nv = (uint8_t)(now >> 31) ^ (uint8_t)(e >> 31); /* PN_E_NOT: inverted */
             g->val = nv;
-            if (g->flags & (PN_F_WATCHED | PN_F_NEXT | PN_F_SINK)) {
-                if (g->flags & (PN_F_WATCHED | PN_F_NEXT))
+            uint8_t f = g->flags;
+            if (f & (PN_F_WATCHED | PN_F_NEXT | PN_F_GUARD | PN_F_SINK)) {
+                /* watch_flip's work, inline */
+                if (f & PN_F_GUARD) /* guards are bases, no link's target: watch_flip, to be sure */
                     watch_flip(p, d);
-                if (g->flags & PN_F_SINK) /* nothing to tell */
+                else if (f & PN_F_NEXT)
+                    for (uint32_t w = p->nw_at[d]; w < p->nw_at[d + 1]; w++) {
+                        uint32_t b = p->nw[w];
+                        p->next_on[b >> 6] ^= (uint64_t)1 << (b & 63);
+                    }
+                if ((f & (PN_F_WATCHED | PN_F_GUARD)) == PN_F_WATCHED)
+                    for (uint32_t w = p->watch_at[d]; w < p->watch_at[d + 1]; w++) {
+                        uint32_t b = p->watch[w];
+                        p->legal_on[b >> 6] ^= (uint64_t)1 << (b & 63);
+                    }
+                if (f & PN_F_SINK) /* nothing to tell */
                     continue;
             }
             queue_push(p, d, nv);
