@@ -41,6 +41,7 @@
 #include "runtime.h"
 
 #define CAL_SECONDS 0.003 /* of random steps, per engine and two slices */
+#define CAL_SECONDS_AOT 0.02 /* the same for aot, which may take its time */
 #define CAL_ROUNDS 3      /* slices per engine */
 #define CAL_KEEP 0.95     /* the network stays if it made at least this share */
 
@@ -52,6 +53,7 @@ typedef struct Hybrid {
     void *pn;   /* the network (strict) */
     void *goal; /* the goal-directed code, once a state needed it (NULL: not yet) */
     bool outside; /* a state outside the network was met */
+    double slice; /* seconds of one engine's slice of the timing (CAL_SECONDS / 2 for jit) */
     char plan[160]; /* rt_jit_plan's answer */
 } Hybrid;
 
@@ -94,35 +96,58 @@ static void sort_facts(U32Vec *v)
     v->n = k;
 }
 
-/* Random steps per second of engine e from the initial state, for about
- * seconds (a terminal state starts again); 0 when it faults first. */
-static double steps_per_s(const EngineOps *ops, void *e, uint32_t nroles, double seconds)
+/* A random walk through the game, slice after slice: each engine walks
+ * its own, from the same seed, so both play the same steps (they answer
+ * alike); a terminal state starts again from the initial one. Slices that
+ * went on from where the last stopped see the middle and the end of games,
+ * not only their first steps (one-move and split Amazons: the network is
+ * slower than the goal-directed code in the opening, faster over a game). */
+typedef struct Walk {
+    U32Vec s, init;
+    uint64_t rng;
+    bool started;
+} Walk;
+
+static void walk_free(Walk *w)
 {
-    U32Vec s = {0}, t = {0}, moves = {0}, joint = {0};
+    vec_free(w->s);
+    vec_free(w->init);
+}
+
+/* Random steps per second of engine e on its walk, for about seconds; 0
+ * when it faults first. */
+static double steps_per_s(const EngineOps *ops, void *e, Walk *w, uint32_t nroles, double seconds)
+{
+    U32Vec t = {0}, moves = {0}, joint = {0};
     vec_reserve(joint, nroles + 1);
-    uint64_t rng = 0x9e3779b97f4a7c15ull, steps = 0;
+    uint64_t steps = 0;
     double t0 = now(), t1 = t0;
-    bool ok = ops->initial(e, &s) == GDL_OK;
-    if (ok)
-        sort_facts(&s);
-    U32Vec init = {0};
-    for (uint32_t i = 0; ok && i < s.n; i++)
-        vec_push(init, s.v[i]);
+    bool ok = true;
+    if (!w->started) {
+        w->started = true;
+        w->rng = 0x9e3779b97f4a7c15ull;
+        ok = ops->initial(e, &w->init) == GDL_OK;
+        if (ok)
+            sort_facts(&w->init);
+        for (uint32_t i = 0; ok && i < w->init.n; i++)
+            vec_push(w->s, w->init.v[i]);
+    }
+    U32Vec s = w->s;
     while (ok && (t1 = now()) - t0 < seconds) {
         bool terminal = false;
         ok = ops->terminal(e, s.v, s.n, &terminal) == GDL_OK;
         if (ok && terminal) {
             s.n = 0;
-            for (uint32_t i = 0; i < init.n; i++)
-                vec_push(s, init.v[i]);
+            for (uint32_t i = 0; i < w->init.n; i++)
+                vec_push(s, w->init.v[i]);
             continue;
         }
         for (uint32_t k = 0; ok && k < nroles; k++) {
             moves.n = 0;
             ok = ops->legal(e, s.v, s.n, k, &moves) == GDL_OK && moves.n > 0;
-            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            w->rng = w->rng * 6364136223846793005ull + 1442695040888963407ull;
             if (ok)
-                joint.v[k] = moves.v[(rng >> 33) % moves.n];
+                joint.v[k] = moves.v[(w->rng >> 33) % moves.n];
         }
         t.n = 0;
         if (ok && (ok = ops->next(e, s.v, s.n, joint.v, &t) == GDL_OK)) {
@@ -133,24 +158,24 @@ static double steps_per_s(const EngineOps *ops, void *e, uint32_t nroles, double
             steps++;
         }
     }
-    vec_free(s);
+    w->s = s;
     vec_free(t);
     vec_free(moves);
     vec_free(joint);
-    vec_free(init);
-    return t1 > t0 ? (double)steps / (t1 - t0) : 0;
+    return ok && t1 > t0 ? (double)steps / (t1 - t0) : 0;
 }
 
-/* steps_per_s for half of CAL_SECONDS, every query within a deadline: a
- * query of the goal-directed code can take minutes where grounding found
- * its answer. */
-static double timed_steps(const EngineOps *ops, void *e, uint32_t nroles, RtControl *ctl)
+/* steps_per_s for a slice of h's calibration, every query within a
+ * deadline: a query of the goal-directed code can take minutes where
+ * grounding found its answer. */
+static double timed_steps(const Hybrid *h, const EngineOps *ops, void *e, Walk *w)
 {
+    RtControl *ctl = h->ctl;
     double deadline = ctl->deadline, t = now();
-    ctl->deadline = t + 2 * CAL_SECONDS;
+    ctl->deadline = t + 2 * h->slice;
     if (deadline > 0 && deadline < ctl->deadline)
         ctl->deadline = deadline;
-    double r = steps_per_s(ops, e, nroles, CAL_SECONDS / 2);
+    double r = steps_per_s(ops, e, w, h->game->front.ir.roles.n, h->slice);
     ctl->deadline = deadline;
     return r;
 }
@@ -161,15 +186,17 @@ static void time_plan(void *arg)
 {
     Hybrid *h = arg;
     RtControl *ctl = h->ctl;
-    uint32_t nroles = h->game->front.ir.roles.n;
     double pn = 0, goal = 0;
+    Walk wa = {0}, wb = {0};
     if (goal_engine(h))
         for (int i = 0; i < CAL_ROUNDS; i++) {
-            double a = timed_steps(&rt_engine_pn, h->pn, nroles, ctl);
-            double b = timed_steps(h->goal_ops, h->goal, nroles, ctl);
+            double a = timed_steps(h, &rt_engine_pn, h->pn, &wa);
+            double b = timed_steps(h, h->goal_ops, h->goal, &wb);
             pn = a > pn ? a : pn;
             goal = b > goal ? b : goal;
         }
+    walk_free(&wa);
+    walk_free(&wb);
     free(ctl->error); /* a fault while timing is the game's, met again in play */
     ctl->error = NULL;
     if (pn > 0 && pn < CAL_KEEP * goal) {
@@ -195,8 +222,8 @@ static void pn_call(void *arg)
     c->pn = rt_engine_pn.create(c->game, c->budget, c->store, c->ctl, c->why);
 }
 
-static void *hy_create(const EngineOps *goal_ops, const char *budget, const GdlGame *game, const char *arg,
-                       GtStore *store, RtControl *ctl, char **err)
+static void *hy_create(const EngineOps *goal_ops, const char *budget, double slice, const GdlGame *game,
+                       const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
     bool goal_only = arg && strcmp(arg, "goal") == 0, timed = !arg;
     if (arg && !goal_only && strcmp(arg, "pn") != 0) {
@@ -208,6 +235,7 @@ static void *hy_create(const EngineOps *goal_ops, const char *budget, const GdlG
     }
     Hybrid *h = base_xcalloc(1, sizeof *h);
     h->goal_ops = goal_ops;
+    h->slice = slice;
     h->game = game;
     h->store = store;
     h->ctl = ctl;
@@ -228,8 +256,12 @@ static void *hy_create(const EngineOps *goal_ops, const char *budget, const GdlG
         free(why);
         ctl->create_status = 0;
     }
-    if (!h->pn && !goal_engine(h)) {
+    /* aot makes its goal-directed object now, network or not: a system
+     * compiler that fails is the user's to hear of, not a plan to pass over */
+    if ((!h->pn || goal_ops == &rt_engine_aot_goal) && !goal_engine(h)) {
         *err = base_xstrdup(ctl->error ? ctl->error : "not made");
+        if (h->pn)
+            rt_engine_pn.destroy(h->pn);
         free(h);
         return NULL;
     }
@@ -252,12 +284,12 @@ static void *hy_create(const EngineOps *goal_ops, const char *budget, const GdlG
 
 static void *jit_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
-    return hy_create(&rt_engine_jit_goal, RT_JIT_PN_BUDGET, game, arg, store, ctl, err);
+    return hy_create(&rt_engine_jit_goal, RT_JIT_PN_BUDGET, CAL_SECONDS / 2, game, arg, store, ctl, err);
 }
 
 static void *aot_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
-    return hy_create(&rt_engine_aot_goal, RT_AOT_PN_BUDGET, game, arg, store, ctl, err);
+    return hy_create(&rt_engine_aot_goal, RT_AOT_PN_BUDGET, CAL_SECONDS_AOT / 2, game, arg, store, ctl, err);
 }
 
 const EngineOps *rt_jit_resolve(const EngineOps *ops, void **engine)

@@ -109,7 +109,7 @@ extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so, rt_engine_pn;
  * the goal-directed code alone. */
 extern const EngineOps rt_engine_jit_goal, rt_engine_aot_goal;
 #define RT_JIT_PN_BUDGET "max-atoms=400000,max-rules=150000,max-links=300000"
-#define RT_AOT_PN_BUDGET "cc,max-atoms=600000,max-rules=250000,max-links=500000"
+#define RT_AOT_PN_BUDGET "max-atoms=600000,max-rules=250000,max-links=500000"
 /* After ops (rt_engine_jit or rt_engine_aot) made *engine: the ops that
  * play it (ops, or the goal-directed ops with *engine replaced by the
  * goal-directed engine). */

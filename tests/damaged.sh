@@ -64,16 +64,16 @@ refused "so: a directory" "cannot load" "so:$tmp"
 printf 'hello\n' >"$tmp/text.so"
 refused "so: a text file" "text.so: " "so:$tmp/text.so"
 
-# The aot cache: a damaged entry is compiled again. Engine aot keeps
+# The aot cache: a damaged entry is compiled again. The cache keeps
 # objects of a small game, the goal-directed code (aot:goal, one) and the
-# network's propagation (aot:pn, one per phase: two); one of each is
-# damaged in turn, and is rebuilt in its place.
-for eng in aot:goal aot:pn; do
+# network's propagation compiled by the system compiler (pn:cc, one per
+# phase: two); one of each is damaged in turn, and is rebuilt in its place.
+for eng in aot:goal pn:cc; do
     export XDG_CACHE_HOME="$tmp/cache-$eng"
     "$gdlc" play "$t" --engine $eng >"$tmp/a1" 2>&1 || { echo "FAIL: $eng play:"; cat "$tmp/a1"; fail=1; }
     obj=$(ls "$XDG_CACHE_HOME/gdlc"/*.so 2>/dev/null | head -n 1)
     [ -n "$obj" ] || { echo "FAIL: no object in the aot cache of $eng"; exit 1; }
-    want=1; [ $eng = aot:pn ] && want=2
+    want=1; [ $eng = pn:cc ] && want=2
     [ "$(ls "$XDG_CACHE_HOME/gdlc"/*.so | wc -l)" = $want ] || { echo "FAIL: $eng left $(ls "$XDG_CACHE_HOME/gdlc"/*.so | wc -l) objects, not $want"; fail=1; }
     osize=$(wc -c <"$obj")
     for damage in "half" "empty" "corrupt"; do
