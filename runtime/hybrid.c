@@ -11,8 +11,9 @@
  * goal-directed code on most games whose grounding is small, but not all:
  * on games of few facts and a large network (pancakes6, gt_two_thirds_2p)
  * it is 2 to 3 times slower. So both are made, and each plays random steps
- * from the initial state in CAL_ROUNDS slices of CAL_SECONDS / 2,
- * interleaved; the network is kept unless its best slice made fewer than
+ * in CAL_ROUNDS slices of CAL_SECONDS / 2 (CAL_SECONDS_AOT / 2 for aot),
+ * interleaved, each slice going on with its engine's walk from where the
+ * last stopped (a Walk); the network is kept unless its best slice made fewer than
  * CAL_KEEP of the steps of the goal-directed code's best (the best, not the
  * sum: a slice that meets caches emptied by the compiler that just ran,
  * or another process, says nothing of the engine). The choice
@@ -22,9 +23,11 @@
  * stops at it, so finding out costs at most the budget) is played by the
  * goal-directed code alone, as engine "jit:goal" always is, and the
  * machine then holds that engine directly (rt_jit_resolve).
- * Engine aot makes the same plan with the system compiler: the network's
- * propagation compiled into the aot cache (pn:compiled,cc), else the
- * goal-directed object ("aot:goal").
+ * Engine aot makes the same plan with a larger budget (RT_AOT_PN_BUDGET)
+ * against the goal-directed object of the system compiler ("aot:goal"),
+ * made when the machine is, network or not. Its network plays from the
+ * tables too: gcc's code of the propagation (pn:cc) was no faster on any
+ * headline game and 18% slower on Tic-tac-toe.
  *
  * The network answers only the states it can hold: those play reaches. A
  * state made by hand (a fact outside the grounded domain, a fixed base given
@@ -88,6 +91,11 @@ static double now(void)
 
 static void sort_facts(U32Vec *v)
 {
+    uint32_t i = 1;
+    while (i < v->n && v->v[i - 1] < v->v[i])
+        i++;
+    if (i >= v->n) /* sorted already (the network's), as the API checks first */
+        return;
     base_sort_u32(v->v, v->n);
     uint32_t k = 0;
     for (uint32_t i = 0; i < v->n; i++)
@@ -104,9 +112,12 @@ static void sort_facts(U32Vec *v)
  * slower than the goal-directed code in the opening, faster over a game). */
 typedef struct Walk {
     U32Vec s, init;
+    uint64_t stamp; /* s's, told the engine as the API does (RtControl.stamp) */
     uint64_t rng;
     bool started;
 } Walk;
+
+static uint64_t walk_stamp(const Hybrid *h) { return atomic_fetch_add(&h->game->terms->stamps, 1) + 1; }
 
 static void walk_free(Walk *w)
 {
@@ -114,10 +125,14 @@ static void walk_free(Walk *w)
     vec_free(w->init);
 }
 
-/* Random steps per second of engine e on its walk, for about seconds; 0
- * when it faults first. */
-static double steps_per_s(const EngineOps *ops, void *e, Walk *w, uint32_t nroles, double seconds)
+/* Random steps per second of engine e on its walk, for about seconds or
+ * max_steps steps (0: no bound), whichever comes first, the steps taken
+ * into *taken; 0 when it faults first. */
+static double steps_per_s(const Hybrid *h, const EngineOps *ops, void *e, Walk *w, double seconds,
+                          uint64_t max_steps, uint64_t *taken)
 {
+    RtControl *ctl = h->ctl;
+    uint32_t nroles = h->game->front.ir.roles.n;
     U32Vec t = {0}, moves = {0}, joint = {0};
     vec_reserve(joint, nroles + 1);
     uint64_t steps = 0;
@@ -131,15 +146,18 @@ static double steps_per_s(const EngineOps *ops, void *e, Walk *w, uint32_t nrole
             sort_facts(&w->init);
         for (uint32_t i = 0; ok && i < w->init.n; i++)
             vec_push(w->s, w->init.v[i]);
+        w->stamp = walk_stamp(h);
     }
     U32Vec s = w->s;
-    while (ok && (t1 = now()) - t0 < seconds) {
+    while (ok && (t1 = now()) - t0 < seconds && (!max_steps || steps < max_steps)) {
         bool terminal = false;
+        ctl->stamp = w->stamp;
         ok = ops->terminal(e, s.v, s.n, &terminal) == GDL_OK;
         if (ok && terminal) {
             s.n = 0;
             for (uint32_t i = 0; i < w->init.n; i++)
                 vec_push(s, w->init.v[i]);
+            w->stamp = walk_stamp(h);
             continue;
         }
         for (uint32_t k = 0; ok && k < nroles; k++) {
@@ -150,32 +168,39 @@ static double steps_per_s(const EngineOps *ops, void *e, Walk *w, uint32_t nrole
                 joint.v[k] = moves.v[(w->rng >> 33) % moves.n];
         }
         t.n = 0;
+        uint64_t made = ctl->made_stamp = walk_stamp(h);
         if (ok && (ok = ops->next(e, s.v, s.n, joint.v, &t) == GDL_OK)) {
             sort_facts(&t);
             U32Vec x = s;
             s = t;
             t = x;
+            w->stamp = made;
             steps++;
         }
+        ctl->made_stamp = 0;
     }
+    ctl->stamp = 0;
     w->s = s;
     vec_free(t);
     vec_free(moves);
     vec_free(joint);
+    *taken = steps;
     return ok && t1 > t0 ? (double)steps / (t1 - t0) : 0;
 }
 
-/* steps_per_s for a slice of h's calibration, every query within a
- * deadline: a query of the goal-directed code can take minutes where
- * grounding found its answer. */
-static double timed_steps(const Hybrid *h, const EngineOps *ops, void *e, Walk *w)
+/* steps_per_s for a slice of h's calibration (seconds, or max_steps when
+ * not 0, within twice the slice), every query within a deadline: a query
+ * of the goal-directed code can take minutes where grounding found its
+ * answer. */
+static double timed_steps(const Hybrid *h, const EngineOps *ops, void *e, Walk *w, uint64_t max_steps,
+                          uint64_t *taken)
 {
     RtControl *ctl = h->ctl;
-    double deadline = ctl->deadline, t = now();
-    ctl->deadline = t + 2 * h->slice;
+    double deadline = ctl->deadline, t = now(), seconds = max_steps ? 2 * h->slice : h->slice;
+    ctl->deadline = t + 2 * seconds;
     if (deadline > 0 && deadline < ctl->deadline)
         ctl->deadline = deadline;
-    double r = steps_per_s(ops, e, w, h->game->front.ir.roles.n, h->slice);
+    double r = steps_per_s(h, ops, e, w, seconds, max_steps, taken);
     ctl->deadline = deadline;
     return r;
 }
@@ -190,8 +215,12 @@ static void time_plan(void *arg)
     Walk wa = {0}, wb = {0};
     if (goal_engine(h))
         for (int i = 0; i < CAL_ROUNDS; i++) {
-            double a = timed_steps(h, &rt_engine_pn, h->pn, &wa);
-            double b = timed_steps(h, h->goal_ops, h->goal, &wb);
+            /* the network plays a slice; the goal-directed code the same
+             * steps of the same walk (the cost of a step varies along a
+             * game: hex's network pays more as the groups grow) */
+            uint64_t n = 0, m = 0;
+            double a = timed_steps(h, &rt_engine_pn, h->pn, &wa, 0, &n);
+            double b = timed_steps(h, h->goal_ops, h->goal, &wb, n ? n : 1, &m);
             pn = a > pn ? a : pn;
             goal = b > goal ? b : goal;
         }

@@ -100,10 +100,9 @@ GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uin
 extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so, rt_engine_pn;
 
 /* Engines jit and aot make a plan (hybrid.c): the game's propositional
- * network (engine pn's: its tables for jit, which played the small games
- * 11-28% faster than libtcc's straight-line code of their propagation and
- * the large ones as fast; its propagation compiled by the system compiler
- * for aot) when the grounding fits the budget below, else,
+ * network (engine pn's tables, which played the small games 11-28% faster
+ * than libtcc's straight-line code of their propagation and as fast as
+ * gcc's or faster) when the grounding fits the budget below, else,
  * and for any state the network cannot hold, the goal-directed code
  * (rt_engine_jit_goal, rt_engine_aot_goal). "jit:goal" and "aot:goal" are
  * the goal-directed code alone. */
