@@ -108,7 +108,7 @@ static void sort_facts(U32Vec *v)
  * its own, from the same seed, so both play the same steps (they answer
  * alike); a terminal state starts again from the initial one. Slices that
  * went on from where the last stopped see the middle and the end of games,
- * not only their first steps (one-move and split Amazons: the network is
+ * not only their first steps (Amazons 10x10: the network is
  * slower than the goal-directed code in the opening, faster over a game). */
 typedef struct Walk {
     U32Vec s, init;
