@@ -107,7 +107,8 @@ typedef struct PnGate {
     uint32_t thr;      /* a gate is true when cnt >= thr, inverted for a NOT
                         * (AND: every input, OR and NOT: one) */
     uint8_t inv;       /* NOT: 1 */
-    uint8_t val;       /* its value now */
+    uint8_t val;       /* its value now, kept for leaves, cyclic members and gates
+                        * marked PN_F_SPEC (a plain gate's is its counter's bit 31) */
     uint8_t flags;     /* PN_F_* */
 } PnGate;
 
@@ -119,6 +120,8 @@ enum {
     PN_F_NEXT = 16,    /* bases' next: their bits in next_on follow it (nw_at) */
     PN_F_GUARD = 32,   /* a base guarding legal moves: their bits in legal_ok follow it (guard_at) */
     PN_F_SINK = 64,    /* no outputs: a flip has no one to tell */
+    PN_F_READ = 128,   /* its value is read (terminal, a goal): stored when it flips */
+    PN_F_SPEC = PN_F_WATCHED | PN_F_NEXT | PN_F_GUARD | PN_F_SINK | PN_F_READ,
 };
 
 /* The state next answered last. */
@@ -199,7 +202,8 @@ struct Pn {
     Pn *goalnet;       /* the goals' own network (split_goals), or NULL: the goals are this one's */
     uint64_t route_stamp; /* the stamp of the state routed last (0: none), */
     Pn *route;         /* and its network */
-    uint64_t work;     /* changes told (twice) and gates visited, by the tables (sample_work) */
+    uint64_t work;     /* changes told (twice) and gates visited, by the tables, */
+    bool counting;     /* while counting (sample_work) */
 };
 
 /* ---- propagation ---------------------------------------------------------- */
@@ -208,7 +212,9 @@ struct Pn {
  * that a visit touches the target's counter only. */
 #define PN_E_NOT 0x80000000u  /* the target is a NOT (its value is its counter's bit 31 inverted) */
 #define PN_E_CYC 0x40000000u  /* the target is a member of a cyclic SCC */
-#define PN_E_COMP 0x3fffffffu /* the target component */
+#define PN_E_SPEC 0x20000000u /* the target's record matters on a flip: its value is read or
+                               * bits follow it, or it has no outputs (PN_F_SPEC) */
+#define PN_E_COMP 0x1fffffffu /* the target component */
 #define PN_MAX_COMPS PN_E_COMP
 #define PN_CTR_TRUE 0x80000000u
 
@@ -237,27 +243,28 @@ static inline __attribute__((always_inline)) void watch_legal(Pn *p, uint32_t c)
 }
 
 /* Legal sentences, next-state bits and guarded moves follow their
- * component's value. Inline: the propagation loop calls it on a flip (a
- * call per flip was 8% of checkers' profile). */
-static inline __attribute__((always_inline)) void watch_flip(Pn *p, uint32_t c)
+ * component's value; f is its flags. Inline: the propagation loop calls
+ * it on a flip (a call per flip was 8% of checkers' profile). */
+static inline __attribute__((always_inline)) void watch_flip(Pn *p, uint32_t c, uint8_t f)
 {
-    if (p->g[c].flags & PN_F_GUARD)
+    if (f & PN_F_GUARD)
         for (uint32_t i = p->guard_at[c]; i < p->guard_at[c + 1]; i++)
             p->legal_ok[p->guard_word[i]] ^= p->guard_mask[i];
-    if (p->g[c].flags & PN_F_NEXT)
+    if (f & PN_F_NEXT)
         for (uint32_t w = p->nw_at[c]; w < p->nw_at[c + 1]; w++) {
             uint32_t b = p->nw[w];
             p->next_on[b >> 6] ^= (uint64_t)1 << (b & 63);
         }
-    if (p->g[c].flags & PN_F_WATCHED)
+    if (f & PN_F_WATCHED)
         watch_legal(p, c);
 }
 
 static inline void set_val(Pn *p, uint32_t c, uint8_t v)
 {
     p->g[c].val = v;
-    if (p->g[c].flags & (PN_F_WATCHED | PN_F_NEXT | PN_F_GUARD))
-        watch_flip(p, c);
+    uint8_t f = p->g[c].flags;
+    if (f & (PN_F_WATCHED | PN_F_NEXT | PN_F_GUARD))
+        watch_flip(p, c, f);
 }
 
 static void mark_dirty(Pn *p, uint32_t s)
@@ -279,14 +286,19 @@ static uint64_t pn_visits, pn_tells;
 
 /* Tells c's outputs that it became v; own is c's cyclic SCC (BASE_NONE:
  * none): members of it only count (recompute decides them). Every
- * counter takes the change alike; a NOT's value is its bit 31 inverted. */
-static inline __attribute__((always_inline)) void tell_(Pn *p, uint32_t c, uint8_t v, uint32_t own)
+ * counter takes the change alike; a NOT's value is its bit 31 inverted.
+ * Only a target whose link is marked PN_E_SPEC has its record read (and
+ * its value stored) when it flips: the others are plain gates whose
+ * value is their counter's. count: the tables' work is counted
+ * (sample_work). */
+static inline __attribute__((always_inline)) void tell_(Pn *p, uint32_t c, uint8_t v, uint32_t own, bool count)
 {
     uint32_t delta = v ? 1 : UINT32_MAX; /* +1 or -1 */
     uint32_t *ctr = p->ctr;
     PN_COUNT(c);
     uint32_t o = p->out_at[c], end = p->out_at[c + 1];
-    p->work += 2 + end - o;
+    if (count)
+        p->work += 2 + end - o;
     for (; o < end; o++) {
         uint32_t e = p->out[o], d = e & PN_E_COMP;
         uint32_t old = ctr[d], now = old + delta;
@@ -300,13 +312,13 @@ static inline __attribute__((always_inline)) void tell_(Pn *p, uint32_t c, uint8
             continue;
         }
         if ((old ^ now) & PN_CTR_TRUE) {
-            PnGate *g = &p->g[d];
             uint8_t nv = (uint8_t)(now >> 31) ^ (uint8_t)(e >> 31); /* PN_E_NOT: inverted */
-            g->val = nv;
-            uint8_t f = g->flags;
-            if (f & (PN_F_WATCHED | PN_F_NEXT | PN_F_GUARD | PN_F_SINK)) {
+            if (e & PN_E_SPEC) {
+                PnGate *g = &p->g[d];
+                g->val = nv;
+                uint8_t f = g->flags;
                 if (f & (PN_F_WATCHED | PN_F_NEXT | PN_F_GUARD))
-                    watch_flip(p, d);
+                    watch_flip(p, d, f);
                 if (f & PN_F_SINK) /* nothing to tell */
                     continue;
             }
@@ -315,7 +327,56 @@ static inline __attribute__((always_inline)) void tell_(Pn *p, uint32_t c, uint8
     }
 }
 
-static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own) { tell_(p, c, v, own); }
+static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own) { tell_(p, c, v, own, p->counting); }
+
+/* Tells every queued change of a network without cycles from its tables:
+ * tell_'s loop with the queue and the arrays it reads in locals (a store
+ * of a value byte may alias anything reached through p, so the compiler
+ * would reload them after each). */
+static inline __attribute__((always_inline)) void drain_acyclic(Pn *p, bool count)
+{
+    const uint32_t *out_at = p->out_at, *out = p->out;
+    uint32_t *ctr = p->ctr;
+    uint64_t *q = p->queue, work = 0;
+    uint32_t nq = p->nqueue, cap = p->capqueue;
+    while (nq) {
+        uint64_t x = q[--nq];
+        uint32_t c = (uint32_t)(x >> 1), delta = (x & 1) ? 1 : UINT32_MAX;
+        PN_COUNT(c);
+        uint32_t o = out_at[c], end = out_at[c + 1];
+        if (count)
+            work += 2 + end - o;
+        for (; o < end; o++) {
+            uint32_t e = out[o], d = e & PN_E_COMP;
+            uint32_t old = ctr[d], now = old + delta;
+            ctr[d] = now;
+            if (!((old ^ now) & PN_CTR_TRUE))
+                continue;
+            uint8_t nv = (uint8_t)(now >> 31) ^ (uint8_t)(e >> 31); /* PN_E_NOT: inverted */
+            if (e & PN_E_SPEC) {
+                PnGate *g = &p->g[d];
+                g->val = nv;
+                uint8_t f = g->flags;
+                if (f & (PN_F_WATCHED | PN_F_NEXT | PN_F_GUARD))
+                    watch_flip(p, d, f);
+                if (f & PN_F_SINK) /* nothing to tell */
+                    continue;
+            }
+            if (nq == cap) {
+                p->nqueue = nq;
+                queue_push(p, d, nv);
+                q = p->queue;
+                cap = p->capqueue;
+                nq++;
+                continue;
+            }
+            q[nq++] = (uint64_t)d << 1 | nv;
+        }
+    }
+    p->nqueue = 0;
+    if (count)
+        p->work += work;
+}
 
 /* Recomputes cyclic SCC s from false: its least fixpoint. */
 static void recompute(Pn *p, uint32_t s)
@@ -355,16 +416,16 @@ static void drain(Pn *p)
                 else
                     tell(p, c, (uint8_t)(x & 1), p->cyc[c]);
             }
-        else if (!p->ncyc) /* no cycles: no SCC to look up */
-            while (p->nqueue) {
-                uint64_t x = p->queue[--p->nqueue];
-                tell_(p, (uint32_t)(x >> 1), (uint8_t)(x & 1), BASE_NONE);
-            }
-        else
+        else if (!p->ncyc) { /* no cycles: no SCC to look up */
+            if (p->counting)
+                drain_acyclic(p, true);
+            else
+                drain_acyclic(p, false);
+        } else
             while (p->nqueue) {
                 uint64_t x = p->queue[--p->nqueue];
                 uint32_t c = (uint32_t)(x >> 1);
-                tell_(p, c, (uint8_t)(x & 1), p->cyc[c]);
+                tell_(p, c, (uint8_t)(x & 1), p->cyc[c], p->counting);
             }
         if (!p->dirty_list.n)
             return;
@@ -829,11 +890,6 @@ static void flatten(Pn *p, const Propnet *pn)
     for (uint32_t c = 0; c < n; c++)
         if (p->out_at[c + 1] == p->out_at[c])
             p->g[c].flags |= PN_F_SINK;
-    for (uint32_t c = 0; c < n; c++)
-        for (uint32_t o = p->out_at[c]; o < p->out_at[c + 1]; o++) {
-            uint32_t d = p->out[o];
-            p->out[o] = d | (p->g[d].inv ? PN_E_NOT : 0) | (p->g[d].flags & PN_F_CYCLIC ? PN_E_CYC : 0);
-        }
     p->ncyc = cat.n;
     vec_push(cat, ccomp.n);
     p->cyc_at = cat.v;
@@ -976,6 +1032,19 @@ static void flatten(Pn *p, const Propnet *pn)
             p->next_on[b >> 6] |= (uint64_t)1 << (b & 63);
     }
     free(fill);
+
+    /* the links, each with what a visit needs of its target */
+    if (p->terminal < n) /* a goals network (split_goals) has none */
+        p->g[p->terminal].flags |= PN_F_READ;
+    for (uint32_t k = 0; k < p->nroles; k++)
+        for (uint32_t i = 0; i < p->roles[k].ngoals; i++)
+            p->g[p->roles[k].goal_comp[i]].flags |= PN_F_READ;
+    for (uint32_t c = 0; c < n; c++)
+        for (uint32_t o = p->out_at[c]; o < p->out_at[c + 1]; o++) {
+            uint32_t d = p->out[o];
+            p->out[o] = d | (p->g[d].inv ? PN_E_NOT : 0) | (p->g[d].flags & PN_F_CYCLIC ? PN_E_CYC : 0) |
+                        (p->g[d].flags & PN_F_SPEC ? PN_E_SPEC : 0);
+        }
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -1068,11 +1137,22 @@ static bool pn_args(const char *arg, PnArgs *a, char **why)
  * made it. */
 enum { PN_PHASE_MIN = 8, PN_MAX_SPLIT = 8, PN_SAMPLE_STEPS = 400 };
 
-/* The work (PnTab.work) of random playouts from the initial state, up to
+/* Counts the tables' work (Pn.work) of p and its networks, or stops. */
+static void set_counting(Pn *p, bool on)
+{
+    p->counting = on;
+    if (p->goalnet)
+        p->goalnet->counting = on;
+    for (uint32_t i = 0; i < p->ph.nphase; i++)
+        p->ph.net[i]->counting = on;
+}
+
+/* The work (Pn.work) of random playouts from the initial state, up to
  * PN_SAMPLE_STEPS state changes in all: the same moves whichever networks
  * answer, since each answers exactly. */
 static uint64_t sample_work(Pn *p)
 {
+    set_counting(p, true);
     uint64_t before = p->work + (p->goalnet ? p->goalnet->work : 0);
     for (uint32_t i = 0; i < p->ph.nphase; i++)
         before += p->ph.net[i]->work;
@@ -1115,6 +1195,7 @@ static uint64_t sample_work(Pn *p)
     uint64_t after = p->work + (p->goalnet ? p->goalnet->work : 0);
     for (uint32_t i = 0; i < p->ph.nphase; i++)
         after += p->ph.net[i]->work;
+    set_counting(p, false);
     return after - before;
 }
 
@@ -1383,12 +1464,16 @@ static char *pn_code(const Pn *p, size_t max_lines, size_t *len, size_t *lines)
     uint8_t *flags = base_xcalloc(p->n + 1, 1);
     for (uint32_t c = 0; c < p->n; c++)
         flags[c] = p->g[c].flags & PN_F_CYCLIC ? PNCG_F_CYCLIC : 0;
+    uint32_t nout = p->out_at[p->n];
+    uint32_t *out = base_xmalloc((nout + 1) * sizeof *out); /* the links without PN_E_SPEC */
+    for (uint32_t o = 0; o < nout; o++)
+        out[o] = p->out[o] & ~PN_E_SPEC;
     PncgNet net = {
         .lb_at = p->watch_at,
         .lb = p->watch,
         .n = p->n,
         .out_at = p->out_at,
-        .out = p->out,
+        .out = out,
         .flags = flags,
         .nw_at = p->nw_at,
         .nw = p->nw,
@@ -1398,6 +1483,7 @@ static char *pn_code(const Pn *p, size_t max_lines, size_t *len, size_t *lines)
     };
     char *code = pncg_emit(&net, max_lines, len, lines);
     free(flags);
+    free(out);
     return code;
 }
 
