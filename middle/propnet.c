@@ -96,6 +96,45 @@ void pn_copy(Propnet *dst, const Propnet *src)
     }
 }
 
+void pn_permute(Propnet *pn, const uint32_t *newid)
+{
+    uint32_t n = pn->comps.n;
+    uint32_t *oldid = base_xmalloc((n + 1) * sizeof *oldid);
+    for (uint32_t c = 0; c < n; c++)
+        oldid[newid[c]] = c;
+    PnComp *comps = base_xmalloc((n + 1) * sizeof *comps);
+    VEC(uint64_t) edges = {0};
+    for (uint32_t c = 0; c < n; c++) { /* by new number, so that each out list comes sorted */
+        const PnComp *x = &pn->comps.v[oldid[c]];
+        comps[c] = *x;
+        for (uint32_t i = 0; i < x->nin; i++)
+            vec_push(edges, (uint64_t)c << 32 | newid[pn->in.v[x->in_at + i]]);
+    }
+    free(pn->comps.v);
+    pn->comps.v = comps;
+    pn->comps.cap = n;
+    pn_relink(pn, edges.v, edges.n);
+    vec_free(edges);
+    free(oldid);
+#define MAP(x) ((x) = (x) == PN_NONE ? PN_NONE : newid[(x)])
+    for (uint32_t i = 0; i < pn->base.n; i++) {
+        MAP(pn->base.v[i].comp);
+        MAP(pn->base.v[i].next);
+    }
+    for (uint32_t i = 0; i < pn->inputs.n; i++)
+        MAP(pn->inputs.v[i].comp);
+    for (uint32_t k = 0; k < pn->roles.n; k++) {
+        for (uint32_t i = 0; i < pn->roles.v[k].legal.n; i++)
+            MAP(pn->roles.v[k].legal.v[i].comp);
+        for (uint32_t i = 0; i < pn->roles.v[k].goals.n; i++)
+            MAP(pn->roles.v[k].goals.v[i].comp);
+    }
+    MAP(pn->terminal);
+    for (uint32_t i = 0; i < pn->aliases.n; i++)
+        MAP(pn->aliases.v[i].comp);
+#undef MAP
+}
+
 /* ---- links ---------------------------------------------------------------- */
 
 void pn_relink(Propnet *pn, const uint64_t *edges, uint32_t nedges)

@@ -183,6 +183,9 @@ void pn_optimise(Propnet *pn, unsigned opts);
 void pn_free(Propnet *pn);
 /* A copy of src (sharing its store) into dst, to optimise apart. */
 void pn_copy(Propnet *dst, const Propnet *src);
+/* Renumbers the components: c becomes newid[c] (newid a permutation of
+ * 0 .. comps.n), the marks follow; every out list comes sorted by number. */
+void pn_permute(Propnet *pn, const uint32_t *newid);
 /* Links: the sum of every component's inputs. */
 uint64_t pn_links(const Propnet *pn);
 /* The strongly connected components of the gates (transitions are not

@@ -57,7 +57,7 @@ typedef struct Hybrid {
     void *goal; /* the goal-directed code, once a state needed it (NULL: not yet) */
     bool outside; /* a state outside the network was met */
     double slice; /* seconds of one engine's slice of the timing (CAL_SECONDS / 2 for jit) */
-    char plan[160]; /* rt_jit_plan's answer */
+    char plan[224]; /* rt_jit_plan's answer */
 } Hybrid;
 
 static void *goal_engine(Hybrid *h)
@@ -339,8 +339,9 @@ const char *rt_jit_plan(const void *engine)
     char phases[32] = "";
     if (k)
         snprintf(phases, sizeof phases, " in %u phases", k);
-    snprintf(h->plan, sizeof h->plan, "propositional network%s%s%s", phases,
+    snprintf(h->plan, sizeof h->plan, "propositional network%s%s%s%s", phases,
              rt_pn_goals_apart(h->pn) ? ", goals in a network of their own" : "",
+             rt_pn_ordered(h->pn) ? ", changes told in topological order" : "",
              h->outside ? ", goal-directed code for states outside it" : "");
     return h->plan;
 }

@@ -35,6 +35,19 @@
  * early one may be recomputed again when an input changes late: the last
  * recomputation of each sees its inputs final.
  *
+ * Order. The queue is a stack: changes are told depth first, so a gate
+ * whose inputs change one by one may be told a rise, a fall and a rise
+ * again in one query (a glitch). A network without cycles is numbered in
+ * topological order (flatten: Kahn's, keeping the grounder's numbers
+ * where they are topological already) and may be drained in that order
+ * instead (drain_ordered): the changes of leaves mark the gates whose
+ * count crossed their threshold, and marked gates are looked at by
+ * increasing number, each once, told only when its value differs from
+ * the value it told last. It pays where glitches are many (Reversi's
+ * lines of discs: 40% of the queue's changes told again) and costs more
+ * per change elsewhere, so a sample of random play decides
+ * (choose_order; pn:ordered, pn:queued force it).
+ *
  * Answers. Per role, the legal moves are numbered in canonical order (the
  * API's: gt_sort) and the true ones kept as a bitset as they flip, so that
  * `legal` reads the bits in order and the API need not sort
@@ -101,14 +114,13 @@ typedef struct PnRoleTab {
     uint32_t cur_input; /* the input component set now (BASE_NONE: none) */
 } PnRoleTab;
 
-/* What evaluation reads of a component, in one place (one cache line). */
+/* What evaluation reads of a component beside its counter (Pn.ctr):
+ * three bytes, so that the records of a large network stay in cache. */
 typedef struct PnGate {
-    uint32_t cnt;      /* how many of its inputs are true */
-    uint32_t thr;      /* a gate is true when cnt >= thr, inverted for a NOT
-                        * (AND: every input, OR and NOT: one) */
-    uint8_t inv;       /* NOT: 1 */
+    uint8_t inv;       /* NOT: 1 (its value is its counter's bit 31 inverted) */
     uint8_t val;       /* its value now, kept for leaves, cyclic members and gates
-                        * marked PN_F_SPEC (a plain gate's is its counter's bit 31) */
+                        * marked PN_F_SPEC (a plain gate's is its counter's bit 31),
+                        * for every gate when the network drains in order */
     uint8_t flags;     /* PN_F_* */
 } PnGate;
 
@@ -204,6 +216,9 @@ struct Pn {
     Pn *route;         /* and its network */
     uint64_t work;     /* changes told (twice) and gates visited, by the tables, */
     bool counting;     /* while counting (sample_work) */
+    bool ordered;      /* drained in topological order (drain_ordered; no cycles) */
+    uint64_t *mark;    /* drain_ordered: a bit per component to look at, */
+    uint64_t *mark_sum; /* and a bit per word of mark that has one */
 };
 
 /* ---- propagation ---------------------------------------------------------- */
@@ -227,10 +242,11 @@ static inline void queue_push(Pn *p, uint32_t c, uint8_t v)
     p->queue[p->nqueue++] = (uint64_t)c << 1 | v;
 }
 
-/* The value a gate's count gives it. */
-static inline uint8_t gate_value(const PnGate *g)
+/* The value a gate's count gives it: true when the count reaches its
+ * threshold (AND: every input, OR and NOT: one), inverted for a NOT. */
+static inline uint8_t gate_value(const PnGate *g, uint32_t cnt, uint32_t thr)
 {
-    return (uint8_t)((g->cnt >= g->thr) ^ g->inv);
+    return (uint8_t)((cnt >= thr) ^ g->inv);
 }
 
 /* Legal sentences follow their component's value. */
@@ -378,6 +394,95 @@ static inline __attribute__((always_inline)) void drain_acyclic(Pn *p, bool coun
         p->work += work;
 }
 
+/* Tells c's outputs that its value became v (ordered: drain_ordered):
+ * their counters move, and a target whose count crossed its threshold is
+ * marked to be looked at in its turn (its bit in mark, and the word's in
+ * mark_sum). */
+static inline __attribute__((always_inline)) void tell_marks(Pn *p, uint32_t c, uint8_t v, bool count)
+{
+    uint32_t delta = v ? 1 : UINT32_MAX, *ctr = p->ctr;
+    uint64_t *mark = p->mark, *sum = p->mark_sum;
+    const uint32_t *out = p->out;
+    PN_COUNT(c);
+    uint32_t o = p->out_at[c], end = p->out_at[c + 1];
+    if (count)
+        p->work += 2 + end - o;
+    for (; o < end; o++) {
+        uint32_t d = out[o] & PN_E_COMP, old = ctr[d], now = old + delta;
+        ctr[d] = now;
+        if ((old ^ now) & PN_CTR_TRUE) {
+            mark[d >> 6] |= (uint64_t)1 << (d & 63);
+            sum[d >> 12] |= (uint64_t)1 << (d >> 6 & 63);
+        }
+    }
+}
+
+/* Tells every queued change of a network without cycles in the order of
+ * the components' numbers, which is topological (flatten): a gate is
+ * looked at once all its inputs are told, so it is told at most once per
+ * drain, and only when its value then differs from the value it told
+ * last (val). The depth-first queue may tell a gate a rise, then a fall,
+ * then a rise again as its inputs arrive one by one (a glitch); Reversi's
+ * lines of discs told 40% of their changes more than once. Marks go to
+ * later words only, so one pass over the summary finds them all. */
+static inline __attribute__((always_inline)) void drain_ordered_(Pn *p, bool count)
+{
+    while (p->nqueue) { /* leaves, set already: their outputs */
+        uint64_t x = p->queue[--p->nqueue];
+        tell_marks(p, (uint32_t)(x >> 1), (uint8_t)(x & 1), count);
+    }
+    const uint32_t *ctr = p->ctr;
+    uint64_t *mark = p->mark, *sum = p->mark_sum;
+    for (uint32_t sw = 0, nsum = (p->n >> 12) + 1; sw < nsum; sw++)
+        while (sum[sw]) {
+            uint32_t w = sw << 6 | (uint32_t)__builtin_ctzll(sum[sw]);
+            if (count)
+                p->work++;
+            while (mark[w]) {
+                uint64_t m = mark[w];
+                uint32_t d = w << 6 | (uint32_t)__builtin_ctzll(m);
+                mark[w] = m & (m - 1);
+                PnGate *g = &p->g[d];
+                uint8_t v = (uint8_t)(ctr[d] >> 31) ^ g->inv;
+                if (v == g->val)
+                    continue; /* back where it was: nothing to tell */
+                g->val = v;
+                uint8_t f = g->flags;
+                if (f & (PN_F_WATCHED | PN_F_NEXT | PN_F_GUARD))
+                    watch_flip(p, d, f);
+                tell_marks(p, d, v, count);
+            }
+            sum[sw] &= ~((uint64_t)1 << (w & 63));
+        }
+}
+
+static void drain_ordered(Pn *p)
+{
+    if (p->counting)
+        drain_ordered_(p, true);
+    else
+        drain_ordered_(p, false);
+}
+
+/* Drains p in topological order (drain_ordered), or by its queue; a
+ * network with cycles or compiled code keeps its queue. The values of
+ * plain gates, which the queue's drain leaves to their counters, are
+ * brought up to date first. */
+static void set_ordered(Pn *p, bool on)
+{
+    if (on && (p->ncyc || p->ctell))
+        return;
+    if (on && !p->mark) {
+        p->mark = base_xcalloc((p->n >> 6) + 2, sizeof *p->mark);
+        p->mark_sum = base_xcalloc((p->n >> 12) + 2, sizeof *p->mark_sum);
+    }
+    if (on && !p->ordered)
+        for (uint32_t c = 0; c < p->n; c++)
+            if (!(p->g[c].flags & PN_F_LEAF))
+                p->g[c].val = (uint8_t)(p->ctr[c] >> 31) ^ p->g[c].inv;
+    p->ordered = on;
+}
+
 /* Recomputes cyclic SCC s from false: its least fixpoint. */
 static void recompute(Pn *p, uint32_t s)
 {
@@ -416,6 +521,8 @@ static void drain(Pn *p)
                 else
                     tell(p, c, (uint8_t)(x & 1), p->cyc[c]);
             }
+        else if (p->ordered)
+            drain_ordered(p);
         else if (!p->ncyc) { /* no cycles: no SCC to look up */
             if (p->counting)
                 drain_acyclic(p, true);
@@ -667,6 +774,8 @@ static void pn_destroy(void *e)
 #endif
     free(p->g);
     free(p->ctr);
+    free(p->mark);
+    free(p->mark_sum);
     free(p->out_at);
     free(p->out);
     free(p->watch_at);
@@ -815,7 +924,7 @@ static void guard_masks(Pn *p, U64Vec *guarded)
 
 /* The tables of an optimised network; every value computed for no fact
  * and no move. */
-static void flatten(Pn *p, const Propnet *pn)
+static void flatten_(Pn *p, const Propnet *pn)
 {
     uint32_t n = p->n = pn->comps.n;
     uint32_t *guard_of = choose_guards(pn);
@@ -823,13 +932,14 @@ static void flatten(Pn *p, const Propnet *pn)
     p->out_at = base_xcalloc(n + 2, sizeof *p->out_at);
     p->out = base_xmalloc((pn->out.n + 1) * sizeof *p->out);
     p->cyc = base_xmalloc((n + 1) * sizeof *p->cyc);
+    uint32_t *cnt = base_xcalloc(n + 1, sizeof *cnt), *thr = base_xcalloc(n + 1, sizeof *thr); /* per gate */
     for (uint32_t c = 0; c < n; c++) {
         const PnComp *x = &pn->comps.v[c];
         PnGate *g = &p->g[c];
-        g->thr = x->kind == PN_AND ? x->nin : 1;
+        thr[c] = x->kind == PN_AND ? x->nin : 1;
         if (x->kind == PN_AND && guard_of[c] != BASE_NONE)
             for (uint32_t j = 0; j < x->nin; j++)
-                g->thr -= pn->in.v[x->in_at + j] == guard_of[c];
+                thr[c] -= pn->in.v[x->in_at + j] == guard_of[c];
         g->inv = x->kind == PN_NOT;
         if (x->kind == PN_CONST || x->kind == PN_BASE || x->kind == PN_INPUT)
             g->flags = PN_F_LEAF | (x->kind == PN_CONST ? PN_F_CONST : 0);
@@ -869,8 +979,8 @@ static void flatten(Pn *p, const Propnet *pn)
                 uint32_t c = order.v[i];
                 if (p->g[c].flags & PN_F_LEAF)
                     continue;
-                p->g[c].cnt = count_true(p, pn, c, guard_of[c]);
-                uint8_t v = gate_value(&p->g[c]);
+                cnt[c] = count_true(p, pn, c, guard_of[c]);
+                uint8_t v = gate_value(&p->g[c], cnt[c], thr[c]);
                 if (v != p->g[c].val) {
                     p->g[c].val = v;
                     changed = true;
@@ -881,12 +991,12 @@ static void flatten(Pn *p, const Propnet *pn)
     /* counts once every value is final (a cycle's first members counted
      * before its last rose) */
     for (uint32_t c = 0; c < n; c++)
-        p->g[c].cnt = count_true(p, pn, c, guard_of[c]);
+        cnt[c] = count_true(p, pn, c, guard_of[c]);
     p->ctr = base_xcalloc(n + 1, sizeof *p->ctr);
-    for (uint32_t c = 0; c < n; c++) {
-        const PnGate *g = &p->g[c];
-        p->ctr[c] = PN_CTR_TRUE - g->thr + g->cnt; /* a NOT's (thr 1): inverted */
-    }
+    for (uint32_t c = 0; c < n; c++)
+        p->ctr[c] = PN_CTR_TRUE - thr[c] + cnt[c]; /* a NOT's (thr 1): inverted */
+    free(cnt);
+    free(thr);
     for (uint32_t c = 0; c < n; c++)
         if (p->out_at[c + 1] == p->out_at[c])
             p->g[c].flags |= PN_F_SINK;
@@ -1047,6 +1157,79 @@ static void flatten(Pn *p, const Propnet *pn)
         }
 }
 
+/* A topological numbering of an acyclic network that keeps the given
+ * one where it can (Kahn's, the lowest-numbered ready component first):
+ * the identity when the network's numbers are topological already, so
+ * the queue's drain sees the same layout. */
+static uint32_t *topo_order(const Propnet *pn)
+{
+    uint32_t n = pn->comps.n, m = 0, nheap = 0;
+    uint32_t *left = base_xmalloc((n + 1) * sizeof *left), *heap = base_xmalloc((n + 1) * sizeof *heap);
+    uint32_t *newid = base_xmalloc((n + 1) * sizeof *newid);
+    for (uint32_t c = 0; c < n; c++)
+        if (!(left[c] = pn->comps.v[c].nin))
+            heap[nheap++] = c; /* in increasing order: a heap already */
+    while (nheap) {
+        uint32_t c = heap[0], last = heap[--nheap], i = 0;
+        for (;;) { /* sift last down from the root */
+            uint32_t k = 2 * i + 1;
+            if (k >= nheap)
+                break;
+            if (k + 1 < nheap && heap[k + 1] < heap[k])
+                k++;
+            if (last <= heap[k])
+                break;
+            heap[i] = heap[k];
+            i = k;
+        }
+        if (nheap)
+            heap[i] = last;
+        newid[c] = m++;
+        const PnComp *x = &pn->comps.v[c];
+        for (uint32_t o = 0; o < x->nout; o++) {
+            uint32_t d = pn->out.v[x->out_at + o];
+            if (--left[d] == 0) { /* sift d up */
+                uint32_t j = nheap++;
+                while (j && heap[(j - 1) / 2] > d) {
+                    heap[j] = heap[(j - 1) / 2];
+                    j = (j - 1) / 2;
+                }
+                heap[j] = d;
+            }
+        }
+    }
+    free(left);
+    free(heap);
+    return newid;
+}
+
+/* Flattens pn into p's tables; an acyclic network's components numbered
+ * in topological order first (topo_order), so that a drain that tells
+ * changes in the order of their numbers tells each gate once, its value
+ * final (drain_ordered). */
+static void flatten(Pn *p, const Propnet *pn)
+{
+    U32Vec order = {0}, at = {0};
+    uint32_t nsccs = pn_sccs(pn, &order, &at);
+    vec_free(order);
+    vec_free(at);
+    bool acyclic = nsccs == pn->comps.n;
+    for (uint32_t c = 0; acyclic && c < pn->comps.n; c++) /* no gate reads itself */
+        for (uint32_t i = 0; i < pn->comps.v[c].nin; i++)
+            acyclic &= pn->in.v[pn->comps.v[c].in_at + i] != c;
+    if (!acyclic) {
+        flatten_(p, pn);
+        return;
+    }
+    Propnet q;
+    pn_copy(&q, pn);
+    uint32_t *newid = topo_order(&q);
+    pn_permute(&q, newid);
+    free(newid);
+    flatten_(p, &q);
+    pn_free(&q);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -1061,6 +1244,12 @@ static void host_dirty(void *h, uint32_t c)
     mark_dirty(p, p->cyc[c]);
 }
 
+enum {
+    PN_DRAIN_CHOSEN,   /* by a sample of random play (choose_order) */
+    PN_DRAIN_QUEUED,   /* "queued": the depth-first queue */
+    PN_DRAIN_ORDERED,  /* "ordered": in topological order, when the network has no cycles */
+};
+
 /* The options after "pn:": the grounding budgets, and "compiled" (with
  * "max-lines=N", the generated code's budget), in any order. */
 typedef struct PnArgs {
@@ -1071,6 +1260,7 @@ typedef struct PnArgs {
     bool no_phases;    /* one network for every state (make_phases) */
     bool whole;        /* the goals in the network of play (split_goals) */
     bool condensed;    /* the condensed grounding however small (ground.h; the tests) */
+    uint8_t drain;     /* PN_DRAIN_*: how changes are told (choose_order) */
 } PnArgs;
 
 static bool pn_args(const char *arg, PnArgs *a, char **why)
@@ -1095,6 +1285,10 @@ static bool pn_args(const char *arg, PnArgs *a, char **why)
             a->whole = true;
         else if (len == 9 && strncmp(s, "condensed", 9) == 0)
             a->condensed = true;
+        else if (len == 7 && strncmp(s, "ordered", 7) == 0)
+            a->drain = PN_DRAIN_ORDERED;
+        else if (len == 6 && strncmp(s, "queued", 6) == 0)
+            a->drain = PN_DRAIN_QUEUED;
         else if (len > 10 && strncmp(s, "max-lines=", 10) == 0) {
             char *end;
             unsigned long long v = strtoull(s + 10, &end, 10);
@@ -1163,9 +1357,12 @@ static uint64_t sample_work(Pn *p)
     for (uint32_t steps = 0; steps < PN_SAMPLE_STEPS && !stuck;) {
         s.n = 0;
         pn_initial(p, &s);
+        uint32_t start = steps;
         for (bool terminal = false; steps < PN_SAMPLE_STEPS; steps++) {
-            if (pn_terminal(p, s.v, s.n, &terminal) != GDL_OK)
+            if (pn_terminal(p, s.v, s.n, &terminal) != GDL_OK) {
+                stuck = true;
                 break;
+            }
             if (terminal) { /* a playout's end: its goals */
                 moves.n = 0;
                 pn_goals(p, s.v, s.n, &moves);
@@ -1187,6 +1384,7 @@ static uint64_t sample_work(Pn *p)
             s = t;
             t = u;
         }
+        stuck |= steps == start; /* the initial state is terminal: every playout would be this one */
     }
     vec_free(s);
     vec_free(t);
@@ -1264,14 +1462,18 @@ static void make_phases(Pn *p, const Propnet *pn)
         count_reach(pn, count);
     PnPhases *ph = &p->ph;
     uint32_t split[PN_MAX_SPLIT];
-    for (uint32_t b = 0; b < p->nbase; b++) /* in the order of their facts */
-        if (count[p->base_comp[b]] >= PN_PHASE_MIN) {
+    uint32_t *comp_of = base_xmalloc((p->nbase + 1) * sizeof *comp_of); /* pn's component of p's base b */
+    for (uint32_t i = 0; i < pn->base.n; i++)
+        comp_of[base_index(p, pn->base.v[i].fact)] = pn->base.v[i].comp;
+    for (uint32_t b = 0; b < p->nbase; b++) /* in the order of their facts (p's are numbered apart) */
+        if (count[comp_of[b]] >= PN_PHASE_MIN) {
             if (ph->nsplit == PN_MAX_SPLIT) {
                 ph->nsplit = 0; /* too many to split on */
                 break;
             }
-            split[ph->nsplit++] = p->base_comp[b];
+            split[ph->nsplit++] = comp_of[b];
         }
+    free(comp_of);
     free(guard_of);
     free(count);
     if (!ph->nsplit)
@@ -1398,6 +1600,31 @@ static void split_goals(Propnet *pn, Propnet *goals)
     pn_optimise(pn, PN_OPT_ENGINE & ~PN_OPT_FIXED_BASE);
 }
 
+/* Sets the drain of p and its networks (set_ordered). */
+static void set_ordered_all(Pn *p, bool on)
+{
+    set_ordered(p, on);
+    if (p->goalnet)
+        set_ordered(p->goalnet, on);
+    for (uint32_t i = 0; i < p->ph.nphase; i++)
+        set_ordered(p->ph.net[i], on);
+}
+
+/* Drains in topological order when a sample of random play works a third
+ * less so: a change told that way costs about 1.4 times one told from the
+ * queue (interleaved A/B, 2 s cells: Reversi, whose work the order cuts
+ * by 40%, plays 18% faster; chess_200, cut by 18%, 20% slower). */
+static void choose_order(Pn *p, uint8_t drain)
+{
+    if (drain == PN_DRAIN_QUEUED)
+        return;
+    uint64_t queued = drain == PN_DRAIN_CHOSEN ? sample_work(p) : 0;
+    set_ordered_all(p, true);
+    uint64_t ordered = drain == PN_DRAIN_CHOSEN ? sample_work(p) : 0;
+    if (drain == PN_DRAIN_CHOSEN && !(ordered * 3 < queued * 2))
+        set_ordered_all(p, false);
+}
+
 /* The tables of pn, a new engine. */
 static Pn *pn_flat(const Propnet *pn, GtStore *store, RtControl *ctl)
 {
@@ -1454,6 +1681,7 @@ static Pn *pn_make(const GdlGame *game, const PnArgs *a, GtStore *store, RtContr
     }
     if (!a->no_phases)
         make_phases(p, &pn);
+    choose_order(p, a->drain);
     pn_free(&pn);
     return p;
 }
@@ -1579,6 +1807,8 @@ char *rt_pn_c(const GdlGame *game, const char *arg, size_t *len, char **err)
 uint32_t rt_pn_phases(const void *e) { return ((const Pn *)e)->ph.nphase; }
 
 bool rt_pn_goals_apart(const void *e) { return ((const Pn *)e)->goalnet != NULL; }
+
+bool rt_pn_ordered(const void *e) { return ((const Pn *)e)->ordered; }
 
 void rt_pn_strict(void *e)
 {

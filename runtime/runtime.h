@@ -126,6 +126,8 @@ void rt_pn_strict(void *pn);
 uint32_t rt_pn_phases(const void *pn);
 /* Whether engine pn's goals have a network of their own (pn.c: split_goals). */
 bool rt_pn_goals_apart(const void *pn);
+/* Whether engine pn tells changes in topological order (pn.c: choose_order). */
+bool rt_pn_ordered(const void *pn);
 #define RT_PN_UNCOVERED ((GdlStatus)0x7fff)
 
 /* The domain analysis of domain.c: appends to out the terms a state may
