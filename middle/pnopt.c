@@ -142,29 +142,11 @@ static void compact(Propnet *pn, uint32_t *repl, bool changed)
     pn_relink(pn, edges.v, edges.n);
     vec_free(edges);
     vec_free(ins);
-#define MAP(x) ((x) = (x) == PN_NONE ? PN_NONE : newid[find(repl, (x))])
-    for (uint32_t i = 0; i < pn->base.n; i++) {
-        MAP(pn->base.v[i].comp);
-        MAP(pn->base.v[i].next);
-    }
-    for (uint32_t i = 0; i < pn->inputs.n; i++)
-        MAP(pn->inputs.v[i].comp);
-    for (uint32_t k = 0; k < pn->roles.n; k++) {
-        for (uint32_t i = 0; i < pn->roles.v[k].legal.n; i++)
-            MAP(pn->roles.v[k].legal.v[i].comp);
-        for (uint32_t i = 0; i < pn->roles.v[k].goals.n; i++)
-            MAP(pn->roles.v[k].goals.v[i].comp);
-    }
-    MAP(pn->terminal);
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < pn->aliases.n; i++) {
-        PnAlias a = pn->aliases.v[i];
-        MAP(a.comp);
-        if (a.comp != PN_NONE) /* gone with its component */
-            pn->aliases.v[k++] = a;
-    }
-    pn->aliases.n = k;
-#undef MAP
+    uint32_t *map = base_xmalloc((n + 1) * sizeof *map); /* each component to what replaced it, renumbered */
+    for (uint32_t c = 0; c < n; c++)
+        map[c] = newid[find(repl, c)];
+    pn_remap_marks(pn, map);
+    free(map);
     free(newid);
     free(repl);
 }

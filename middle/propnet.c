@@ -116,7 +116,12 @@ void pn_permute(Propnet *pn, const uint32_t *newid)
     pn_relink(pn, edges.v, edges.n);
     vec_free(edges);
     free(oldid);
-#define MAP(x) ((x) = (x) == PN_NONE ? PN_NONE : newid[(x)])
+pn_remap_marks(pn, newid);
+}
+
+void pn_remap_marks(Propnet *pn, const uint32_t *map)
+{
+#define MAP(x) ((x) = (x) == PN_NONE ? PN_NONE : map[(x)])
     for (uint32_t i = 0; i < pn->base.n; i++) {
         MAP(pn->base.v[i].comp);
         MAP(pn->base.v[i].next);
@@ -130,8 +135,14 @@ void pn_permute(Propnet *pn, const uint32_t *newid)
             MAP(pn->roles.v[k].goals.v[i].comp);
     }
     MAP(pn->terminal);
-    for (uint32_t i = 0; i < pn->aliases.n; i++)
-        MAP(pn->aliases.v[i].comp);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < pn->aliases.n; i++) {
+        PnAlias a = pn->aliases.v[i];
+        MAP(a.comp);
+        if (a.comp != PN_NONE) /* gone with its component */
+            pn->aliases.v[k++] = a;
+    }
+    pn->aliases.n = k;
 #undef MAP
 }
 

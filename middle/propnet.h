@@ -229,5 +229,9 @@ const char *pn_kind_name(PnKind k);
 /* Rebuilds every component's in and out lists from (to << 32 | from)
  * pairs; each list keeps the order of its pairs. */
 void pn_relink(Propnet *pn, const uint64_t *edges, uint32_t nedges);
+/* The marks (bases and their next, inputs, legal and goal sentences,
+ * terminal, aliases) renumbered: c becomes map[c]; an alias mapped to
+ * PN_NONE is dropped (gone with its component). */
+void pn_remap_marks(Propnet *pn, const uint32_t *map);
 
 #endif

@@ -291,6 +291,18 @@ static void mark_dirty(Pn *p, uint32_t s)
     }
 }
 
+/* A flip of d to v whose link is marked PN_E_SPEC: its value stored, the
+ * bits that follow it toggled; false when it has no outputs to tell. */
+static inline __attribute__((always_inline)) bool spec_flip(Pn *p, uint32_t d, uint8_t v)
+{
+    PnGate *g = &p->g[d];
+    g->val = v;
+    uint8_t f = g->flags;
+    if (f & (PN_F_WATCHED | PN_F_NEXT | PN_F_GUARD))
+        watch_flip(p, d, f);
+    return !(f & PN_F_SINK);
+}
+
 #ifdef PN_COUNT_VISITS
 /* A profiling build (cc -DPN_COUNT_VISITS): gates told of a change and
  * changes told, printed to stderr when the engine is freed. */
@@ -329,15 +341,8 @@ static inline __attribute__((always_inline)) void tell_(Pn *p, uint32_t c, uint8
         }
         if ((old ^ now) & PN_CTR_TRUE) {
             uint8_t nv = (uint8_t)(now >> 31) ^ (uint8_t)(e >> 31); /* PN_E_NOT: inverted */
-            if (e & PN_E_SPEC) {
-                PnGate *g = &p->g[d];
-                g->val = nv;
-                uint8_t f = g->flags;
-                if (f & (PN_F_WATCHED | PN_F_NEXT | PN_F_GUARD))
-                    watch_flip(p, d, f);
-                if (f & PN_F_SINK) /* nothing to tell */
-                    continue;
-            }
+            if ((e & PN_E_SPEC) && !spec_flip(p, d, nv))
+                continue;
             queue_push(p, d, nv);
         }
     }
@@ -369,15 +374,8 @@ static inline __attribute__((always_inline)) void drain_acyclic(Pn *p, bool coun
             if (!((old ^ now) & PN_CTR_TRUE))
                 continue;
             uint8_t nv = (uint8_t)(now >> 31) ^ (uint8_t)(e >> 31); /* PN_E_NOT: inverted */
-            if (e & PN_E_SPEC) {
-                PnGate *g = &p->g[d];
-                g->val = nv;
-                uint8_t f = g->flags;
-                if (f & (PN_F_WATCHED | PN_F_NEXT | PN_F_GUARD))
-                    watch_flip(p, d, f);
-                if (f & PN_F_SINK) /* nothing to tell */
-                    continue;
-            }
+            if ((e & PN_E_SPEC) && !spec_flip(p, d, nv))
+                continue;
             if (nq == cap) {
                 p->nqueue = nq;
                 queue_push(p, d, nv);
