@@ -116,7 +116,7 @@ void pn_permute(Propnet *pn, const uint32_t *newid)
     pn_relink(pn, edges.v, edges.n);
     vec_free(edges);
     free(oldid);
-pn_remap_marks(pn, newid);
+    pn_remap_marks(pn, newid);
 }
 
 void pn_remap_marks(Propnet *pn, const uint32_t *map)

@@ -1616,10 +1616,14 @@ static void choose_order(Pn *p, uint8_t drain)
 {
     if (drain == PN_DRAIN_QUEUED)
         return;
-    uint64_t queued = drain == PN_DRAIN_CHOSEN ? sample_work(p) : 0;
     set_ordered_all(p, true);
-    uint64_t ordered = drain == PN_DRAIN_CHOSEN ? sample_work(p) : 0;
-    if (drain == PN_DRAIN_CHOSEN && !(ordered * 3 < queued * 2))
+    if (drain == PN_DRAIN_ORDERED || !rt_pn_ordered(p))
+        return; /* forced, or no network it plays is without cycles: no sample */
+    set_ordered_all(p, false);
+    uint64_t queued = sample_work(p);
+    set_ordered_all(p, true);
+    uint64_t ordered = sample_work(p);
+    if (!(ordered * 3 < queued * 2))
         set_ordered_all(p, false);
 }
 
@@ -1679,7 +1683,8 @@ static Pn *pn_make(const GdlGame *game, const PnArgs *a, GtStore *store, RtContr
     }
     if (!a->no_phases)
         make_phases(p, &pn);
-    choose_order(p, a->drain);
+    if (!a->compiled) /* compiled code keeps the queue */
+        choose_order(p, a->drain);
     pn_free(&pn);
     return p;
 }
@@ -1806,7 +1811,14 @@ uint32_t rt_pn_phases(const void *e) { return ((const Pn *)e)->ph.nphase; }
 
 bool rt_pn_goals_apart(const void *e) { return ((const Pn *)e)->goalnet != NULL; }
 
-bool rt_pn_ordered(const void *e) { return ((const Pn *)e)->ordered; }
+bool rt_pn_ordered(const void *e)
+{
+    const Pn *p = e;
+    for (uint32_t i = 0; i < p->ph.nphase; i++) /* in phases, the phases' networks play */
+        if (p->ph.net[i]->ordered)
+            return true;
+    return !p->ph.nphase && p->ordered;
+}
 
 void rt_pn_strict(void *e)
 {
