@@ -440,14 +440,10 @@ static inline __attribute__((always_inline)) void drain_ordered_(Pn *p, bool cou
                 uint64_t m = mark[w];
                 uint32_t d = w << 6 | (uint32_t)__builtin_ctzll(m);
                 mark[w] = m & (m - 1);
-                PnGate *g = &p->g[d];
-                uint8_t v = (uint8_t)(ctr[d] >> 31) ^ g->inv;
-                if (v == g->val)
+                uint8_t v = (uint8_t)(ctr[d] >> 31) ^ p->g[d].inv;
+                if (v == p->g[d].val)
                     continue; /* back where it was: nothing to tell */
-                g->val = v;
-                uint8_t f = g->flags;
-                if (f & (PN_F_WATCHED | PN_F_NEXT | PN_F_GUARD))
-                    watch_flip(p, d, f);
+                set_val(p, d, v);
                 tell_marks(p, d, v, count);
             }
             sum[sw] &= ~((uint64_t)1 << (w & 63));
@@ -1155,10 +1151,11 @@ static void flatten_(Pn *p, const Propnet *pn)
         }
 }
 
-/* A topological numbering of an acyclic network that keeps the given
- * one where it can (Kahn's, the lowest-numbered ready component first):
- * the identity when the network's numbers are topological already, so
- * the queue's drain sees the same layout. */
+/* A topological numbering that keeps the given one where it can (Kahn's,
+ * the lowest-numbered ready component first): the identity when the
+ * network's numbers are topological already, so the queue's drain sees
+ * the same layout. NULL when the network has a cycle (a gate reading
+ * itself among them): its members never become ready. */
 static uint32_t *topo_order(const Propnet *pn)
 {
     uint32_t n = pn->comps.n, m = 0, nheap = 0;
@@ -1198,6 +1195,10 @@ static uint32_t *topo_order(const Propnet *pn)
     }
     free(left);
     free(heap);
+    if (m < n) {
+        free(newid);
+        return NULL;
+    }
     return newid;
 }
 
@@ -1207,21 +1208,13 @@ static uint32_t *topo_order(const Propnet *pn)
  * final (drain_ordered). */
 static void flatten(Pn *p, const Propnet *pn)
 {
-    U32Vec order = {0}, at = {0};
-    uint32_t nsccs = pn_sccs(pn, &order, &at);
-    vec_free(order);
-    vec_free(at);
-    bool acyclic = nsccs == pn->comps.n;
-    for (uint32_t c = 0; acyclic && c < pn->comps.n; c++) /* no gate reads itself */
-        for (uint32_t i = 0; i < pn->comps.v[c].nin; i++)
-            acyclic &= pn->in.v[pn->comps.v[c].in_at + i] != c;
-    if (!acyclic) {
+    uint32_t *newid = topo_order(pn);
+    if (!newid) { /* cycles: the queue drains it, in the grounder's numbers */
         flatten_(p, pn);
         return;
     }
     Propnet q;
     pn_copy(&q, pn);
-    uint32_t *newid = topo_order(&q);
     pn_permute(&q, newid);
     free(newid);
     flatten_(p, &q);
