@@ -175,7 +175,7 @@ const char *base_oom_catch(void (*fn)(void *), void *arg)
 {
     BaseOom h;
     base_oom_push(&h);
-    if (setjmp(h.jb))
+    if (BASE_OOM_SETJMP(&h))
         return h.what ? h.what : "out of memory";
     fn(arg);
     base_oom_pop(&h);
@@ -188,7 +188,11 @@ void base_fatal(const char *what)
     if (h) {
         oom_top = h->prev;
         h->what = what;
+#ifdef BASE_OOM_BUILTIN
+        __builtin_longjmp(h->jb, 1);
+#else
         longjmp(h->jb, 1);
+#endif
     }
     fprintf(stderr, "gdlc: fatal: %s\n", what);
     abort();

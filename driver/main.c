@@ -101,7 +101,7 @@ static int run(int argc, char **argv)
      * not an abort. */
     BaseOom oom;
     base_oom_push(&oom);
-    if (setjmp(oom.jb)) {
+    if (BASE_OOM_SETJMP(&oom)) {
         fflush(stdout);
         fprintf(stderr, "gdlc %s: %s (the process's memory limit was reached)\n", c->name,
                 oom.what ? oom.what : "out of memory");

@@ -707,7 +707,7 @@ bool pie_transform_opt(const GdlGame *game, const char *rules, size_t len, const
     memset(&p, 0, sizeof p);
     BaseOom h;
     base_oom_push(&h);
-    if (setjmp(h.jb)) {
+    if (BASE_OOM_SETJMP(&h)) {
         /* the handler is popped; what the two structures hold is freed */
         pie_free(&p);
         turns_free(&t);

@@ -186,7 +186,7 @@ static GdlStatus finish_load(Front *f, bool ok, GdlGame **game, GdlDiagnostics *
     BaseJournal *outer_ = base_journal_swap(&journal_);                        \
     BaseOom oom_;                                                              \
     base_oom_push(&oom_);                                                      \
-    if (setjmp(oom_.jb)) {                                                     \
+    if (BASE_OOM_SETJMP(&oom_)) {                                                     \
         if (g) {                                                               \
             front_free(&g->front);                                             \
             free(g);                                                           \
@@ -308,7 +308,7 @@ GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **
     BaseJournal *outer = base_journal_swap(&journal);
     BaseOom oom_;
     base_oom_push(&oom_);
-    if (setjmp(oom_.jb)) {
+    if (BASE_OOM_SETJMP(&oom_)) {
         /* what the machine holds is freed, then whatever else the making
          * had allocated (an engine half made). An engine made whole (the
          * jump came later, ranking its terms) is destroyed: it may hold
@@ -541,7 +541,7 @@ static void map_locked(GdlMachine *m, const Gt *in, Gt *out, uint32_t n, bool to
     pthread_mutex_lock(&g->lock);
     BaseOom oom;
     base_oom_push(&oom);
-    if (setjmp(oom.jb)) {
+    if (BASE_OOM_SETJMP(&oom)) {
         pthread_mutex_unlock(&g->lock);
         base_journal_swap(journal);
         base_fatal(oom.what ? oom.what : "out of memory");

@@ -165,7 +165,7 @@ GdlStatus solve_run(const GdlGame *game, GdlMachine *m, const GdlState *start_, 
     memset(c, 0, sizeof *c);
     BaseOom h;
     base_oom_push(&h);
-    if (setjmp(h.jb)) {
+    if (BASE_OOM_SETJMP(&h)) {
         ctx_free(c);
         free(c);
         solve_result_free(r);
