@@ -714,7 +714,18 @@ static inline uint64_t fact_share(GdlMachine *m, Gt t, Gt *cid, bool *all)
     return fi->mix;
 }
 
-static uint64_t fresh_stamp(GdlMachine *m) { return atomic_fetch_add(&m->game->terms->stamps, 1) + 1; }
+/* A stamp no state of the game has had. The machine takes them from the
+ * game's counter in blocks, so that a step of a playout does not pay a
+ * locked add (stamps are only ever compared for equality). */
+#define STAMP_BLOCK 1024
+static uint64_t fresh_stamp(GdlMachine *m)
+{
+    if (m->stamp_next == m->stamp_end) {
+        m->stamp_next = atomic_fetch_add(&m->game->terms->stamps, STAMP_BLOCK) + 1;
+        m->stamp_end = m->stamp_next + STAMP_BLOCK;
+    }
+    return m->stamp_next++;
+}
 
 /* Writes facts (m's ids, any order, duplicates allowed) into *sp as a state
  * stamped stamp (0: a fresh stamp), making or growing *sp when it has too
@@ -1672,12 +1683,16 @@ uint64_t gdl_rng_next(GdlRng *r)
 
 uint64_t gdl_rng_below(GdlRng *r, uint64_t n)
 {
-    /* Reject the top values that would make `x % n` uneven. */
-    uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    /* Reject the top values that would make `x % n` uneven: those from
+     * limit = UINT64_MAX - UINT64_MAX % n up. limit is above UINT64_MAX - n,
+     * so only a draw above that needs it computed, and a role with one
+     * move (a noop) needs no division at all: the same draws, with one
+     * division a call where there were two (a playout draws every role's
+     * move every step). */
     for (;;) {
         uint64_t x = gdl_rng_next(r);
-        if (x < limit)
-            return x % n;
+        if (x <= UINT64_MAX - n || x < UINT64_MAX - UINT64_MAX % n)
+            return n == 1 ? 0 : x % n;
     }
 }
 

@@ -164,6 +164,7 @@ struct GdlMachine {
      * move; a move is looked for by a scan the compiler vectorises, no
      * longer than the list the call that made it wrote). */
     uint64_t *legal_stamp;
+    uint64_t stamp_next, stamp_end; /* fresh_stamp's block: stamps [next, end) are the machine's to give */
     U32Vec *legal_list;
     GdlState *charge[2]; /* the depth charge's two states, reused */
     U32Vec props;      /* base propositions or input moves handed to the caller */
