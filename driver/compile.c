@@ -110,6 +110,20 @@ static int emit_run(CliArgs *a)
     return cli_output_close(a->cmd, f, out);
 }
 
+typedef struct CompileWord {
+    const char *path;
+    double t0;
+} CompileWord;
+
+/* Says what the long part of a compile is, before it starts: on a large
+ * game the C compiler takes seconds and nothing else would be printed. */
+static void compile_progress(void *ud, size_t lines, size_t bytes)
+{
+    const CompileWord *w = ud;
+    fprintf(stderr, "gdlc compile: %s: %zu lines of C (%.1f MB) generated in %.2f s; compiling them with %s %s\n",
+            w->path, lines, (double)bytes / 1e6, gdl_now() - w->t0, rt_cc(), rt_cc_flags);
+}
+
 static int compile_run(CliArgs *a)
 {
     const char *path, *out;
@@ -125,7 +139,8 @@ static int compile_run(CliArgs *a)
         return rc;
     char *err = NULL;
     double t0 = gdl_now();
-    bool ok = rt_compile_so(g, out, &err);
+    CompileWord w = {path, t0};
+    bool ok = rt_compile_so(g, out, compile_progress, &w, &err);
     gdl_game_free(g);
     if (!ok) {
         fprintf(stderr, "gdlc compile: %s: %s\n", path, err);

@@ -489,12 +489,18 @@ static bool says_out_of_memory(const char *out)
 
 static bool compile_code(const char *code, size_t len, const char *so_path, char **err);
 
-bool rt_compile_so(const GdlGame *game, const char *so_path, char **err)
+bool rt_compile_so(const GdlGame *game, const char *so_path, RtCompileProgress progress, void *ud, char **err)
 {
     size_t len = 0;
     char *code = rt_emit(game, NULL, false, &len, err);
     if (!code)
         return false;
+    if (progress) {
+        size_t lines = 0;
+        for (const char *c = code; (c = memchr(c, '\n', len - (size_t)(c - code))) != NULL; c++)
+            lines++;
+        progress(ud, lines, len);
+    }
     bool ok = compile_code(code, len, so_path, err);
     free(code);
     return ok;

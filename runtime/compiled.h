@@ -9,8 +9,11 @@
 #include <stddef.h>
 
 /* Compiles the game into a shared object at so_path with the system C
- * compiler; false with *err. */
-bool rt_compile_so(const GdlGame *game, const char *so_path, char **err);
+ * compiler; false with *err. progress (may be NULL) is told, once the C is
+ * generated and before the compiler runs, its size in lines and bytes:
+ * the compiler's part is the long one on large games. */
+typedef void (*RtCompileProgress)(void *ud, size_t lines, size_t bytes);
+bool rt_compile_so(const GdlGame *game, const char *so_path, RtCompileProgress progress, void *ud, char **err);
 /* A network's propagation (backend/pncg.h's C) compiled by the system C
  * compiler into the aot cache, sealed, checked and loaded as engine aot's
  * objects are: the dlopen handle (dlclose it), NULL with *err. */

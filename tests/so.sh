@@ -21,6 +21,10 @@ for g in $games; do
     if ! "$gdlc" compile "$g" -o "$tmp/$name.so" 2>"$tmp/err"; then
         echo "FAIL: gdlc compile $g:"; cat "$tmp/err"; fail=1; continue
     fi
+    # it says what the long part is before it starts: the C's size, the compiler
+    if ! grep -q "^gdlc compile: $g: [0-9]* lines of C (.* MB) generated in .* s; compiling them with " "$tmp/err"; then
+        echo "FAIL: gdlc compile $g printed no progress line:"; cat "$tmp/err"; fail=1
+    fi
     if ! "$gdlc" verify "$g" --engine "so:$tmp/$name.so" --playouts 2 --seconds 10 >"$tmp/out" 2>&1; then
         echo "FAIL: so:$name.so differs from ref:"; head -20 "$tmp/out"; fail=1
     else
