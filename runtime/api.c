@@ -360,7 +360,8 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
         vec_push(m->roles, gt_intern(&m->store, game->front.ir.roles.v[k], 0, NULL));
     m->serial = machine_serial(m);
     m->legal_stamp = base_xcalloc(m->roles.n + 1, sizeof *m->legal_stamp);
-    m->legal_list = base_xcalloc(m->roles.n + 1, sizeof *m->legal_list);
+    m->legal_mark = base_xcalloc(m->roles.n + 1, sizeof *m->legal_mark);
+    m->legal_epoch = base_xcalloc(m->roles.n + 1, sizeof *m->legal_epoch);
     char *e = NULL;
     m->engine = ops->create(game, colon ? colon + 1 : NULL, &m->store, &m->ctl, &e);
     if (!m->engine) {
@@ -403,9 +404,10 @@ void gdl_machine_free(GdlMachine *m)
     vec_free(m->rank_bits);
     vec_free(m->sorted);
     vec_free(m->joint);
-    for (uint32_t k = 0; m->legal_list && k < m->roles.n; k++)
-        vec_free(m->legal_list[k]);
-    free(m->legal_list);
+    for (uint32_t k = 0; m->legal_mark && k < m->roles.n; k++)
+        vec_free(m->legal_mark[k]);
+    free(m->legal_mark);
+    free(m->legal_epoch);
     vec_free(m->fact_info);
     free(m->legal_stamp);
     free(m->charge[0]);
@@ -1001,26 +1003,28 @@ static GdlStatus is_terminal(GdlMachine *m, const GdlState *s, bool *terminal)
 /* Role k's remembered legal moves (see Misuse in gdl.h) are forgotten. */
 static void legal_forget(GdlMachine *m, uint32_t k) { m->legal_stamp[k] = 0; }
 
-/* The moves in m->scratch become role k's remembered legal moves in s. */
+/* The moves in m->scratch become role k's remembered legal moves in s:
+ * each marked with the role's new epoch, so that forgetting them is
+ * starting another. */
 static void legal_remember(GdlMachine *m, const GdlState *s, uint32_t k)
 {
-    U32Vec *l = &m->legal_list[k];
-    vec_reserve(*l, m->scratch.n + 1);
-    memcpy(l->v, m->scratch.v, (size_t)m->scratch.n * sizeof *l->v);
-    l->n = m->scratch.n;
+    U32Vec *mark = &m->legal_mark[k];
+    uint32_t e = ++m->legal_epoch[k];
+    if (e == 0) { /* the epochs went round: no mark may match a new one */
+        memset(mark->v, 0, (size_t)mark->n * sizeof *mark->v);
+        e = m->legal_epoch[k] = 1;
+    }
+    for (uint32_t i = 0; i < m->scratch.n; i++) {
+        Gt mv = m->scratch.v[i];
+        if (mv >= mark->n) {
+            uint32_t have = mark->n, need = mv + 1 > m->store.fn.n ? mv + 1 : m->store.fn.n;
+            vec_reserve(*mark, need);
+            memset(mark->v + have, 0, (size_t)(need - have) * sizeof *mark->v);
+            mark->n = need;
+        }
+        mark->v[mv] = e;
+    }
     m->legal_stamp[k] = s->stamp;
-}
-
-/* Is mv among role k's remembered legal moves? Without an early exit, so
- * that the loop is vectorised: most lists are short, and a long one was
- * written whole by the call that made it. */
-static bool legal_has(const GdlMachine *m, uint32_t k, Gt mv)
-{
-    const Gt *v = m->legal_list[k].v;
-    uint32_t n = m->legal_list[k].n, hit = 0;
-    for (uint32_t i = 0; i < n; i++)
-        hit |= v[i] == mv;
-    return hit != 0;
 }
 
 /* The legal moves of role k in s, sorted canonically, in m->scratch; a
@@ -1090,7 +1094,7 @@ static GdlStatus joint_check(GdlMachine *m, const GdlState *s, const GdlMove *jo
         Gt mv = m->joint.v[k];
         if (m->legal_stamp[k] != s->stamp && (st = legal_moves(m, s, k, true)) != GDL_OK)
             return st;
-        if (!legal_has(m, k, mv))
+        if (!(mv < m->legal_mark[k].n && m->legal_mark[k].v[mv] == m->legal_epoch[k]))
             return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "%s is not a legal move of role %s in this state",
                            gt_text(&m->store, mv), gdl_game_role_name(m->game, k));
     }

@@ -157,15 +157,14 @@ struct GdlMachine {
     BaseJournal journal; /* what the current call allocated (see GUARDED in api.c) */
     uint64_t serial;   /* names the machine in its states (see state_check) */
     U32Vec joint;      /* the joint move being played, copied from the caller */
-    /* The legal moves last computed per role, for checking joint moves:
-     * legal_stamp[k] is the stamp of the state they were computed for (0:
-     * none), legal_list[k] a copy of them (a copy costs a memcpy where a
-     * mark per move in a table of every term cost a scattered store per
-     * move; a move is looked for by a scan the compiler vectorises, no
-     * longer than the list the call that made it wrote). */
-    uint64_t *legal_stamp;
     uint64_t stamp_next, stamp_end; /* fresh_stamp's block: stamps [next, end) are the machine's to give */
-    U32Vec *legal_list;
+    /* The legal moves last computed per role, for checking joint moves in
+     * O(roles): legal_stamp[k] is the stamp of the state they were computed
+     * for (0: none), and term t is among them when legal_mark[k][t] is
+     * legal_epoch[k] (a role's epoch changes each time it remembers). */
+    uint64_t *legal_stamp;
+    U32Vec *legal_mark;
+    uint32_t *legal_epoch;
     GdlState *charge[2]; /* the depth charge's two states, reused */
     U32Vec props;      /* base propositions or input moves handed to the caller */
     U32Vec symidx;     /* gdl_state_write's scratch: per symbol, its number + 1 */
