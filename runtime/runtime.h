@@ -26,7 +26,7 @@ typedef struct GameTerms {
     pthread_mutex_t lock;  /* guards syms and store */
     Symtab syms;           /* symbols by text */
     GtStore store;         /* the canonical terms */
-    _Atomic uint64_t stamps; /* the last stamp given to a state of the game */
+    _Atomic uint64_t stamps; /* the last stamp given out (machines take them in blocks: api.c's fresh_stamp) */
 } GameTerms;
 
 struct GdlGame {
