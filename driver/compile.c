@@ -120,8 +120,8 @@ typedef struct CompileWord {
 static void compile_progress(void *ud, size_t lines, size_t bytes)
 {
     const CompileWord *w = ud;
-    fprintf(stderr, "gdlc compile: %s: %zu lines of C (%.1f MB) generated in %.2f s; compiling them with %s %s\n",
-            w->path, lines, (double)bytes / 1e6, gdl_now() - w->t0, rt_cc(), rt_cc_flags);
+    fprintf(stderr, "gdlc compile: %s: %zu lines of C (%zu KB) generated in %.2f s; compiling them with %s %s\n",
+            w->path, lines, (bytes + 1023) / 1024, gdl_now() - w->t0, rt_cc(), rt_cc_flags);
 }
 
 static int compile_run(CliArgs *a)

@@ -22,7 +22,7 @@ for g in $games; do
         echo "FAIL: gdlc compile $g:"; cat "$tmp/err"; fail=1; continue
     fi
     # it says what the long part is before it starts: the C's size, the compiler
-    if ! grep -q "^gdlc compile: $g: [0-9]* lines of C (.* MB) generated in .* s; compiling them with " "$tmp/err"; then
+    if ! grep -F "gdlc compile: $g: " "$tmp/err" | grep -q ": [0-9]* lines of C ([0-9]* KB) generated in [0-9.]* s; compiling them with "; then
         echo "FAIL: gdlc compile $g printed no progress line:"; cat "$tmp/err"; fail=1
     fi
     if ! "$gdlc" verify "$g" --engine "so:$tmp/$name.so" --playouts 2 --seconds 10 >"$tmp/out" 2>&1; then
