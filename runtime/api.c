@@ -186,7 +186,7 @@ static GdlStatus finish_load(Front *f, bool ok, GdlGame **game, GdlDiagnostics *
     BaseJournal *outer_ = base_journal_swap(&journal_);                        \
     BaseOom oom_;                                                              \
     base_oom_push(&oom_);                                                      \
-    if (BASE_OOM_SETJMP(&oom_)) {                                                     \
+    if (BASE_OOM_SETJMP(&oom_)) {                                              \
         if (g) {                                                               \
             front_free(&g->front);                                             \
             free(g);                                                           \

@@ -209,7 +209,7 @@ GdlStatus rt_machine_oom(GdlMachine *m, const char *what);
         BaseJournal *outer_ = rt_journal_enter(m);                             \
         BaseOom oom_;                                                          \
         base_oom_push(&oom_);                                                  \
-        if (BASE_OOM_SETJMP(&oom_)) {                                                 \
+        if (BASE_OOM_SETJMP(&oom_)) {                                          \
             rt_journal_leave((m), outer_, false);                              \
             return rt_machine_oom((m), oom_.what);                             \
         }                                                                      \
@@ -228,7 +228,7 @@ GdlStatus rt_machine_oom(GdlMachine *m, const char *what);
         BaseJournal *outer_ = rt_journal_enter(m);                             \
         BaseOom oom_;                                                          \
         base_oom_push(&oom_);                                                  \
-        if (BASE_OOM_SETJMP(&oom_)) {                                                 \
+        if (BASE_OOM_SETJMP(&oom_)) {                                          \
             rt_journal_leave((m), outer_, false);                              \
             rt_machine_oom((m), oom_.what);                                    \
             return (fail);                                                     \
