@@ -1484,6 +1484,40 @@ static void pn_budget_and_polling(void **state)
     gdl_game_free(g);
 }
 
+/* gdl_rng_below is gdlc's documented draw: SplitMix64, then rejection of
+ * the top values that would make `x % n` uneven. It skips the division
+ * where it can; the draws must stay those of the plain definition, here
+ * written out, for every n (one-move roles, powers of two, n above 2^63). */
+static uint64_t plain_below(uint64_t *state, uint64_t n)
+{
+    uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    for (;;) {
+        uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        if (z < limit)
+            return z % n;
+    }
+}
+
+static void rng_below_is_the_plain_draw(void **state)
+{
+    (void)state;
+    static const uint64_t ns[] = {1, 2, 3, 7, 10, 64, 155, 1000, (1ULL << 32) + 1, (1ULL << 63) - 1, 1ULL << 63,
+                                  (1ULL << 63) + 1, 3ULL << 62, UINT64_MAX - 1, UINT64_MAX};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        GdlRng r;
+        gdl_rng_seed(&r, 1000 + i);
+        uint64_t plain = r.state;
+        for (int k = 0; k < 20000; k++) {
+            uint64_t want = plain_below(&plain, ns[i]);
+            assert_int_equal(gdl_rng_below(&r, ns[i]), want);
+            assert_true(r.state == plain); /* the same draws consumed */
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1511,6 +1545,7 @@ int main(void)
         cmocka_unit_test(states_outside_the_network),
         cmocka_unit_test(states_in_no_phase),
         cmocka_unit_test(phases_through_gates),
+        cmocka_unit_test(rng_below_is_the_plain_draw),
     };
     /* pn: the same, but for the tests that play games past its grounding
      * budget (amazons, runaway terms: pn_budget_and_polling checks the
@@ -1535,6 +1570,7 @@ int main(void)
         cmocka_unit_test(pn_budget_and_polling),
         cmocka_unit_test(states_in_no_phase),
         cmocka_unit_test(phases_through_gates),
+        cmocka_unit_test(rng_below_is_the_plain_draw),
     };
     int failed = 0;
     static const char *const engines[] = {"ref", "jit", "jit:goal", "jit:pn"};
@@ -1549,6 +1585,7 @@ int main(void)
         cmocka_unit_test(states_outside_the_network),
         cmocka_unit_test(states_in_no_phase),
         cmocka_unit_test(phases_through_gates),
+        cmocka_unit_test(rng_below_is_the_plain_draw),
     };
     static const char *const aot_engines[] = {"aot:pn", "aot:goal"};
     for (size_t i = 0; i < sizeof aot_engines / sizeof aot_engines[0]; i++) {
