@@ -58,12 +58,13 @@
  *   machine's game: a state of another game is GDL_BAD_ARGUMENT, not a
  *   wrong answer or a crash. So are a role or a move
  *   id out of range. A joint move is checked in O(number of roles): the
+ *   k-th move of a joint move must be among role k's legal moves in the
+ *   state. A propositional network reads the move's bit; otherwise the
  *   machine remembers, per role, the legal moves it last computed and for
  *   which state (every state has a stamp, kept by copies and renewed when
- *   gdl_next_state_into overwrites it); the k-th move of a joint move must
- *   be among role k's legal moves in the state. When the machine has not
- *   computed them for that state (a move parsed from a server's message),
- *   the check computes them once, at the cost of one gdl_legal_moves. So a
+ *   gdl_next_state_into overwrites it), and when it has not computed them
+ *   for that state (a move parsed from a server's message), the check
+ *   computes them once, at the cost of one gdl_legal_moves. So a
  *   move of another role, two moves of one role, or an illegal move are
  *   GDL_BAD_ARGUMENT, and a player's usual loop (legal moves, then the next
  *   state) pays nothing more than a few comparisons.

@@ -1067,16 +1067,17 @@ static GdlStatus legal_moves_(GdlMachine *m, const GdlState *s, unsigned role, c
         return st;
     if (role >= m->roles.n)
         return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no role %u", role);
-    if ((st = legal_moves(m, s, role, true)) != GDL_OK)
+    if ((st = legal_moves(m, s, role, !m->ops->next_checked)) != GDL_OK)
         return st;
     *moves = m->scratch.v;
     *n = m->scratch.n;
     return GDL_OK;
 }
 
-/* Checks a joint move for s (see Misuse in gdl.h) and copies it into
- * m->joint, so that it may point into the machine's scratch. */
-static GdlStatus joint_check(GdlMachine *m, const GdlState *s, const GdlMove *joint)
+/* Checks that a joint move may be one for s (see Misuse in gdl.h: the
+ * state, the ids) and copies it into m->joint, so that it may point into
+ * the machine's scratch; whether its moves are legal is joint_legal's. */
+static GdlStatus joint_take(GdlMachine *m, const GdlState *s, const GdlMove *joint)
 {
     GdlStatus st = state_check(m, s);
     if (st != GDL_OK)
@@ -1090,13 +1091,26 @@ static GdlStatus joint_check(GdlMachine *m, const GdlState *s, const GdlMove *jo
                            gdl_game_role_name(m->game, k), joint[k]);
         vec_push(m->joint, joint[k]);
     }
+    return GDL_OK;
+}
+
+static GdlStatus not_legal(GdlMachine *m, uint32_t k)
+{
+    return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "%s is not a legal move of role %s in this state",
+                   gt_text(&m->store, m->joint.v[k]), gdl_game_role_name(m->game, k));
+}
+
+/* Every move of m->joint is among its role's legal moves in s: the ones
+ * remembered for s's stamp, else listed now (and remembered). */
+static GdlStatus joint_legal(GdlMachine *m, const GdlState *s)
+{
+    GdlStatus st;
     for (uint32_t k = 0; k < m->roles.n; k++) {
         Gt mv = m->joint.v[k];
         if (m->legal_stamp[k] != s->stamp && (st = legal_moves(m, s, k, true)) != GDL_OK)
             return st;
         if (!(mv < m->legal_mark[k].n && m->legal_mark[k].v[mv] == m->legal_epoch[k]))
-            return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "%s is not a legal move of role %s in this state",
-                           gt_text(&m->store, mv), gdl_game_role_name(m->game, k));
+            return not_legal(m, k);
     }
     return GDL_OK;
 }
@@ -1112,17 +1126,37 @@ static GdlStatus next_into(GdlMachine *m, const GdlState *s, GdlState **out)
     return st;
 }
 
+/* The next state of s after m->joint, its moves checked: by the engine
+ * while it plays them when it can (EngineOps.next_checked), else first. */
+static GdlStatus next_checked_into(GdlMachine *m, const GdlState *s, GdlState **out)
+{
+    if (m->ops->next_checked) {
+        m->scratch.n = 0;
+        uint64_t stamp = m->ctl.made_stamp = fresh_stamp(m);
+        uint32_t bad = 0;
+        GdlStatus st = done(m, m->ops->next_checked(m->engine, query_facts(m, s), s->n, m->joint.v, &m->scratch, &bad));
+        if (st == GDL_OK)
+            state_set_stamped(m, out, m->scratch.v, m->scratch.n, stamp);
+        if (st == RT_ILLEGAL)
+            return not_legal(m, bad < m->roles.n ? bad : 0);
+        if (st != RT_PN_UNCOVERED)
+            return st;
+    }
+    GdlStatus st = joint_legal(m, s);
+    return st == GDL_OK ? next_into(m, s, out) : st;
+}
+
 static GdlStatus next_state_(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out)
 {
     *out = NULL;
-    GdlStatus st = joint_check(m, s, joint);
-    return st == GDL_OK ? next_into(m, s, out) : st;
+    GdlStatus st = joint_take(m, s, joint);
+    return st == GDL_OK ? next_checked_into(m, s, out) : st;
 }
 
 static GdlStatus next_state_into_(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out)
 {
-    GdlStatus st = joint_check(m, s, joint);
-    return st == GDL_OK ? next_into(m, s, out) : st;
+    GdlStatus st = joint_take(m, s, joint);
+    return st == GDL_OK ? next_checked_into(m, s, out) : st;
 }
 
 static GdlStatus is_terminal_(GdlMachine *m, const GdlState *s, bool *terminal)
@@ -1249,7 +1283,7 @@ static GdlStatus random_move_(GdlMachine *m, const GdlState *s, unsigned role, G
     if (role >= m->roles.n)
         return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no role %u", role);
     m->joint.n = 0;
-    if ((st = draw_move(m, s, role, rng, true)) == GDL_OK)
+    if ((st = draw_move(m, s, role, rng, !m->ops->next_checked)) == GDL_OK)
         *move = m->joint.v[0];
     return st;
 }
@@ -1259,7 +1293,7 @@ static GdlStatus random_joint_move_(GdlMachine *m, const GdlState *s, GdlRng *rn
     GdlStatus st = state_check(m, s);
     m->joint.n = 0;
     for (uint32_t k = 0; st == GDL_OK && k < m->roles.n; k++)
-        st = draw_move(m, s, k, rng, true);
+        st = draw_move(m, s, k, rng, !m->ops->next_checked);
     for (uint32_t k = 0; st == GDL_OK && k < m->roles.n; k++)
         joint[k] = m->joint.v[k];
     return st;
@@ -1334,7 +1368,7 @@ static GdlStatus joint_moves_(GdlMachine *m, const GdlState *s, uint64_t max, Gd
     it->at = base_xcalloc(nroles + 1, sizeof *it->at);
     it->joint = base_xcalloc(nroles + 1, sizeof *it->joint);
     for (uint32_t k = 0; k < nroles; k++) {
-        if ((st = legal_moves(m, s, k, true)) != GDL_OK) {
+        if ((st = legal_moves(m, s, k, !m->ops->next_checked)) != GDL_OK) {
             gdl_joint_moves_free(it);
             return st;
         }

@@ -421,6 +421,15 @@ static GdlStatus hy_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
     return g ? h->goal_ops->goals(g, state, n, values) : GDL_LIMIT;
 }
 
+/* The network's check; a state outside it is the API's to check by listing
+ * the moves (RT_PN_UNCOVERED), then to play by hy_next. */
+static GdlStatus hy_next_checked(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts,
+                                 uint32_t *bad)
+{
+    Hybrid *h = e;
+    return rt_engine_pn.next_checked(h->pn, state, n, joint, facts, bad);
+}
+
 static void hy_terms(void *e, U32Vec *out)
 {
     Hybrid *h = e;
@@ -429,9 +438,9 @@ static void hy_terms(void *e, U32Vec *out)
 
 const EngineOps rt_engine_jit = {
     "jit", jit_create, hy_destroy, hy_initial, hy_legal, hy_next, hy_terminal, hy_goals, ENGINE_ARG_OPTIONAL, hy_terms,
-    true,
+    true, hy_next_checked,
 };
 const EngineOps rt_engine_aot = {
     "aot", aot_create, hy_destroy, hy_initial, hy_legal, hy_next, hy_terminal, hy_goals, ENGINE_ARG_OPTIONAL, hy_terms,
-    true,
+    true, hy_next_checked,
 };

@@ -110,6 +110,7 @@ typedef struct PnRoleTab {
     uint32_t *goal_comp; /* per goal: its component */
     Gt *goal_value;    /* per goal: its value as a term (the constant "50") */
     uint32_t *input_of; /* move term id -> input component (BASE_NONE: none); ninput_of entries */
+    uint32_t *legal_of; /* move term id -> legal index (BASE_NONE: never legal); ninput_of entries */
     uint32_t ninput_of;
     uint32_t cur_input; /* the input component set now (BASE_NONE: none) */
 } PnRoleTab;
@@ -689,7 +690,21 @@ static GdlStatus pn_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U
     return GDL_OK;
 }
 
-static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
+/* Whether move is legal for role r in the state the network holds: its bit. */
+static inline bool legal_bit(const Pn *p, const PnRoleTab *r, Gt move)
+{
+    uint32_t i = move < r->ninput_of ? r->legal_of[move] : BASE_NONE;
+    if (i == BASE_NONE)
+        return false;
+    uint32_t w = r->lw0 + (i >> 6);
+    return (p->legal_on[w] & p->legal_ok[w]) >> (i & 63) & 1;
+}
+
+/* The next state; when bad is not NULL, the joint move is checked first
+ * (EngineOps.next_checked): RT_ILLEGAL with the first role whose move is
+ * not legal in *bad. */
+static inline __attribute__((always_inline)) GdlStatus next_(void *e, const Gt *state, uint32_t n, const Gt *joint,
+                                                             U32Vec *facts, uint32_t *bad)
 {
     Pn *p = phase(e, state, n);
     PN_POLL(p);
@@ -706,6 +721,12 @@ static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, 
     }
     if (!set_state(p, state, n))
         return RT_PN_UNCOVERED;
+    /* legal does not read does: the bits are the state's, inputs or not */
+    for (uint32_t k = 0; bad && k < p->nroles; k++)
+        if (!legal_bit(p, &p->roles[k], joint[k])) {
+            *bad = k;
+            return RT_ILLEGAL;
+        }
     vec_reserve(*facts, facts->n + p->nbase + 1);
     Gt *out = facts->v + facts->n;
     for (uint32_t w = 0, nw = (p->nbase + 63) >> 6; w < nw; w++)
@@ -715,6 +736,17 @@ static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, 
     p->made->stamp = p->ctl->made_stamp;
     memcpy(p->made->on, p->next_on, p->nbase_words * sizeof *p->made->on);
     return GDL_OK;
+}
+
+static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
+{
+    return next_(e, state, n, joint, facts, NULL);
+}
+
+static GdlStatus pn_next_checked(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts,
+                                 uint32_t *bad)
+{
+    return next_(e, state, n, joint, facts, bad);
 }
 
 static GdlStatus pn_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
@@ -814,6 +846,7 @@ static void pn_destroy(void *e)
         free(r->goal_comp);
         free(r->goal_value);
         free(r->input_of);
+        free(r->legal_of);
     }
     free(p->roles);
     free(p);
@@ -1077,8 +1110,12 @@ static void flatten_(Pn *p, const Propnet *pn)
         }
         r->ninput_of = p->store->fn.n;
         r->input_of = base_xmalloc((r->ninput_of + 1) * sizeof *r->input_of);
+        r->legal_of = base_xmalloc((r->ninput_of + 1) * sizeof *r->legal_of);
         for (uint32_t t = 0; t < r->ninput_of; t++)
-            r->input_of[t] = BASE_NONE;
+            r->input_of[t] = r->legal_of[t] = BASE_NONE;
+        for (uint32_t i = 0; i < r->nlegal; i++)
+            if (r->move[i] < r->ninput_of)
+                r->legal_of[r->move[i]] = i;
         r->cur_input = BASE_NONE;
         for (uint32_t i = 0; i < r->nlegal; i++) {
             uint32_t c = pr->legal.v[ord[i]].comp, b = (r->lw0 << 6) + i;
@@ -1825,5 +1862,5 @@ void rt_pn_strict(void *e)
 
 const EngineOps rt_engine_pn = {
     "pn", pn_create, pn_destroy, pn_initial, pn_legal, pn_next, pn_terminal, pn_goals, ENGINE_ARG_OPTIONAL, pn_terms,
-    true,
+    true, pn_next_checked,
 };

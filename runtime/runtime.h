@@ -87,6 +87,14 @@ typedef struct EngineOps {
     /* legal answers its moves in canonical order already (gt_sort's, no
      * duplicates): the API does not sort them again */
     bool sorted_moves;
+    /* Optional (NULL: the API checks joint moves against the legal moves
+     * it listed and remembered, per role): next with the joint move
+     * checked first, in O(roles), without listing moves: RT_ILLEGAL, with
+     * the first role whose move is not legal in the state in *bad, and
+     * nothing else done. An engine that cannot tell for this state
+     * returns RT_PN_UNCOVERED (the API then lists the moves, checks, and
+     * calls next). */
+    GdlStatus (*next_checked)(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts, uint32_t *bad);
 } EngineOps;
 
 extern const EngineOps rt_engine_ref;
@@ -129,6 +137,8 @@ bool rt_pn_goals_apart(const void *pn);
 /* Whether engine pn tells changes in topological order (pn.c: choose_order). */
 bool rt_pn_ordered(const void *pn);
 #define RT_PN_UNCOVERED ((GdlStatus)0x7fff)
+/* EngineOps.next_checked: a move of the joint move is not legal. */
+#define RT_ILLEGAL ((GdlStatus)0x7ffe)
 
 /* The domain analysis of domain.c: appends to out the terms a state may
  * hold (role BASE_NONE) or the moves role may make, a sound

@@ -280,6 +280,16 @@ static void states_outside_the_network(void **state)
     }
     if (plan_pn)
         assert_string_equal(gdl_machine_plan(m), "propositional network, goal-directed code for states outside it");
+    /* a joint move is checked in a state outside the network as in one
+     * inside (the network's bit there, the moves listed here) */
+    GdlState *s = NULL, *t = NULL;
+    assert_int_equal(gdl_state_parse(m, "(cell 1 7) (cell 2 1) (size 2)", &s), GDL_OK);
+    GdlMove bad[2] = {move(m, "(inc 1)"), move(m, "noop")}, good[2] = {move(m, "(inc 2)"), move(m, "noop")};
+    assert_int_equal(gdl_next_state(m, s, bad, &t), GDL_BAD_ARGUMENT);
+    assert_non_null(strstr(gdl_machine_error(m), "(inc 1) is not a legal move of role a"));
+    assert_int_equal(gdl_next_state(m, s, good, &t), GDL_OK);
+    gdl_state_free(t);
+    gdl_state_free(s);
     gdl_machine_free(r);
     gdl_machine_free(m);
     gdl_game_free(g);
