@@ -53,7 +53,11 @@
  * `legal` reads the bits in order and the API need not sort
  * (EngineOps.sorted_moves); a component may stand for several legal
  * sentences once hashing has merged identical gates, hence a list of
- * watchers (bits) per component. `next` reads every base's next
+ * watchers (bits) per component. A gate without outputs that nothing
+ * reads but one such bit or one next-state bit (a bit sink: most legal
+ * and next gates) keeps no value of its own: a visit toggles its bit by
+ * whether its counter's bit 31 moved, without a branch on it (PN_E_BIT;
+ * Breakthrough +6%). `next` reads every base's next
  * component, in the order of the facts' term ids, so the state comes out
  * sorted; it keeps what it answered (facts and bits), so that setting that
  * state next (a playout's next step) compares bitsets instead of merging
@@ -166,7 +170,9 @@ struct Pn {
     uint32_t *out;
     uint32_t *watch_at; /* watchers: watch[watch_at[c] .. watch_at[c + 1]) */
     uint32_t *watch;   /* each the bit in legal_on of a legal sentence c stands for */
-    uint64_t *legal_on; /* per role, a bit per legal move: its component is true */
+    uint64_t *legal_on; /* per role, a bit per legal move: its component is true; next_on
+                         * follows in the same block (one word apart), so that a bit sink's
+                         * position (bit_at) names a bit of either */
     uint64_t *legal_ok; /* the same bits: the move's guard, if any, is true (a move is legal
                          * when both are set) */
     uint32_t *guard_at; /* per guard: the words of legal_ok it masks,
@@ -189,6 +195,7 @@ struct Pn {
     Gt *base_fact;
     uint32_t *base_of;  /* fact term id -> base index (BASE_NONE: none); nbase_of entries */
     uint64_t *next_on;  /* bit b: base b's next component is true (the next state, as a bitset) */
+    uint32_t *bit_at;   /* per component linked PN_E_BIT: its one bit, from legal_on[0] */
     uint32_t *nw_at;    /* the bases whose next is c: nw[nw_at[c] .. nw_at[c + 1]) */
     uint32_t *nw;
     uint32_t nbase_of;
@@ -200,6 +207,7 @@ struct Pn {
                         * made_own, or shared by the phases of a network */
     PnMade made_own;
     uint32_t nbase_words;
+    uint32_t nlegal_words; /* legal_on's words (next_on starts one after) */
     uint32_t nconst_true; /* bases fixed true: a state the network can hold has each of them */
     bool strict;       /* a state it cannot hold is refused (RT_PN_UNCOVERED), not ignored */
     uint32_t terminal; /* its component */
@@ -230,7 +238,10 @@ struct Pn {
 #define PN_E_CYC 0x40000000u  /* the target is a member of a cyclic SCC */
 #define PN_E_SPEC 0x20000000u /* the target's record matters on a flip: its value is read or
                                * bits follow it, or it has no outputs (PN_F_SPEC) */
-#define PN_E_COMP 0x1fffffffu /* the target component */
+#define PN_E_BIT 0x10000000u  /* the target is a bit sink: one legal-move or next-state bit
+                               * follows it and nothing else reads it (bit_at); its value is
+                               * left to its counter, the bit toggled when bit 31 moves */
+#define PN_E_COMP 0x0fffffffu /* the target component */
 #define PN_MAX_COMPS PN_E_COMP
 #define PN_CTR_TRUE 0x80000000u
 
@@ -332,6 +343,10 @@ static inline __attribute__((always_inline)) void tell_(Pn *p, uint32_t c, uint8
         uint32_t e = p->out[o], d = e & PN_E_COMP;
         uint32_t old = ctr[d], now = old + delta;
         ctr[d] = now;
+        if (e & PN_E_BIT) {
+            p->legal_on[p->bit_at[d] >> 6] ^= (uint64_t)((old ^ now) >> 31) << (p->bit_at[d] & 63);
+            continue;
+        }
         if (e & PN_E_CYC) {
             uint32_t s = p->cyc[d];
             if (s != own)
@@ -357,9 +372,9 @@ static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own) { tell_(p, c, v, ow
  * would reload them after each). */
 static inline __attribute__((always_inline)) void drain_acyclic(Pn *p, bool count)
 {
-    const uint32_t *out_at = p->out_at, *out = p->out;
+    const uint32_t *out_at = p->out_at, *out = p->out, *bit_at = p->bit_at;
     uint32_t *ctr = p->ctr;
-    uint64_t *q = p->queue, work = 0;
+    uint64_t *q = p->queue, *bits = p->legal_on, work = 0;
     uint32_t nq = p->nqueue, cap = p->capqueue;
     while (nq) {
         uint64_t x = q[--nq];
@@ -372,6 +387,10 @@ static inline __attribute__((always_inline)) void drain_acyclic(Pn *p, bool coun
             uint32_t e = out[o], d = e & PN_E_COMP;
             uint32_t old = ctr[d], now = old + delta;
             ctr[d] = now;
+            if (e & PN_E_BIT) { /* no branch on whether it flipped */
+                bits[bit_at[d] >> 6] ^= (uint64_t)((old ^ now) >> 31) << (bit_at[d] & 63);
+                continue;
+            }
             if (!((old ^ now) & PN_CTR_TRUE))
                 continue;
             uint8_t nv = (uint8_t)(now >> 31) ^ (uint8_t)(e >> 31); /* PN_E_NOT: inverted */
@@ -822,7 +841,7 @@ static void pn_destroy(void *e)
     free(p->base_next);
     free(p->base_fact);
     free(p->base_of);
-    free(p->next_on);
+    free(p->bit_at);
     free(p->last_on);
     free(p->given_on);
     free(p->made_own.on);
@@ -1080,7 +1099,8 @@ static void flatten_(Pn *p, const Propnet *pn)
         p->roles[k].lw0 = lw;
         lw += (pn->roles.v[k].legal.n + 63) >> 6;
     }
-    p->legal_on = base_xcalloc(lw + 1, sizeof *p->legal_on);
+    p->legal_on = base_xcalloc(lw + 1 + ((p->nbase + 63) >> 6) + 1, sizeof *p->legal_on);
+    p->nlegal_words = lw;
     p->legal_ok = base_xmalloc((lw + 1) * sizeof *p->legal_ok);
     memset(p->legal_ok, 0xff, (lw + 1) * sizeof *p->legal_ok);
     U64Vec guarded = {0}; /* guard << 32 | bit */
@@ -1150,7 +1170,7 @@ static void flatten_(Pn *p, const Propnet *pn)
 
     /* next-state bits: per component, the bases whose next it is */
     p->nbase_words = (p->nbase + 63) >> 6;
-    p->next_on = base_xcalloc(p->nbase_words + 1, sizeof *p->next_on);
+    p->next_on = p->legal_on + p->nlegal_words + 1; /* one block (bit_at) */
     p->last_on = base_xcalloc(p->nbase_words + 1, sizeof *p->last_on);
     p->made = &p->made_own;
     p->given_on = base_xcalloc(p->nbase_words + 1, sizeof *p->given_on);
@@ -1180,11 +1200,21 @@ static void flatten_(Pn *p, const Propnet *pn)
     for (uint32_t k = 0; k < p->nroles; k++)
         for (uint32_t i = 0; i < p->roles[k].ngoals; i++)
             p->g[p->roles[k].goal_comp[i]].flags |= PN_F_READ;
+    /* bit sinks: gates without outputs whose value nothing reads but one
+     * legal-move or next-state bit (most of a game's legal and next gates) */
+    p->bit_at = base_xmalloc((n + 1) * sizeof *p->bit_at);
+    for (uint32_t c = 0; c < n; c++) {
+        uint8_t f = p->g[c].flags;
+        uint32_t nwatch = p->watch_at[c + 1] - p->watch_at[c], nnext = p->nw_at[c + 1] - p->nw_at[c];
+        p->bit_at[c] = BASE_NONE;
+        if ((f & PN_F_SINK) && !(f & (PN_F_LEAF | PN_F_CYCLIC | PN_F_GUARD | PN_F_READ)) && nwatch + nnext == 1)
+            p->bit_at[c] = nwatch ? p->watch[p->watch_at[c]] : ((p->nlegal_words + 1) << 6) + p->nw[p->nw_at[c]];
+    }
     for (uint32_t c = 0; c < n; c++)
         for (uint32_t o = p->out_at[c]; o < p->out_at[c + 1]; o++) {
             uint32_t d = p->out[o];
             p->out[o] = d | (p->g[d].inv ? PN_E_NOT : 0) | (p->g[d].flags & PN_F_CYCLIC ? PN_E_CYC : 0) |
-                        (p->g[d].flags & PN_F_SPEC ? PN_E_SPEC : 0);
+                        (p->bit_at[d] != BASE_NONE ? PN_E_BIT : p->g[d].flags & PN_F_SPEC ? PN_E_SPEC : 0);
         }
 }
 
@@ -1726,9 +1756,9 @@ static char *pn_code(const Pn *p, size_t max_lines, size_t *len, size_t *lines)
     for (uint32_t c = 0; c < p->n; c++)
         flags[c] = p->g[c].flags & PN_F_CYCLIC ? PNCG_F_CYCLIC : 0;
     uint32_t nout = p->out_at[p->n];
-    uint32_t *out = base_xmalloc((nout + 1) * sizeof *out); /* the links without PN_E_SPEC */
+    uint32_t *out = base_xmalloc((nout + 1) * sizeof *out); /* the links without PN_E_SPEC, PN_E_BIT */
     for (uint32_t o = 0; o < nout; o++)
-        out[o] = p->out[o] & ~PN_E_SPEC;
+        out[o] = p->out[o] & ~(PN_E_SPEC | PN_E_BIT);
     PncgNet net = {
         .lb_at = p->watch_at,
         .lb = p->watch,
