@@ -228,8 +228,8 @@ static void time_plan(void *arg)
             goal = b > goal ? b : goal;
             /* a margin no later slice is going to turn around (six of
              * the eight headline games' networks play 6 to 12 times the
-             * goal-directed code; hex and Amazons 10x10, 1.4 and 1.9
-             * times, take all the rounds): the rest would only delay ready */
+             * goal-directed code; hex and Amazons 10x10, under 2 times,
+             * take all the rounds): the rest would only delay ready */
             if (pn > 0 && goal > 0 && (pn >= CAL_DECISIVE * goal || goal >= CAL_DECISIVE * pn))
                 break;
         }
