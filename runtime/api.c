@@ -1094,12 +1094,6 @@ static GdlStatus joint_take(GdlMachine *m, const GdlState *s, const GdlMove *joi
     return GDL_OK;
 }
 
-static GdlStatus not_legal(GdlMachine *m, uint32_t k)
-{
-    return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "%s is not a legal move of role %s in this state",
-                   gt_text(&m->store, m->joint.v[k]), gdl_game_role_name(m->game, k));
-}
-
 /* Every move of m->joint is among its role's legal moves in s: the ones
  * remembered for s's stamp, else listed now (and remembered). */
 static GdlStatus joint_legal(GdlMachine *m, const GdlState *s)
@@ -1110,7 +1104,8 @@ static GdlStatus joint_legal(GdlMachine *m, const GdlState *s)
         if (m->legal_stamp[k] != s->stamp && (st = legal_moves(m, s, k, true)) != GDL_OK)
             return st;
         if (!(mv < m->legal_mark[k].n && m->legal_mark[k].v[mv] == m->legal_epoch[k]))
-            return not_legal(m, k);
+            return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "%s is not a legal move of role %s in this state",
+                           gt_text(&m->store, mv), gdl_game_role_name(m->game, k));
     }
     return GDL_OK;
 }
@@ -1133,14 +1128,13 @@ static GdlStatus next_checked_into(GdlMachine *m, const GdlState *s, GdlState **
     if (m->ops->next_checked) {
         m->scratch.n = 0;
         uint64_t stamp = m->ctl.made_stamp = fresh_stamp(m);
-        uint32_t bad = 0;
-        GdlStatus st = done(m, m->ops->next_checked(m->engine, query_facts(m, s), s->n, m->joint.v, &m->scratch, &bad));
+        GdlStatus st = done(m, m->ops->next_checked(m->engine, query_facts(m, s), s->n, m->joint.v, &m->scratch));
         if (st == GDL_OK)
             state_set_stamped(m, out, m->scratch.v, m->scratch.n, stamp);
-        if (st == RT_ILLEGAL)
-            return not_legal(m, bad < m->roles.n ? bad : 0);
-        if (st != RT_PN_UNCOVERED)
+        if (st != RT_PN_UNCOVERED && st != RT_ILLEGAL)
             return st;
+        /* illegal: the moves listed say which and why (a role without
+         * any in a state that is not terminal is the game's fault) */
     }
     GdlStatus st = joint_legal(m, s);
     return st == GDL_OK ? next_into(m, s, out) : st;

@@ -17,7 +17,7 @@
  * CAL_KEEP of the steps of the goal-directed code's best (the best, not the
  * sum: a slice that meets caches emptied by the compiler that just ran,
  * or another process, says nothing of the engine). A round after which
- * one engine's best is CAL_DECISIVE times the other's ends the timing
+ * the network's best is CAL_DECISIVE times the other's ends the timing
  * there: the later rounds matter only where the two are close. The choice
  * depends on the clock, the answers do not: both engines answer every
  * query alike, moves in canonical order. "jit:pn" keeps the network
@@ -49,7 +49,7 @@
 #define CAL_SECONDS_AOT 0.02 /* the same for aot, which may take its time */
 #define CAL_ROUNDS 3      /* slices per engine */
 #define CAL_KEEP 0.95     /* the network stays if it made at least this share */
-#define CAL_DECISIVE 3.0  /* a round that shows one engine this many times the other's best ends the timing */
+#define CAL_DECISIVE 3.0  /* a round that shows the network this many times the other's best ends the timing */
 
 typedef struct Hybrid {
     const EngineOps *goal_ops; /* rt_engine_jit_goal or rt_engine_aot_goal */
@@ -229,8 +229,10 @@ static void time_plan(void *arg)
             /* a margin no later slice is going to turn around (six of
              * the eight headline games' networks play 6 to 12 times the
              * goal-directed code; hex and Amazons 10x10, under 2 times,
-             * take all the rounds): the rest would only delay ready */
-            if (pn > 0 && goal > 0 && (pn >= CAL_DECISIVE * goal || goal >= CAL_DECISIVE * pn))
+             * take all the rounds): the rest would only delay ready. Not
+             * the other way: the network's first slice runs on caches its
+             * making just emptied, and dropping it is not undone */
+            if (pn > 0 && goal > 0 && pn >= CAL_DECISIVE * goal)
                 break;
         }
     walk_free(&wa);
@@ -423,11 +425,10 @@ static GdlStatus hy_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
 
 /* The network's check; a state outside it is the API's to check by listing
  * the moves (RT_PN_UNCOVERED), then to play by hy_next. */
-static GdlStatus hy_next_checked(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts,
-                                 uint32_t *bad)
+static GdlStatus hy_next_checked(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
 {
     Hybrid *h = e;
-    return rt_engine_pn.next_checked(h->pn, state, n, joint, facts, bad);
+    return rt_engine_pn.next_checked(h->pn, state, n, joint, facts);
 }
 
 static void hy_terms(void *e, U32Vec *out)

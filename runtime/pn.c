@@ -719,11 +719,10 @@ static inline bool legal_bit(const Pn *p, const PnRoleTab *r, Gt move)
     return (p->legal_on[w] & p->legal_ok[w]) >> (i & 63) & 1;
 }
 
-/* The next state; when bad is not NULL, the joint move is checked first
- * (EngineOps.next_checked): RT_ILLEGAL with the first role whose move is
- * not legal in *bad. */
+/* The next state; when check, the joint move is checked first
+ * (EngineOps.next_checked): RT_ILLEGAL when a move is not legal. */
 static inline __attribute__((always_inline)) GdlStatus next_(void *e, const Gt *state, uint32_t n, const Gt *joint,
-                                                             U32Vec *facts, uint32_t *bad)
+                                                             U32Vec *facts, bool check)
 {
     Pn *p = phase(e, state, n);
     PN_POLL(p);
@@ -741,11 +740,9 @@ static inline __attribute__((always_inline)) GdlStatus next_(void *e, const Gt *
     if (!set_state(p, state, n))
         return RT_PN_UNCOVERED;
     /* legal does not read does: the bits are the state's, inputs or not */
-    for (uint32_t k = 0; bad && k < p->nroles; k++)
-        if (!legal_bit(p, &p->roles[k], joint[k])) {
-            *bad = k;
+    for (uint32_t k = 0; check && k < p->nroles; k++)
+        if (!legal_bit(p, &p->roles[k], joint[k]))
             return RT_ILLEGAL;
-        }
     vec_reserve(*facts, facts->n + p->nbase + 1);
     Gt *out = facts->v + facts->n;
     for (uint32_t w = 0, nw = (p->nbase + 63) >> 6; w < nw; w++)
@@ -759,13 +756,12 @@ static inline __attribute__((always_inline)) GdlStatus next_(void *e, const Gt *
 
 static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
 {
-    return next_(e, state, n, joint, facts, NULL);
+    return next_(e, state, n, joint, facts, false);
 }
 
-static GdlStatus pn_next_checked(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts,
-                                 uint32_t *bad)
+static GdlStatus pn_next_checked(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
 {
-    return next_(e, state, n, joint, facts, bad);
+    return next_(e, state, n, joint, facts, true);
 }
 
 static GdlStatus pn_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)

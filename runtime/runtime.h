@@ -89,12 +89,13 @@ typedef struct EngineOps {
     bool sorted_moves;
     /* Optional (NULL: the API checks joint moves against the legal moves
      * it listed and remembered, per role): next with the joint move
-     * checked first, in O(roles), without listing moves: RT_ILLEGAL, with
-     * the first role whose move is not legal in the state in *bad, and
-     * nothing else done. An engine that cannot tell for this state
+     * checked first, in O(roles), without listing moves: RT_ILLEGAL, and
+     * no next state made, when a move is not legal in the state (the API
+     * then lists the moves to say which and why). An engine that cannot
+     * tell for this state
      * returns RT_PN_UNCOVERED (the API then lists the moves, checks, and
      * calls next). */
-    GdlStatus (*next_checked)(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts, uint32_t *bad);
+    GdlStatus (*next_checked)(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts);
 } EngineOps;
 
 extern const EngineOps rt_engine_ref;

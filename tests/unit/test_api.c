@@ -463,6 +463,13 @@ static void game_faults_name_role_and_state(void **state)
     assert_int_equal(gdl_legal_moves(m, s, 0, &moves, &n), GDL_GAME_FAULT);
     assert_non_null(strstr(gdl_machine_error(m), "role a has no legal move"));
     assert_non_null(strstr(gdl_machine_error(m), "(s 1)"));
+    /* a joint move there is the game's fault too, not the caller's, on
+     * engines that check it as they play it (the network) as on others */
+    GdlState *u = NULL;
+    GdlMove go[2] = {move(m, "go"), move(m, "go")};
+    assert_int_equal(gdl_next_state(m, s, go, &u), GDL_GAME_FAULT);
+    assert_non_null(strstr(gdl_machine_error(m), "role a has no legal move"));
+    assert_null(u);
     GdlState *t = NULL;
     assert_int_equal(gdl_state_parse(m, "(s 2)", &t), GDL_OK);
     assert_int_equal(gdl_goals(m, t, goals), GDL_GAME_FAULT);
