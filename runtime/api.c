@@ -762,12 +762,21 @@ static void state_set_stamped(GdlMachine *m, GdlState **sp, const Gt *facts, uin
     bool all = true;
     uint64_t h = 0x6a09e667f3bcc908ULL;
     uint32_t k = 0;
-    for (; k < n; k++) {
+    const FactInfo *info = m->fact_info.v;
+    for (Gt last = 0; k < n; k++) {
         Gt t = facts[k];
-        if (k && t <= facts[k - 1])
+        if (k && t <= last)
             break;
+        last = t;
         s->facts[k] = t;
-        h += fact_share(m, t, &cids[k], &all);
+        uint64_t mix = info[t].mix;
+        Gt cid = info[t].cid;
+        if (__builtin_expect(!mix || !cid, 0)) { /* the first time t is a fact here */
+            h += fact_share(m, t, &cids[k], &all);
+            continue;
+        }
+        cids[k] = cid - 1;
+        h += mix;
     }
     if (k < n) {
         gt_tuple_copy(s->facts, facts, n);
