@@ -771,7 +771,7 @@ static void state_set_stamped(GdlMachine *m, GdlState **sp, const Gt *facts, uin
         s->facts[k] = t;
         uint64_t mix = info[t].mix;
         Gt cid = info[t].cid;
-        if (__builtin_expect(!mix || !cid, 0)) { /* the first time t is a fact here */
+        if (__builtin_expect(!mix || !cid, 0)) { /* no share or canonical id known yet */
             h += fact_share(m, t, &cids[k], &all);
             continue;
         }

@@ -7,8 +7,11 @@
  * flattened into arrays: per component a counter of its true inputs,
  * biased so that its bit 31 is the gate's value (Sancho's trick: a visit
  * adds and compares one word), a PnGate (its value and flags), and the
- * outputs of all as one array (CSR, uint32, each link carrying whether its
- * target is a NOT, whose counter moves against the input, or cyclic). A game whose
+ * outputs of all as one array (CSR, uint32, each link carrying what a visit
+ * needs of its target, PN_E_*: a NOT, whose value is its counter's bit 31
+ * inverted, a cyclic member, a bit sink, a record to update on a flip; and
+ * whether the link stands for a bypassed NOT, its counter moving against
+ * the change). A game whose
  * grounding passes a budget is refused with the grounder's message, which
  * names the relation that grew; engine jit plays such games.
  *
@@ -21,10 +24,11 @@
  * one), a NOT when it does not reach it (one), so a change costs a visit
  * per output, whatever the gate's fan-in. A change is queued with the value it tells (component, value),
  * so that a component that flips twice before its outputs hear of it tells
- * them +1 then -1, and counts always equal the values told. A NOT that
- * nothing but gates reads is bypassed (bypass_nots): its input tells the
- * NOT's outputs over inverted links, which saves a visit and a change told
- * per flip (Breakthrough +15%, Connect Four +6%).
+ * them +1 then -1, and counts always equal the values told. In a network
+ * without cycles drained from its tables, a NOT that nothing but gates
+ * reads is bypassed (bypass_nots): its input tells the NOT's outputs over
+ * inverted links, which saves a visit and a change told per flip
+ * (Breakthrough +15%, Connect Four +6%).
  *
  * Cycles. Recursion over the state (hex's connected cells) gives positive
  * cycles of gates, whose meaning is the least fixpoint: counting alone
@@ -996,7 +1000,7 @@ static void bypass_nots(Pn *p)
     uint32_t n = p->n, gone_n = 0;
     uint8_t *gone = base_xcalloc(n + 1, 1);
     for (uint32_t c = 0; c < n; c++)
-        if (p->g[c].inv && !(p->g[c].flags & (PN_F_LEAF | PN_F_SPEC | PN_F_CYCLIC)) && p->bit_at[c] == BASE_NONE) {
+        if (p->g[c].inv && !(p->g[c].flags & (PN_F_LEAF | PN_F_SPEC | PN_F_CYCLIC))) { /* a bit sink is a PN_F_SINK */
             gone[c] = 1;
             gone_n++;
         }
@@ -1803,15 +1807,19 @@ static Pn *pn_make(const GdlGame *game, const PnArgs *a, GtStore *store, RtContr
     return p;
 }
 
-/* The C of p's propagation (pncg.h), or NULL past the budget. */
+/* The C of p's propagation (pncg.h), or NULL past the budget, or for a
+ * network whose NOTs were bypassed (pncg knows no inverted links; the
+ * callers make theirs with bypass off). */
 static char *pn_code(const Pn *p, size_t max_lines, size_t *len, size_t *lines)
 {
+    if (p->bypass)
+        return NULL;
     uint8_t *flags = base_xcalloc(p->n + 1, 1);
     for (uint32_t c = 0; c < p->n; c++)
         flags[c] = p->g[c].flags & PN_F_CYCLIC ? PNCG_F_CYCLIC : 0;
     uint32_t nout = p->out_at[p->n];
     uint32_t *out = base_xmalloc((nout + 1) * sizeof *out); /* the links without PN_E_SPEC, PN_E_BIT */
-    for (uint32_t o = 0; o < nout; o++) /* never PN_E_NEG: compiled code keeps its NOTs (bypass) */
+    for (uint32_t o = 0; o < nout; o++)
         out[o] = p->out[o] & ~(PN_E_SPEC | PN_E_BIT);
     PncgNet net = {
         .lb_at = p->watch_at,
