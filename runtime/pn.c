@@ -343,7 +343,8 @@ static uint64_t pn_visits, pn_tells;
  * (sample_work). */
 static inline __attribute__((always_inline)) void tell_(Pn *p, uint32_t c, uint8_t v, uint32_t own, bool count)
 {
-    uint32_t delta = v ? 1 : UINT32_MAX, ndelta = 0u - delta; /* +1 or -1, and against it (PN_E_NEG) */
+    uint32_t delta = v ? 1 : UINT32_MAX; /* +1 or -1 (no PN_E_NEG here: bypass_nots leaves
+                                          * networks with cycles or compiled code alone) */
     uint32_t *ctr = p->ctr;
     PN_COUNT(c);
     uint32_t o = p->out_at[c], end = p->out_at[c + 1];
@@ -351,7 +352,7 @@ static inline __attribute__((always_inline)) void tell_(Pn *p, uint32_t c, uint8
         p->work += 2 + end - o;
     for (; o < end; o++) {
         uint32_t e = p->out[o], d = e & PN_E_COMP;
-        uint32_t old = ctr[d], now = old + (e & PN_E_NEG ? ndelta : delta);
+        uint32_t old = ctr[d], now = old + delta;
         ctr[d] = now;
         if (e & PN_E_BIT) {
             p->legal_on[p->bit_at[d] >> 6] ^= (uint64_t)((old ^ now) >> 31) << (p->bit_at[d] & 63);
