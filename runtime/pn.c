@@ -613,7 +613,8 @@ static bool set_state(Pn *p, const Gt *facts, uint32_t n)
 {
     uint64_t stamp = p->ctl->stamp;
     if (stamp && stamp == p->last_stamp) {
-        drain(p); /* the same state again (legal of each role, then next): only the inputs, if any */
+        if (p->nqueue) /* the same state again (legal of each role, then next): only the inputs, if any */
+            drain(p);
         return true;
     }
     const uint64_t *on = p->made->on;
