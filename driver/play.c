@@ -195,14 +195,35 @@ typedef struct PlayResult {
     int goals[64];      /* when terminal, for up to 64 roles */
 } PlayResult;
 
-/* One random playthrough; writes a trace when f is not NULL. On failure the
- * machine's error says what happened. */
+/* The states a run of playouts plays in: the initial state, made once and
+ * only read, and two the steps write into by turns, kept from playout to
+ * playout, as the peers' harnesses keep theirs: once they have grown, a
+ * playout allocates nothing. */
+typedef struct Playing {
+    GdlState *init, *buf[2];
+} Playing;
+
+static GdlStatus playing_open(GdlMachine *m, Playing *pl)
+{
+    *pl = (Playing){0};
+    return gdl_initial_state(m, &pl->init);
+}
+
+static void playing_close(Playing *pl)
+{
+    gdl_state_free(pl->init);
+    gdl_state_free(pl->buf[0]);
+    gdl_state_free(pl->buf[1]);
+}
+
+/* One random playthrough from pl's initial state; writes a trace when f
+ * is not NULL. On failure the machine's error says what happened. */
 static GdlStatus playout(GdlMachine *m, const GdlGame *g, GdlRng *rng, uint64_t max_steps, FILE *f, PlayResult *res,
-                         GdlMove *joint, int *goals)
+                         GdlMove *joint, int *goals, Playing *pl)
 {
     unsigned nroles = gdl_game_role_count(g);
-    GdlState *s = NULL, *next = NULL;
-    GdlStatus st = gdl_initial_state(m, &s);
+    const GdlState *s = pl->init;
+    GdlStatus st = GDL_OK;
     res->steps = 0;
     res->capped = false;
     if (f) {
@@ -251,17 +272,13 @@ static GdlStatus playout(GdlMachine *m, const GdlGame *g, GdlRng *rng, uint64_t 
             print_moves(f, m, joint, nroles);
             fputs(")\n", f);
         }
-        /* into the other of two states, as a player's loop does: no
-         * allocation per step once both have grown */
-        if ((st = gdl_next_state_into(m, s, joint, &next)) != GDL_OK)
+        /* into the buffer s is not, as a player's loop does */
+        GdlState **into = &pl->buf[s == pl->buf[0]];
+        if ((st = gdl_next_state_into(m, s, joint, into)) != GDL_OK)
             break;
-        GdlState *t = s;
-        s = next;
-        next = t;
+        s = *into;
         res->steps++;
     }
-    gdl_state_free(s);
-    gdl_state_free(next);
     return st;
 }
 
@@ -303,8 +320,12 @@ static int play_run(CliArgs *a)
     int *goals = base_xcalloc(nroles + 1, sizeof *goals);
     GdlRng rng;
     gdl_rng_seed(&rng, o.seed);
-    PlayResult res;
-    GdlStatus st = playout(s.m, s.game, &rng, o.max_steps, f, &res, joint, goals);
+    PlayResult res = {0};
+    Playing pl;
+    GdlStatus st = playing_open(s.m, &pl);
+    if (st == GDL_OK)
+        st = playout(s.m, s.game, &rng, o.max_steps, f, &res, joint, goals, &pl);
+    playing_close(&pl);
     if (o.out && cli_output_close(a->cmd, f, o.out) != CLI_OK)
         rc = CLI_USAGE;
     if (st != GDL_OK) {
@@ -849,10 +870,12 @@ static GdlStatus bench_loop(Session *s, const PlayOpts *o, BenchResult *b, uint6
      * changes counted and itself not. */
     double t0 = gdl_now(), end = t0 + o->seconds;
     gdl_machine_set_deadline(s->m, end + deadline_grace(o->seconds));
-    GdlStatus st = GDL_OK;
-    do {
+    Playing pl;
+    *step_of_error = 0;
+    GdlStatus st = playing_open(s->m, &pl);
+    while (st == GDL_OK) {
         PlayResult res;
-        st = playout(s->m, s->game, &rng, o->max_steps, NULL, &res, joint, goals);
+        st = playout(s->m, s->game, &rng, o->max_steps, NULL, &res, joint, goals, &pl);
         *step_of_error = res.steps;
         if (st == GDL_CANCELLED) {
             b->state_changes += res.steps;
@@ -866,7 +889,10 @@ static GdlStatus bench_loop(Session *s, const PlayOpts *o, BenchResult *b, uint6
         b->state_changes += res.steps;
         b->playouts++;
         b->capped += res.capped;
-    } while (gdl_now() < end);
+        if (gdl_now() >= end)
+            break;
+    }
+    playing_close(&pl);
     gdl_machine_set_deadline(s->m, 0);
     b->seconds = gdl_now() - t0;
     struct rusage ru;
