@@ -168,6 +168,7 @@ typedef struct PnSnap {
     uint64_t *bits;    /* legal_on's block, next_on with it */
     uint64_t *ok;      /* legal_ok */
     uint32_t *input;   /* per role: its input set then (cur_input) */
+    uint32_t *want;    /* snap_restore's scratch: the inputs set now */
 } PnSnap;
 
 /* A network's phases (below). */
@@ -621,11 +622,6 @@ static bool holds(const Pn *p, const Gt *facts, uint32_t n)
     return fixed_true == p->nconst_true;
 }
 
-/* Makes the network hold the state facts (sorted by id): the bases that
- * differ from the state it holds change. The state next answered last (a
- * playout's next step) is known by its stamp and taken as the bitset
- * pn_next kept; any other is made a bitset from its facts. False, with
- * nothing changed, for a state that strict refuses (holds). */
 /* Snapshots (PnSnap). A network small beside the bases a state changes
  * (PN_SNAP_GAIN components or fewer per differing base) is copied back
  * rather than told them: a copy costs a fraction of a nanosecond per
@@ -634,25 +630,27 @@ static bool holds(const Pn *p, const Gt *facts, uint32_t n)
  * compiled code (its own functions keep the values). */
 enum { PN_SNAP_GAIN = 64, PN_SNAP_MAX = 1u << 16 };
 
-static size_t bit_words(const Pn *p) { return (size_t)p->nlegal_words + 1 + p->nbase_words + 1; }
+/* legal_on's block: the legal bits, a word, next_on, a word (flatten_) */
+static size_t legal_block_words(const Pn *p) { return (size_t)p->nlegal_words + 1 + p->nbase_words + 1; }
 
 static void snap_take(Pn *p)
 {
     PnSnap *s = &p->snap;
-    if (p->ctell || p->n > PN_SNAP_MAX || p->nqueue)
+    if (p->ctell || p->n > PN_SNAP_MAX)
         return;
     if (!s->on) {
         s->on = base_xmalloc((p->nbase_words + 1) * sizeof *s->on);
         s->ctr = base_xmalloc(((size_t)p->n + 1) * sizeof *s->ctr);
         s->g = base_xmalloc(((size_t)p->n + 1) * sizeof *s->g);
-        s->bits = base_xmalloc(bit_words(p) * sizeof *s->bits);
+        s->bits = base_xmalloc(legal_block_words(p) * sizeof *s->bits);
         s->ok = base_xmalloc(((size_t)p->nlegal_words + 1) * sizeof *s->ok);
         s->input = base_xmalloc(((size_t)p->nroles + 1) * sizeof *s->input);
+        s->want = base_xmalloc(((size_t)p->nroles + 1) * sizeof *s->want);
     }
     memcpy(s->on, p->last_on, p->nbase_words * sizeof *s->on);
     memcpy(s->ctr, p->ctr, p->n * sizeof *s->ctr);
     memcpy(s->g, p->g, p->n * sizeof *s->g);
-    memcpy(s->bits, p->legal_on, bit_words(p) * sizeof *s->bits);
+    memcpy(s->bits, p->legal_on, legal_block_words(p) * sizeof *s->bits);
     memcpy(s->ok, p->legal_ok, (p->nlegal_words + 1) * sizeof *s->ok);
     for (uint32_t k = 0; k < p->nroles; k++)
         s->input[k] = p->roles[k].cur_input;
@@ -660,11 +658,14 @@ static void snap_take(Pn *p)
 }
 
 /* Copies the snapshot back when it holds the bases on and the copy is
- * worth it (nothing may wait in the queue: the inputs a next step set). */
+ * worth it. The inputs stay the caller's: those set now (a next step sets
+ * them first, queued or not) are set again on the image, and what they
+ * queued before is dropped with the state it was told to. Not while the
+ * work is counted (sample_work measures the tables). */
 static bool snap_restore(Pn *p, const uint64_t *on)
 {
     PnSnap *s = &p->snap;
-    if (!s->taken || p->nqueue || p->ctell)
+    if (!s->taken || p->ctell || p->counting)
         return false;
     uint64_t differ = 0;
     for (uint32_t w = 0; w < p->nbase_words; w++) {
@@ -674,16 +675,33 @@ static bool snap_restore(Pn *p, const uint64_t *on)
     }
     if (differ * PN_SNAP_GAIN < p->n)
         return false;
+    for (uint32_t k = 0; k < p->nroles; k++)
+        s->want[k] = p->roles[k].cur_input;
+    p->nqueue = 0; /* only inputs wait here: set again below */
     memcpy(p->last_on, s->on, p->nbase_words * sizeof *s->on);
     memcpy(p->ctr, s->ctr, p->n * sizeof *s->ctr);
     memcpy(p->g, s->g, p->n * sizeof *s->g);
-    memcpy(p->legal_on, s->bits, bit_words(p) * sizeof *s->bits);
+    memcpy(p->legal_on, s->bits, legal_block_words(p) * sizeof *s->bits);
     memcpy(p->legal_ok, s->ok, (p->nlegal_words + 1) * sizeof *s->ok);
-    for (uint32_t k = 0; k < p->nroles; k++)
-        p->roles[k].cur_input = s->input[k];
+    for (uint32_t k = 0; k < p->nroles; k++) {
+        uint32_t was = s->input[k], now = s->want[k];
+        p->roles[k].cur_input = now;
+        if (was == now)
+            continue;
+        if (was != BASE_NONE)
+            set_leaf(p, was, 0);
+        if (now != BASE_NONE)
+            set_leaf(p, now, 1);
+    }
     return true;
 }
 
+/* Makes the network hold the state facts (sorted by id): the bases that
+ * differ from the state it holds change. The state next answered last (a
+ * playout's next step) is known by its stamp and taken as the bitset
+ * pn_next kept; any other is made a bitset from its facts, and may be
+ * the snapshot's (snap_restore). False, with nothing changed, for a state
+ * that strict refuses (holds). */
 static bool set_state(Pn *p, const Gt *facts, uint32_t n)
 {
     uint64_t stamp = p->ctl->stamp;
@@ -705,6 +723,7 @@ static bool set_state(Pn *p, const Gt *facts, uint32_t n)
         }
         if (snap_restore(p, given)) {
             p->last_stamp = stamp;
+            drain(p); /* the inputs set again, if any */
             return true;
         }
         on = given;
@@ -939,6 +958,7 @@ static void pn_destroy(void *e)
     free(p->snap.bits);
     free(p->snap.ok);
     free(p->snap.input);
+    free(p->snap.want);
     free(p->made_own.on);
     for (uint32_t i = 0; i < p->ph.nphase; i++)
         pn_destroy(p->ph.net[i]);

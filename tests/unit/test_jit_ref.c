@@ -37,9 +37,34 @@ static void check_ok(GdlStatus a, GdlStatus b, GdlMachine *ma, GdlMachine *mb, u
 
 static uint64_t states;
 
+/* The steps of a playthrough, kept to be asked again out of order. */
+typedef struct Step {
+    GdlState *se, *sr;
+    GdlMove je[8], jr[8];
+} Step;
+
+/* Asks the next state of every step again, last first, and nothing else
+ * before it (no terminal, no legal moves: an engine that keeps what it
+ * was asked last must not mistake the inputs it holds for the move it is
+ * given, nor a state it has an image of for the moves played in it). */
+static void next_again(GdlMachine *e, GdlMachine *r, Step *steps, int n, uint64_t seed)
+{
+    for (int i = n - 1; i >= 0; i--) {
+        GdlState *ne = NULL, *nr = NULL;
+        check_ok(gdl_next_state(e, steps[i].se, steps[i].je, &ne), gdl_next_state(r, steps[i].sr, steps[i].jr, &nr),
+                 e, r, seed, "next state asked again");
+        if (gdl_state_hash(e, ne) != gdl_state_hash(r, nr) || gdl_state_size(ne) != gdl_state_size(nr))
+            fail_msg("seed %llu: the next state of step %d, asked again alone, differs", (unsigned long long)seed, i);
+        gdl_state_free(ne);
+        gdl_state_free(nr);
+    }
+}
+
 static void playthrough(GdlMachine *e, GdlMachine *r, GdlRng *rng, uint64_t seed, unsigned nroles)
 {
     GdlState *se = NULL, *sr = NULL;
+    Step steps[30];
+    int nsteps = 0;
     check_ok(gdl_initial_state(e, &se), gdl_initial_state(r, &sr), e, r, seed, "initial state");
     for (int step = 0; step < 30; step++) {
         states++;
@@ -78,10 +103,17 @@ static void playthrough(GdlMachine *e, GdlMachine *r, GdlRng *rng, uint64_t seed
         }
         GdlState *ne = NULL, *nr = NULL;
         check_ok(gdl_next_state(e, se, je, &ne), gdl_next_state(r, sr, jr, &nr), e, r, seed, "next state");
-        gdl_state_free(se);
-        gdl_state_free(sr);
+        steps[nsteps] = (Step){se, sr, {0}, {0}};
+        memcpy(steps[nsteps].je, je, nroles * sizeof *je);
+        memcpy(steps[nsteps].jr, jr, nroles * sizeof *jr);
+        nsteps++;
         se = ne;
         sr = nr;
+    }
+    next_again(e, r, steps, nsteps, seed);
+    for (int i = 0; i < nsteps; i++) {
+        gdl_state_free(steps[i].se);
+        gdl_state_free(steps[i].sr);
     }
     gdl_state_free(se);
     gdl_state_free(sr);
