@@ -40,8 +40,9 @@
  *  - factoring (PN_OPT_FACTOR, engine pn's): an OR of ANDs sharing an
  *    input becomes the AND of that input and the OR of the rests (below).
  *  - input complement (PN_OPT_INPUT_COMPLEMENT, engine pn's only): an OR
- *    of most of a role's moves becomes the NOT of the OR of the others;
- *    sound only where one legal move per role is played (below).
+ *    of most of a role's moves, read directly or through a tree of ORs,
+ *    becomes the NOT of the OR of the others; sound only where one legal
+ *    move per role is played (below).
  * Both add gates: they append them, relink the network and let compact()
  * drop what they absorbed.
  */
@@ -630,6 +631,55 @@ static bool factor(Propnet *pn)
  * rewriting: would the moves outside weigh at most (s - 2) / 2? */
 static bool worth(uint64_t s, uint64_t r) { return s >= 3 && 2 * (r - s) + 2 <= s; }
 
+/* The tree of ORs under d (d one of them, not rewritten in this pass,
+ * PN_TREE_DEPTH deep at most): the moves at its leaves (with repeats)
+ * and its other leaves; false when d is no OR, when the other leaves
+ * outnumber the moves, when the tree reads root (a cycle) or has more
+ * than PN_TREE_LEAVES leaves. Checkers' frame "the cell keeps its piece"
+ * reads one OR per kind of move (a step, a double, a triple jump), which
+ * read "a step from u v to x y", the OR of a man's and a king's. */
+#define PN_TREE_DEPTH 4
+#define PN_TREE_LEAVES 4096
+
+static bool or_leaves(const Propnet *pn, const Rewrite *w, uint32_t root, uint32_t d, int depth, U32Vec *moves,
+                      U32Vec *others)
+{
+    const PnComp *x = &pn->comps.v[d];
+    const uint32_t *in = u32_at(&pn->in, x->in_at);
+    for (uint32_t i = 0; i < x->nin; i++) {
+        uint32_t e = in[i];
+        uint8_t k = pn->comps.v[e].kind;
+        if (e == root || moves->n + others->n >= PN_TREE_LEAVES)
+            return false;
+        if (k == PN_INPUT)
+            vec_push(*moves, e);
+        else if (k == PN_OR && depth > 1 && e < w->n0 && !w->over[e]) {
+            if (!or_leaves(pn, w, root, e, depth - 1, moves, others))
+                return false;
+        } else
+            vec_push(*others, e);
+    }
+    return true;
+}
+
+/* d, read by the OR root: a tree of ORs mostly of moves (or_leaves)? */
+static bool of_moves(const Propnet *pn, const Rewrite *w, uint32_t root, uint32_t d, U32Vec *moves,
+                     U32Vec *others)
+{
+    moves->n = others->n = 0;
+    if (d >= w->n0 || pn->comps.v[d].kind != PN_OR || w->over[d] || d == root)
+        return false;
+    return or_leaves(pn, w, root, d, PN_TREE_DEPTH, moves, others) && moves->n && moves->n >= others->n;
+}
+
+static void push_once(U32Vec *v, uint8_t *seen, uint32_t c)
+{
+    if (!seen[c]) {
+        seen[c] = 1;
+        vec_push(*v, c);
+    }
+}
+
 static bool complement(Propnet *pn)
 {
     Rewrite w;
@@ -671,11 +721,21 @@ static bool complement(Propnet *pn)
         }
     uint8_t *in_s = base_xcalloc(n0 + 1, 1);
     uint64_t *ns = base_xcalloc(nroles + 1, sizeof *ns);
-    U32Vec now = {0}, k_set = {0};
+    U32Vec now = {0}, k_set = {0}, touched = {0}, tm = {0}, to = {0};
+    uint8_t *seen = base_xcalloc(n0 + 1, 1);
+    /* ORs that an OR reads wait for the second round, so that a tree of
+     * ORs is taken whole from its root before its members are looked at
+     * alone (a member rewritten first would cut the tree) */
+    uint8_t *member = base_xcalloc(n0 + 1, 1);
+    for (uint32_t c = 0; c < n0; c++)
+        if (pn->comps.v[c].kind == PN_OR)
+            for (uint32_t i = 0; i < pn->comps.v[c].nin; i++)
+                member[pn->in.v[pn->comps.v[c].in_at + i]] |= pn->comps.v[pn->in.v[pn->comps.v[c].in_at + i]].kind == PN_OR;
     bool changed = false;
+    for (uint32_t round = 0; round < 2; round++)
     for (uint32_t c = 0; c < n0; c++) {
         PnComp *x = &pn->comps.v[c];
-        if (!is_gate(x->kind))
+        if (!is_gate(x->kind) || member[c] != round)
             continue;
         const uint32_t *in = u32_at(&pn->in, x->in_at);
         bool any = false, impossible = false;
@@ -683,7 +743,8 @@ static bool complement(Propnet *pn)
             if (pn->comps.v[in[i]].kind == PN_INPUT) {
                 any = true;
                 impossible |= role_of[in[i]] == PN_NONE;
-            }
+            } else
+                any |= x->kind == PN_OR && of_moves(pn, &w, c, in[i], &tm, &to);
         if (!any)
             continue;
         if (x->kind != PN_OR) {
@@ -697,23 +758,50 @@ static bool complement(Propnet *pn)
         }
         for (uint32_t k = 0; k < nroles; k++)
             ns[k] = 0;
-        for (uint32_t i = 0; i < x->nin; i++)
-            if (pn->comps.v[in[i]].kind == PN_INPUT && role_of[in[i]] != PN_NONE) {
-                ns[role_of[in[i]]] += weight[in[i]];
-                in_s[in[i]] = 1;
+        /* the moves it reads: its inputs, and those of the trees of ORs
+         * mostly of moves it reads (of_moves) */
+        touched.n = 0;
+        for (uint32_t i = 0; i < x->nin; i++) {
+            uint32_t d = in[i], nd = 1;
+            const uint32_t *din = &in[i];
+            if (of_moves(pn, &w, c, d, &tm, &to))
+                din = tm.v, nd = tm.n;
+            for (uint32_t j = 0; j < nd; j++) {
+                uint32_t m = din[j];
+                if (pn->comps.v[m].kind == PN_INPUT && role_of[m] != PN_NONE && !in_s[m]) {
+                    ns[role_of[m]] += weight[m];
+                    in_s[m] = 1;
+                    vec_push(touched, m);
+                }
             }
+        }
         bool rewrite = impossible;
         for (uint32_t k = 0; k < nroles; k++)
             rewrite |= worth(ns[k], wall[k]);
         if (rewrite) {
+            /* A tree of ORs read is read apart (its other leaves in its
+             * place) when each of its moves is of a role rewritten, or never
+             * made; else it stays, which is exact too: its moves of a
+             * rewritten role are in the complement's S, so reading them
+             * twice adds nothing. */
             now.n = 0;
             for (uint32_t i = 0; i < x->nin; i++) {
                 uint32_t d = in[i];
-                if (pn->comps.v[d].kind != PN_INPUT)
-                    vec_push(now, d);
+                if (of_moves(pn, &w, c, d, &tm, &to)) {
+                    bool apart = true;
+                    for (uint32_t j = 0; j < tm.n; j++)
+                        apart &= role_of[tm.v[j]] == PN_NONE || worth(ns[role_of[tm.v[j]]], wall[role_of[tm.v[j]]]);
+                    if (!apart)
+                        push_once(&now, seen, d);
+                    for (uint32_t j = 0; apart && j < to.n; j++)
+                        push_once(&now, seen, to.v[j]);
+                } else if (pn->comps.v[d].kind != PN_INPUT)
+                    push_once(&now, seen, d);
                 else if (role_of[d] != PN_NONE && !worth(ns[role_of[d]], wall[role_of[d]]))
-                    vec_push(now, d); /* its role's moves stay as they are */
+                    push_once(&now, seen, d); /* its role's moves stay as they are */
             }
+            for (uint32_t i = 0; i < now.n; i++)
+                seen[now.v[i]] = 0;
             for (uint32_t k = 0; k < nroles; k++) {
                 if (!worth(ns[k], wall[k]))
                     continue;
@@ -727,10 +815,8 @@ static bool complement(Propnet *pn)
             rw_set(&w, c, now.v, now.n);
             changed = true;
         }
-        x = &pn->comps.v[c]; /* rw_gate may have moved the array */
-        in = u32_at(&pn->in, x->in_at);
-        for (uint32_t i = 0; i < x->nin; i++)
-            in_s[in[i]] = 0;
+        for (uint32_t i = 0; i < touched.n; i++)
+            in_s[touched.v[i]] = 0;
     }
     for (uint32_t k = 0; k < nroles; k++)
         vec_free(poss[k]);
@@ -743,6 +829,11 @@ static bool complement(Propnet *pn)
     free(ns);
     vec_free(now);
     vec_free(k_set);
+    vec_free(touched);
+    vec_free(tm);
+    vec_free(to);
+    free(seen);
+    free(member);
     return rw_finish(&w, pn, changed);
 }
 

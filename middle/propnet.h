@@ -158,8 +158,9 @@ typedef enum PnOpt {
     PN_OPT_FACTOR = 1u << 5,
     /* Not in PN_OPT_ALL: sound only for an evaluator that sets exactly one
      * legal input per role before reading what depends on inputs (engine
-     * pn); an OR of most of a role's inputs becomes the NOT of the OR of the
-     * others, inputs of no legal sentence false. Not for the analyses,
+     * pn); an OR of most of a role's inputs (directly or through ORs it
+     * reads) becomes the NOT of the OR of the others, inputs of no legal
+     * sentence false. Not for the analyses,
      * which evaluate with inputs free. */
     PN_OPT_INPUT_COMPLEMENT = 1u << 6,
     /* Not an optimisation of the network but of what it is built from, so

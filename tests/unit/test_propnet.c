@@ -228,6 +228,39 @@ static void frame_factors(void **state)
     against_ref(SRC "frame.kif", 20, 5);
 }
 
+/* The frame of frame_kinds.kif is read through a tree of ORs of moves,
+ * as Checkers' is: (kept 1) = OR((kept_off 1), (kept_pair 1)), the latter
+ * an OR of (pair a b), each the OR of a swap and a jump. Engine pn's
+ * network takes the tree whole: (kept 1) becomes the NOT of the OR of the
+ * nine moves that touch lamp 1 (its off, and a swap and a jump with each
+ * of the four other lamps), so a move visits the frames of the lamps it
+ * touches only; the analyses' network keeps the tree. */
+static void frame_tree_complemented(void **state)
+{
+    (void)state;
+    Net a, c;
+    net_load(&a, SRC "frame_kinds.kif", PN_OPT_ALL);
+    net_load(&c, SRC "frame_kinds.kif", PN_OPT_ENGINE);
+    check_consistent(&c.pn);
+    uint32_t k = named(&c, "(kept 1)");
+    assert_int_equal(c.pn.comps.v[k].kind, PN_NOT);
+    uint32_t o = c.pn.in.v[c.pn.comps.v[k].in_at];
+    assert_int_equal(c.pn.comps.v[o].kind, PN_OR);
+    assert_int_equal(c.pn.comps.v[o].nin, 9);
+    for (uint32_t i = 0; i < 9; i++) {
+        uint32_t m = c.pn.in.v[c.pn.comps.v[o].in_at + i];
+        assert_int_equal(c.pn.comps.v[m].kind, PN_INPUT);
+        const char *move = gt_text(c.pn.store, c.pn.inputs.v[c.pn.comps.v[m].index].move);
+        if (!strstr(move, " 1)") && !strstr(move, " 1 "))
+            fail_msg("(kept 1)'s complement reads %s, which leaves lamp 1 alone", move);
+    }
+    uint32_t ka = named(&a, "(kept 1)");
+    assert_int_equal(a.pn.comps.v[ka].kind, PN_OR);
+    net_free(&a);
+    net_free(&c);
+    against_ref(SRC "frame_kinds.kif", 30, 4);
+}
+
 /* ---- components and DOT ---------------------------------------------- */
 
 static void sccs_in_order(void **state)
@@ -596,6 +629,7 @@ int main(void)
         cmocka_unit_test(twins_hash),
         cmocka_unit_test(fixed_bases),
         cmocka_unit_test(frame_factors),
+        cmocka_unit_test(frame_tree_complemented),
         cmocka_unit_test(sccs_in_order),
         cmocka_unit_test(dot_structure),
         cmocka_unit_test(small_games_against_ref),
