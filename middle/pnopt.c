@@ -635,26 +635,29 @@ static bool worth(uint64_t s, uint64_t r) { return s >= 3 && 2 * (r - s) + 2 <= 
  * PN_TREE_DEPTH deep at most): the moves at its leaves (with repeats)
  * and its other leaves; false when d is no OR, when the other leaves
  * outnumber the moves, when the tree reads root (a cycle) or has more
- * than PN_TREE_LEAVES leaves. Checkers' frame "the cell keeps its piece"
- * reads one OR per kind of move (a step, a double, a triple jump), which
- * read "a step from u v to x y", the OR of a man's and a king's. */
+ * than PN_TREE_LEAVES leaves, or once the pass has walked its budget of
+ * leaves (*budget: a few times the network's links, so that the pass stays
+ * linear whatever the trees share). Checkers' frame "the cell keeps its
+ * piece" reads one OR per kind of move (a step, a double, a triple jump),
+ * which read "a step from u v to x y", the OR of a man's and a king's. */
 #define PN_TREE_DEPTH 4
 #define PN_TREE_LEAVES 4096
 
 static bool or_leaves(const Propnet *pn, const Rewrite *w, uint32_t root, uint32_t d, int depth, U32Vec *moves,
-                      U32Vec *others)
+                      U32Vec *others, uint64_t *budget)
 {
     const PnComp *x = &pn->comps.v[d];
     const uint32_t *in = u32_at(&pn->in, x->in_at);
     for (uint32_t i = 0; i < x->nin; i++) {
         uint32_t e = in[i];
         uint8_t k = pn->comps.v[e].kind;
-        if (e == root || moves->n + others->n >= PN_TREE_LEAVES)
+        if (e == root || moves->n + others->n >= PN_TREE_LEAVES || !*budget)
             return false;
+        --*budget;
         if (k == PN_INPUT)
             vec_push(*moves, e);
         else if (k == PN_OR && depth > 1 && e < w->n0 && !w->over[e]) {
-            if (!or_leaves(pn, w, root, e, depth - 1, moves, others))
+            if (!or_leaves(pn, w, root, e, depth - 1, moves, others, budget))
                 return false;
         } else
             vec_push(*others, e);
@@ -664,12 +667,12 @@ static bool or_leaves(const Propnet *pn, const Rewrite *w, uint32_t root, uint32
 
 /* d, read by the OR root: a tree of ORs mostly of moves (or_leaves)? */
 static bool of_moves(const Propnet *pn, const Rewrite *w, uint32_t root, uint32_t d, U32Vec *moves,
-                     U32Vec *others)
+                     U32Vec *others, uint64_t *budget)
 {
     moves->n = others->n = 0;
     if (d >= w->n0 || pn->comps.v[d].kind != PN_OR || w->over[d] || d == root)
         return false;
-    return or_leaves(pn, w, root, d, PN_TREE_DEPTH, moves, others) && moves->n && moves->n >= others->n;
+    return or_leaves(pn, w, root, d, PN_TREE_DEPTH, moves, others, budget) && moves->n && moves->n >= others->n;
 }
 
 static void push_once(U32Vec *v, uint8_t *seen, uint32_t c)
@@ -723,6 +726,7 @@ static bool complement(Propnet *pn)
     uint64_t *ns = base_xcalloc(nroles + 1, sizeof *ns);
     U32Vec now = {0}, k_set = {0}, touched = {0}, tm = {0}, to = {0};
     uint8_t *seen = base_xcalloc(n0 + 1, 1);
+    uint64_t budget = 16 * pn_links(pn) + 65536; /* leaves of trees walked (or_leaves) */
     /* ORs that an OR reads wait for the second round, so that a tree of
      * ORs is taken whole from its root before its members are looked at
      * alone (a member rewritten first would cut the tree) */
@@ -744,7 +748,7 @@ static bool complement(Propnet *pn)
                 any = true;
                 impossible |= role_of[in[i]] == PN_NONE;
             } else
-                any |= x->kind == PN_OR && of_moves(pn, &w, c, in[i], &tm, &to);
+                any |= x->kind == PN_OR && of_moves(pn, &w, c, in[i], &tm, &to, &budget);
         if (!any)
             continue;
         if (x->kind != PN_OR) {
@@ -764,7 +768,7 @@ static bool complement(Propnet *pn)
         for (uint32_t i = 0; i < x->nin; i++) {
             uint32_t d = in[i], nd = 1;
             const uint32_t *din = &in[i];
-            if (of_moves(pn, &w, c, d, &tm, &to))
+            if (of_moves(pn, &w, c, d, &tm, &to, &budget))
                 din = tm.v, nd = tm.n;
             for (uint32_t j = 0; j < nd; j++) {
                 uint32_t m = din[j];
@@ -787,7 +791,7 @@ static bool complement(Propnet *pn)
             now.n = 0;
             for (uint32_t i = 0; i < x->nin; i++) {
                 uint32_t d = in[i];
-                if (of_moves(pn, &w, c, d, &tm, &to)) {
+                if (of_moves(pn, &w, c, d, &tm, &to, &budget)) {
                     bool apart = true;
                     for (uint32_t j = 0; j < tm.n; j++)
                         apart &= role_of[tm.v[j]] == PN_NONE || worth(ns[role_of[tm.v[j]]], wall[role_of[tm.v[j]]]);
