@@ -626,20 +626,23 @@ static bool factor(Propnet *pn)
  * move 1; without it a frame rule "the cell keeps its piece unless the move touches it" would
  * read noop in the complement of every cell, flipping them all each turn
  * (Breakthrough: 64% more instructions than factoring alone). ANDs and
- * NOTs reading an impossible input become constants, ORs drop it. */
+ * NOTs reading an impossible input become constants, ORs drop it. The
+ * moves an OR reads include those of the trees of ORs mostly of moves it
+ * reads (of_moves), which it then reads apart (complement_gate). */
 /* Is an OR reading inputs of weight s among a role's weight r worth
  * rewriting: would the moves outside weigh at most (s - 2) / 2? */
 static bool worth(uint64_t s, uint64_t r) { return s >= 3 && 2 * (r - s) + 2 <= s; }
 
-/* The tree of ORs under d (d one of them, not rewritten in this pass,
- * PN_TREE_DEPTH deep at most): the moves at its leaves (with repeats)
- * and its other leaves; false when d is no OR, when the other leaves
- * outnumber the moves, when the tree reads root (a cycle) or has more
- * than PN_TREE_LEAVES leaves, or once the pass has walked its budget of
- * leaves (*budget: a few times the network's links, so that the pass stays
- * linear whatever the trees share). Checkers' frame "the cell keeps its
- * piece" reads one OR per kind of move (a step, a double, a triple jump),
- * which read "a step from u v to x y", the OR of a man's and a king's. */
+/* The tree of ORs under an OR (its members not rewritten in this pass,
+ * PN_TREE_DEPTH deep at most): or_leaves gathers the moves at its leaves
+ * (with repeats) and its other leaves, and fails when the tree reads root
+ * (a cycle), passes PN_TREE_LEAVES leaves, or the pass has walked its
+ * budget of leaves (*budget: a few times the network's links, so that the
+ * pass stays linear whatever the trees share); of_moves also fails when d
+ * is no OR or its other leaves outnumber its moves. Checkers' frame "the
+ * cell keeps its piece" reads one OR per kind of move (a step, a double, a
+ * triple jump), which read "a step from u v to x y", the OR of a man's and
+ * a king's. */
 #define PN_TREE_DEPTH 4
 #define PN_TREE_LEAVES 4096
 
@@ -683,17 +686,167 @@ static void push_once(U32Vec *v, uint8_t *seen, uint32_t c)
     }
 }
 
+/* The state of the input complement pass (complement) over one network. */
+typedef struct Compl {
+    Propnet *pn;
+    Rewrite w;
+    uint32_t nroles;
+    uint32_t *role_of;  /* per input component: its role, PN_NONE when never legal (or no input) */
+    U32Vec *poss;       /* per role: its possible inputs (R) */
+    uint64_t *weight;   /* per input: how often it is guessed to be played */
+    uint64_t *wall;     /* per role: the weight of R */
+    uint64_t *ns;       /* per role: the weight of S, the moves the gate reads */
+    uint8_t *inw;       /* per role: rewritten (in W) */
+    uint8_t *in_s;      /* per component: a move in S */
+    uint8_t *seen;      /* per component: read by the gate's new inputs already */
+    uint64_t budget;    /* leaves of trees still to walk (or_leaves) */
+    U32Vec now, k_set, touched, tm, to;
+    U32Vec mv, ot, mv_at, ot_at, tree; /* per input of the gate: its tree's moves and other leaves */
+} Compl;
+
+/* Is input i's tree read apart under the roles in W: is each of its moves
+ * of a role in W, or never made? */
+static bool tree_apart(const Compl *x, uint32_t i)
+{
+    for (uint32_t j = x->mv_at.v[i]; j < x->mv_at.v[i + 1]; j++) {
+        uint32_t r = x->role_of[x->mv.v[j]];
+        if (r != PN_NONE && !x->inw[r])
+            return false;
+    }
+    return true;
+}
+
+/* S, the moves gate c reads that the complement replaces: its possible
+ * inputs, and the moves of the trees read apart under W; their weights
+ * per role in ns. */
+static void gather_s(Compl *x, const uint32_t *in, uint32_t nin)
+{
+    for (uint32_t i = 0; i < x->touched.n; i++)
+        x->in_s[x->touched.v[i]] = 0;
+    x->touched.n = 0;
+    for (uint32_t k = 0; k < x->nroles; k++)
+        x->ns[k] = 0;
+    for (uint32_t i = 0; i < nin; i++) {
+        const uint32_t *m = &in[i];
+        uint32_t nm = 1;
+        if (x->tree.v[i]) {
+            if (!tree_apart(x, i))
+                continue;
+            m = &x->mv.v[x->mv_at.v[i]];
+            nm = x->mv_at.v[i + 1] - x->mv_at.v[i];
+        } else if (x->pn->comps.v[in[i]].kind != PN_INPUT)
+            continue;
+        for (uint32_t j = 0; j < nm; j++)
+            if (x->role_of[m[j]] != PN_NONE && !x->in_s[m[j]]) {
+                x->ns[x->role_of[m[j]]] += x->weight[m[j]];
+                x->in_s[m[j]] = 1;
+                vec_push(x->touched, m[j]);
+            }
+    }
+}
+
+/* Looks at gate c; true when it rewrote it. For an OR, the roles W whose
+ * moves it replaces by the NOT of the OR of the others are the largest
+ * set such that a role is in W exactly when the moves it reads, directly
+ * or through trees read apart (each of their moves of a role in W), are
+ * worth it: from every role, roles are dropped until none is. A tree with
+ * a move of a role outside W stays as it is and its moves are not in S,
+ * so that the gate rewritten reads no move of W but through such trees,
+ * and the next pass finds nothing to rewrite (W empty: a tree kept has a
+ * move of a role that would have to join W, and W was the largest). */
+static bool complement_gate(Compl *x, uint32_t c)
+{
+    Propnet *pn = x->pn;
+    PnComp *g = &pn->comps.v[c];
+    const uint32_t *in = u32_at(&pn->in, g->in_at);
+    uint32_t nin = g->nin;
+    bool any = false, impossible = false;
+    x->mv.n = x->ot.n = x->mv_at.n = x->ot_at.n = x->tree.n = 0;
+    vec_push(x->mv_at, 0);
+    vec_push(x->ot_at, 0);
+    for (uint32_t i = 0; i < nin; i++) {
+        uint32_t d = in[i];
+        bool t = false;
+        if (pn->comps.v[d].kind == PN_INPUT) {
+            any = true;
+            impossible |= x->role_of[d] == PN_NONE;
+        } else if (g->kind == PN_OR && of_moves(pn, &x->w, c, d, &x->tm, &x->to, &x->budget)) {
+            any = t = true;
+            for (uint32_t j = 0; j < x->tm.n; j++)
+                vec_push(x->mv, x->tm.v[j]);
+            for (uint32_t j = 0; j < x->to.n; j++)
+                vec_push(x->ot, x->to.v[j]);
+        }
+        vec_push(x->tree, t);
+        vec_push(x->mv_at, x->mv.n);
+        vec_push(x->ot_at, x->ot.n);
+    }
+    if (!any)
+        return false;
+    if (g->kind != PN_OR) {
+        if (!impossible)
+            return false;
+        g->const_value = g->kind == PN_NOT; /* an AND of a move never made (false), the NOT of one (true) */
+        g->kind = PN_CONST;
+        g->nin = 0;
+        return true;
+    }
+    bool rewrite = false;
+    for (uint32_t k = 0; k < x->nroles; k++)
+        x->inw[k] = 1;
+    for (bool again = true; again;) {
+        gather_s(x, in, nin);
+        again = rewrite = false;
+        for (uint32_t k = 0; k < x->nroles; k++) {
+            if (x->inw[k] && !worth(x->ns[k], x->wall[k])) {
+                x->inw[k] = 0;
+                again = true;
+            }
+            rewrite |= x->inw[k];
+        }
+    }
+    if (!rewrite && !impossible)
+        return false;
+    x->now.n = 0;
+    for (uint32_t i = 0; i < nin; i++) {
+        uint32_t d = in[i];
+        if (x->tree.v[i] && tree_apart(x, i)) { /* its other leaves in its place */
+            for (uint32_t j = x->ot_at.v[i]; j < x->ot_at.v[i + 1]; j++)
+                push_once(&x->now, x->seen, x->ot.v[j]);
+        } else if (pn->comps.v[d].kind != PN_INPUT)
+            push_once(&x->now, x->seen, d);
+        else if (x->role_of[d] != PN_NONE && !x->inw[x->role_of[d]])
+            push_once(&x->now, x->seen, d); /* its role's moves stay as they are */
+    }
+    for (uint32_t i = 0; i < x->now.n; i++)
+        x->seen[x->now.v[i]] = 0;
+    for (uint32_t k = 0; k < x->nroles; k++) {
+        if (!x->inw[k])
+            continue;
+        x->k_set.n = 0;
+        for (uint32_t i = 0; i < x->poss[k].n; i++)
+            if (!x->in_s[x->poss[k].v[i]])
+                vec_push(x->k_set, x->poss[k].v[i]);
+        uint32_t o = rw_gate(&x->w, pn, PN_OR, x->k_set.v, x->k_set.n);
+        vec_push(x->now, rw_gate(&x->w, pn, PN_NOT, &o, 1));
+    }
+    rw_set(&x->w, c, x->now.v, x->now.n);
+    return true;
+}
+
 static bool complement(Propnet *pn)
 {
-    Rewrite w;
-    rw_init(&w, pn);
-    uint32_t n0 = w.n0, nroles = pn->roles.n;
-    uint32_t *role_of = base_xmalloc((n0 + 1) * sizeof *role_of);
+    Compl x = {0};
+    x.pn = pn;
+    rw_init(&x.w, pn);
+    uint32_t n0 = x.w.n0, nroles = x.nroles = pn->roles.n;
+    x.role_of = base_xmalloc((n0 + 1) * sizeof *x.role_of);
     for (uint32_t c = 0; c < n0; c++)
-        role_of[c] = PN_NONE;
-    U32Vec *poss = base_xcalloc(nroles + 1, sizeof *poss);
+        x.role_of[c] = PN_NONE;
+    x.poss = base_xcalloc(nroles + 1, sizeof *x.poss);
     uint8_t *hot = base_xcalloc(n0 + 1, 1);
-    uint64_t *weight = base_xcalloc(n0 + 1, sizeof *weight), *wall = base_xcalloc(nroles + 1, sizeof *wall);
+    x.weight = base_xcalloc(n0 + 1, sizeof *x.weight);
+    x.wall = base_xcalloc(nroles + 1, sizeof *x.wall);
     for (uint32_t k = 0; k < nroles; k++)
         for (uint32_t i = 0; i < pn->roles.v[k].legal.n; i++) {
             const PnLegal *l = &pn->roles.v[k].legal.v[i];
@@ -703,9 +856,9 @@ static bool complement(Propnet *pn)
             if (lc->kind == PN_CONST && lc->const_value == 0)
                 continue; /* never legal */
             uint32_t c = pn->inputs.v[l->input].comp;
-            if (pn->comps.v[c].kind == PN_INPUT && role_of[c] == PN_NONE) {
-                role_of[c] = k;
-                vec_push(poss[k], c);
+            if (pn->comps.v[c].kind == PN_INPUT && x.role_of[c] == PN_NONE) {
+                x.role_of[c] = k;
+                vec_push(x.poss[k], c);
                 hot[c] = lc->kind != PN_AND && lc->kind != PN_OR;
                 for (uint32_t j = 0; lc->kind == PN_OR && j < lc->nin; j++) {
                     uint8_t kj = pn->comps.v[pn->in.v[lc->in_at + j]].kind;
@@ -717,128 +870,54 @@ static bool complement(Propnet *pn)
      * game's noop, played whenever the role is not in control) counts as
      * often played as all the others together; any other once */
     for (uint32_t k = 0; k < nroles; k++)
-        for (uint32_t i = 0; i < poss[k].n; i++) {
-            uint32_t c = poss[k].v[i];
-            weight[c] = hot[c] ? poss[k].n : 1;
-            wall[k] += weight[c];
+        for (uint32_t i = 0; i < x.poss[k].n; i++) {
+            uint32_t c = x.poss[k].v[i];
+            x.weight[c] = hot[c] ? x.poss[k].n : 1;
+            x.wall[k] += x.weight[c];
         }
-    uint8_t *in_s = base_xcalloc(n0 + 1, 1);
-    uint64_t *ns = base_xcalloc(nroles + 1, sizeof *ns);
-    U32Vec now = {0}, k_set = {0}, touched = {0}, tm = {0}, to = {0};
-    uint8_t *seen = base_xcalloc(n0 + 1, 1);
-    uint64_t budget = 16 * pn_links(pn) + 65536; /* leaves of trees walked (or_leaves) */
+    free(hot);
+    x.in_s = base_xcalloc(n0 + 1, 1);
+    x.seen = base_xcalloc(n0 + 1, 1);
+    x.ns = base_xcalloc(nroles + 1, sizeof *x.ns);
+    x.inw = base_xcalloc(nroles + 1, 1);
+    x.budget = 16 * pn_links(pn) + 65536;
     /* ORs that an OR reads wait for the second round, so that a tree of
      * ORs is taken whole from its root before its members are looked at
      * alone (a member rewritten first would cut the tree) */
     uint8_t *member = base_xcalloc(n0 + 1, 1);
     for (uint32_t c = 0; c < n0; c++)
         if (pn->comps.v[c].kind == PN_OR)
-            for (uint32_t i = 0; i < pn->comps.v[c].nin; i++)
-                member[pn->in.v[pn->comps.v[c].in_at + i]] |= pn->comps.v[pn->in.v[pn->comps.v[c].in_at + i]].kind == PN_OR;
+            for (uint32_t i = 0; i < pn->comps.v[c].nin; i++) {
+                uint32_t d = pn->in.v[pn->comps.v[c].in_at + i];
+                member[d] |= pn->comps.v[d].kind == PN_OR;
+            }
     bool changed = false;
-    for (uint32_t round = 0; round < 2; round++)
-    for (uint32_t c = 0; c < n0; c++) {
-        PnComp *x = &pn->comps.v[c];
-        if (!is_gate(x->kind) || member[c] != round)
-            continue;
-        const uint32_t *in = u32_at(&pn->in, x->in_at);
-        bool any = false, impossible = false;
-        for (uint32_t i = 0; i < x->nin; i++)
-            if (pn->comps.v[in[i]].kind == PN_INPUT) {
-                any = true;
-                impossible |= role_of[in[i]] == PN_NONE;
-            } else
-                any |= x->kind == PN_OR && of_moves(pn, &w, c, in[i], &tm, &to, &budget);
-        if (!any)
-            continue;
-        if (x->kind != PN_OR) {
-            if (impossible) { /* an AND of a move never made (false), the NOT of one (true) */
-                x->const_value = x->kind == PN_NOT;
-                x->kind = PN_CONST;
-                x->nin = 0;
-                changed = true;
-            }
-            continue;
-        }
-        for (uint32_t k = 0; k < nroles; k++)
-            ns[k] = 0;
-        /* the moves it reads: its inputs, and those of the trees of ORs
-         * mostly of moves it reads (of_moves) */
-        touched.n = 0;
-        for (uint32_t i = 0; i < x->nin; i++) {
-            uint32_t d = in[i], nd = 1;
-            const uint32_t *din = &in[i];
-            if (of_moves(pn, &w, c, d, &tm, &to, &budget))
-                din = tm.v, nd = tm.n;
-            for (uint32_t j = 0; j < nd; j++) {
-                uint32_t m = din[j];
-                if (pn->comps.v[m].kind == PN_INPUT && role_of[m] != PN_NONE && !in_s[m]) {
-                    ns[role_of[m]] += weight[m];
-                    in_s[m] = 1;
-                    vec_push(touched, m);
-                }
-            }
-        }
-        bool rewrite = impossible;
-        for (uint32_t k = 0; k < nroles; k++)
-            rewrite |= worth(ns[k], wall[k]);
-        if (rewrite) {
-            /* A tree of ORs read is read apart (its other leaves in its
-             * place) when each of its moves is of a role rewritten, or never
-             * made; else it stays, which is exact too: its moves of a
-             * rewritten role are in the complement's S, so reading them
-             * twice adds nothing. */
-            now.n = 0;
-            for (uint32_t i = 0; i < x->nin; i++) {
-                uint32_t d = in[i];
-                if (of_moves(pn, &w, c, d, &tm, &to, &budget)) {
-                    bool apart = true;
-                    for (uint32_t j = 0; j < tm.n; j++)
-                        apart &= role_of[tm.v[j]] == PN_NONE || worth(ns[role_of[tm.v[j]]], wall[role_of[tm.v[j]]]);
-                    if (!apart)
-                        push_once(&now, seen, d);
-                    for (uint32_t j = 0; apart && j < to.n; j++)
-                        push_once(&now, seen, to.v[j]);
-                } else if (pn->comps.v[d].kind != PN_INPUT)
-                    push_once(&now, seen, d);
-                else if (role_of[d] != PN_NONE && !worth(ns[role_of[d]], wall[role_of[d]]))
-                    push_once(&now, seen, d); /* its role's moves stay as they are */
-            }
-            for (uint32_t i = 0; i < now.n; i++)
-                seen[now.v[i]] = 0;
-            for (uint32_t k = 0; k < nroles; k++) {
-                if (!worth(ns[k], wall[k]))
-                    continue;
-                k_set.n = 0;
-                for (uint32_t i = 0; i < poss[k].n; i++)
-                    if (!in_s[poss[k].v[i]])
-                        vec_push(k_set, poss[k].v[i]);
-                uint32_t o = rw_gate(&w, pn, PN_OR, k_set.v, k_set.n);
-                vec_push(now, rw_gate(&w, pn, PN_NOT, &o, 1));
-            }
-            rw_set(&w, c, now.v, now.n);
-            changed = true;
-        }
-        for (uint32_t i = 0; i < touched.n; i++)
-            in_s[touched.v[i]] = 0;
-    }
+    for (uint8_t round = 0; round < 2; round++)
+        for (uint32_t c = 0; c < n0; c++)
+            if (is_gate(pn->comps.v[c].kind) && member[c] == round)
+                changed |= complement_gate(&x, c);
     for (uint32_t k = 0; k < nroles; k++)
-        vec_free(poss[k]);
-    free(poss);
-    free(hot);
-    free(weight);
-    free(wall);
-    free(role_of);
-    free(in_s);
-    free(ns);
-    vec_free(now);
-    vec_free(k_set);
-    vec_free(touched);
-    vec_free(tm);
-    vec_free(to);
-    free(seen);
+        vec_free(x.poss[k]);
+    free(x.poss);
+    free(x.weight);
+    free(x.wall);
+    free(x.role_of);
+    free(x.in_s);
+    free(x.seen);
+    free(x.ns);
+    free(x.inw);
     free(member);
-    return rw_finish(&w, pn, changed);
+    vec_free(x.now);
+    vec_free(x.k_set);
+    vec_free(x.touched);
+    vec_free(x.tm);
+    vec_free(x.to);
+    vec_free(x.mv);
+    vec_free(x.ot);
+    vec_free(x.mv_at);
+    vec_free(x.ot_at);
+    vec_free(x.tree);
+    return rw_finish(&x.w, pn, changed);
 }
 
 /* ---- the driver ---------------------------------------------------------- */

@@ -261,6 +261,30 @@ static void frame_tree_complemented(void **state)
     against_ref(SRC "frame_kinds.kif", 30, 4);
 }
 
+/* frame_roles.kif: r reads a tree of ORs holding nine of role a's ten
+ * moves and one of role b's two. b's is no reason to rewrite, so the tree
+ * stays whole, and then nothing is: engine pn's network keeps r reading
+ * the OR d, no NOT added (an optimiser that rewrote r around the tree it
+ * kept found the same reason on every pass and never returned). */
+static void frame_tree_of_two_roles_kept(void **state)
+{
+    (void)state;
+    Net c;
+    net_load(&c, SRC "frame_roles.kif", PN_OPT_ENGINE);
+    check_consistent(&c.pn);
+    uint32_t r = named(&c, "r"), d = named(&c, "d");
+    assert_int_equal(c.pn.comps.v[r].kind, PN_OR);
+    bool reads_d = false;
+    for (uint32_t i = 0; i < c.pn.comps.v[r].nin; i++) {
+        uint32_t e = c.pn.in.v[c.pn.comps.v[r].in_at + i];
+        reads_d |= e == d;
+        assert_int_not_equal(c.pn.comps.v[e].kind, PN_NOT);
+    }
+    assert_true(reads_d);
+    net_free(&c);
+    against_ref(SRC "frame_roles.kif", 30, 5);
+}
+
 /* ---- components and DOT ---------------------------------------------- */
 
 static void sccs_in_order(void **state)
@@ -630,6 +654,7 @@ int main(void)
         cmocka_unit_test(fixed_bases),
         cmocka_unit_test(frame_factors),
         cmocka_unit_test(frame_tree_complemented),
+        cmocka_unit_test(frame_tree_of_two_roles_kept),
         cmocka_unit_test(sccs_in_order),
         cmocka_unit_test(dot_structure),
         cmocka_unit_test(small_games_against_ref),
