@@ -3,7 +3,8 @@
 # on the corpus files, by the work of a seeded sample, so the same on every
 # machine: Reversi, whose queue tells 40% of its changes more than once,
 # and hex (8% less work) drain in topological order; Breakthrough,
-# Connect Four and checkers (8% more) keep the queue. Read from the plan jit:pn reports (the network without timing).
+# Connect Four and checkers (8% more) keep the queue. Read from the plan
+# jit:pn reports (the network without timing).
 set -u
 gdlc=$1 shared=$2
 . "$(dirname "$0")/need-corpus.sh"
