@@ -297,6 +297,7 @@ static const EngineOps *const engines[] = {&rt_engine_ref, &rt_engine_jit, &rt_e
 
 static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine *volatile *mp, char **err);
 static void rank_known(GdlMachine *m);
+static void bind_share(void *ctx, Gt t, Gt *cid, uint64_t *mix);
 
 GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **out, char **err)
 {
@@ -377,6 +378,8 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
     if (ops == &rt_engine_jit || ops == &rt_engine_aot)
         m->ops = rt_jit_resolve(ops, &m->engine);
     rank_known(m);
+    if (m->ops->bind_shares)
+        m->shared_max = m->ops->bind_shares(m->engine, bind_share, m);
     return GDL_OK;
 }
 
@@ -409,6 +412,7 @@ void gdl_machine_free(GdlMachine *m)
     free(m->legal_mark);
     free(m->legal_epoch);
     vec_free(m->fact_info);
+    vec_free(m->shared_cids);
     free(m->legal_stamp);
     free(m->charge[0]);
     free(m->charge[1]);
@@ -702,11 +706,25 @@ static void rank_known(GdlMachine *m)
 /* Term t's share of a state's hash, and its canonical id into *cid when m
  * has mapped it (else *all is made false); the term's info grows the first
  * time t is a fact. */
+static inline uint64_t fact_mix(const GdlMachine *m, Gt t)
+{
+    return base_mix64(m->store.hash.v[t] ^ 0x5851f42d4c957f2dULL);
+}
+
+/* EngineOps.bind_shares' share: fact t's canonical id (mapped now) and
+ * its share, as fact_share gives them. */
+static void bind_share(void *ctx, Gt t, Gt *cid, uint64_t *mix)
+{
+    GdlMachine *m = ctx;
+    map_locked(m, &t, cid, 1, true);
+    *mix = fact_mix(m, t);
+}
+
 static inline uint64_t fact_share(GdlMachine *m, Gt t, Gt *cid, bool *all)
 {
     FactInfo *fi = &m->fact_info.v[t];
     if (!fi->mix) /* 0: not mixed yet (or mixed to 0, mixed again) */
-        fi->mix = base_mix64(m->store.hash.v[t] ^ 0x5851f42d4c957f2dULL);
+        fi->mix = fact_mix(m, t);
     if (!fi->cid && t < m->to_cid.n)
         fi->cid = m->to_cid.v[t];
     if (fi->cid)
@@ -732,7 +750,10 @@ static uint64_t fresh_stamp(GdlMachine *m)
 /* Writes facts (m's ids, any order, duplicates allowed) into *sp as a state
  * stamped stamp (0: a fresh stamp), making or growing *sp when it has too
  * little room. facts must not point into *sp. */
-static void state_set_stamped(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n, uint64_t stamp)
+/* *sp, or a new state when NULL, with room for n facts (moved when it
+ * grows: the caller's still, whatever happens); *sp is set to a new state
+ * only by state_finish. */
+static GdlState *state_room(GdlMachine *m, GdlState **sp, uint32_t n)
 {
     GdlState *s = *sp;
     if (!s || s->cap < n) {
@@ -748,19 +769,41 @@ static void state_set_stamped(GdlMachine *m, GdlState **sp, const Gt *facts, uin
             base_journal_forget(s);
         }
     }
-    /* the facts, their canonical ids beside them, and the hash (a sum of
-     * mixed content hashes: independent of ids and of order), in one pass
-     * when they come sorted (engines that answer in id order); else
-     * sorted first */
     if (m->fact_info.n < m->store.fn.n) {
         uint32_t have = m->fact_info.n, need = m->store.fn.n;
         vec_reserve(m->fact_info, need);
         memset(m->fact_info.v + have, 0, (size_t)(need - have) * sizeof *m->fact_info.v);
         m->fact_info.n = need;
     }
+    return s;
+}
+
+#define STATE_SEED 0x6a09e667f3bcc908ULL /* a state's sum of shares before its facts' */
+
+/* s (*sp's room) holds k facts with their canonical ids (mapped unless
+ * all), the sum of their shares h: it becomes *sp. */
+static void state_finish(GdlMachine *m, GdlState **sp, GdlState *s, uint32_t k, uint64_t h, bool all, uint64_t stamp)
+{
+    s->n = k;
+    if (!all)
+        map_locked(m, s->facts, s->facts + s->cap, k, true);
+    s->hash = base_mix64(h ^ k);
+    s->owner = m->serial;
+    s->stamp = stamp ? stamp : fresh_stamp(m);
+    s->game = m->game;
+    *sp = s; /* a new state reaches the caller only once it is whole */
+}
+
+static void state_set_stamped(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n, uint64_t stamp)
+{
+    GdlState *s = state_room(m, sp, n);
+    /* the facts, their canonical ids beside them, and the hash (a sum of
+     * mixed content hashes: independent of ids and of order), in one pass
+     * when they come sorted (engines that answer in id order); else
+     * sorted first */
     Gt *cids = s->facts + s->cap;
     bool all = true;
-    uint64_t h = 0x6a09e667f3bcc908ULL;
+    uint64_t h = STATE_SEED;
     uint32_t k = 0;
     const FactInfo *info = m->fact_info.v;
     for (Gt last = 0; k < n; k++) {
@@ -781,19 +824,12 @@ static void state_set_stamped(GdlMachine *m, GdlState **sp, const Gt *facts, uin
     if (k < n) {
         gt_tuple_copy(s->facts, facts, n);
         k = sort_unique(m, s->facts, n);
-        h = 0x6a09e667f3bcc908ULL;
+        h = STATE_SEED;
         all = true;
         for (uint32_t i = 0; i < k; i++)
             h += fact_share(m, s->facts[i], &cids[i], &all);
     }
-    s->n = k;
-    if (!all)
-        map_locked(m, s->facts, cids, k, true);
-    s->hash = base_mix64(h ^ k);
-    s->owner = m->serial;
-    s->stamp = stamp ? stamp : fresh_stamp(m);
-    s->game = m->game;
-    *sp = s; /* a new state reaches the caller only once it is whole */
+    state_finish(m, sp, s, k, h, all, stamp);
 }
 
 static void state_set(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n)
@@ -1134,7 +1170,23 @@ static GdlStatus next_into(GdlMachine *m, const GdlState *s, GdlState **out)
  * while it plays them when it can (EngineOps.next_checked), else first. */
 static GdlStatus next_checked_into(GdlMachine *m, const GdlState *s, GdlState **out)
 {
-    if (m->ops->next_checked) {
+    if (m->shared_max) { /* the facts as a state holds them, copied (EngineOps.next_shared) */
+        vec_reserve(m->scratch, m->shared_max + 1);
+        vec_reserve(m->shared_cids, m->shared_max + 1);
+        m->scratch.n = 0;
+        uint32_t k = 0;
+        uint64_t sum = 0, stamp = m->ctl.made_stamp = fresh_stamp(m);
+        GdlStatus st = done(m, m->ops->next_shared(m->engine, query_facts(m, s), s->n, m->joint.v, m->scratch.v,
+                                                   m->shared_cids.v, &k, &sum));
+        if (st == GDL_OK) {
+            GdlState *t = state_room(m, out, k);
+            gt_tuple_copy(t->facts, m->scratch.v, k);
+            gt_tuple_copy(t->facts + t->cap, m->shared_cids.v, k);
+            state_finish(m, out, t, k, STATE_SEED + sum, true, stamp);
+        }
+        if (st != RT_PN_UNCOVERED && st != RT_ILLEGAL)
+            return st;
+    } else if (m->ops->next_checked) {
         m->scratch.n = 0;
         uint64_t stamp = m->ctl.made_stamp = fresh_stamp(m);
         GdlStatus st = done(m, m->ops->next_checked(m->engine, query_facts(m, s), s->n, m->joint.v, &m->scratch));

@@ -973,9 +973,9 @@ static GdlStatus compiled_goals(void *e, const Gt *state, uint32_t ns, U32Vec *v
 }
 
 const EngineOps rt_engine_jit_goal = {"jit", jit_create, compiled_destroy, compiled_initial, compiled_legal,
-                                 compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_NONE, NULL, false, NULL};
+                                 compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_NONE, NULL, false, NULL, NULL, NULL};
 const EngineOps rt_engine_aot_goal = {"aot", aot_create, compiled_destroy, compiled_initial, compiled_legal,
-                                 compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_NONE, NULL, false, NULL};
+                                 compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_NONE, NULL, false, NULL, NULL, NULL};
 const EngineOps rt_engine_so = {"so", so_create, compiled_destroy, compiled_initial, compiled_legal,
                                 compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_REQUIRED, NULL,
-                                false, NULL};
+                                false, NULL, NULL, NULL};

@@ -437,11 +437,25 @@ static void hy_terms(void *e, U32Vec *out)
     rt_engine_pn.terms(h->pn, out);
 }
 
+static uint32_t hy_bind_shares(void *e, void (*share)(void *ctx, Gt fact, Gt *cid, uint64_t *mix), void *ctx)
+{
+    Hybrid *h = e;
+    return rt_engine_pn.bind_shares(h->pn, share, ctx);
+}
+
+/* The network's, as hy_next_checked. */
+static GdlStatus hy_next_shared(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
+                                uint32_t *nout, uint64_t *sum)
+{
+    Hybrid *h = e;
+    return rt_engine_pn.next_shared(h->pn, state, n, joint, facts, cids, nout, sum);
+}
+
 const EngineOps rt_engine_jit = {
     "jit", jit_create, hy_destroy, hy_initial, hy_legal, hy_next, hy_terminal, hy_goals, ENGINE_ARG_OPTIONAL, hy_terms,
-    true, hy_next_checked,
+    true, hy_next_checked, hy_bind_shares, hy_next_shared,
 };
 const EngineOps rt_engine_aot = {
     "aot", aot_create, hy_destroy, hy_initial, hy_legal, hy_next, hy_terminal, hy_goals, ENGINE_ARG_OPTIONAL, hy_terms,
-    true, hy_next_checked,
+    true, hy_next_checked, hy_bind_shares, hy_next_shared,
 };

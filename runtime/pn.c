@@ -148,6 +148,13 @@ enum {
     PN_F_SPEC = PN_F_WATCHED | PN_F_NEXT | PN_F_GUARD | PN_F_SINK | PN_F_READ,
 };
 
+/* A base's fact as the API keeps it in a state (EngineOps.bind_shares). */
+typedef struct PnShare {
+    uint64_t mix;      /* its share of the state's hash */
+    Gt fact;
+    Gt cid;            /* its canonical id */
+} PnShare;
+
 /* The state next answered last. */
 typedef struct PnMade {
     uint64_t stamp;    /* the stamp the API gave it (RtControl.made_stamp; 0: none) */
@@ -215,6 +222,7 @@ struct Pn {
     uint32_t *base_comp; /* in the order of their facts' term ids: the component (PN_CONST when fixed) */
     uint32_t *base_next; /* its next component (BASE_NONE: never true) */
     Gt *base_fact;
+    PnShare *share;    /* per base, once bound (pn_bind_shares; NULL before) */
     uint32_t *base_of;  /* fact term id -> base index (BASE_NONE: none); nbase_of entries */
     uint64_t *next_on;  /* bit b: base b's next component is true (the next state, as a bitset) */
     uint32_t *bit_at;   /* per component linked PN_E_BIT: its one bit, from legal_on[0] */
@@ -831,12 +839,13 @@ static inline bool legal_bit(const Pn *p, const PnRoleTab *r, Gt move)
     return (p->legal_on[w] & p->legal_ok[w]) >> (i & 63) & 1;
 }
 
-/* The next state; when check, the joint move is checked first
+/* The network holds the next state of state after joint (in next_on),
+ * answered by *pp; when check, the joint move is checked first
  * (EngineOps.next_checked): RT_ILLEGAL when a move is not legal. */
-static inline __attribute__((always_inline)) GdlStatus next_(void *e, const Gt *state, uint32_t n, const Gt *joint,
-                                                             U32Vec *facts, bool check)
+static inline __attribute__((always_inline)) GdlStatus step_(void *e, const Gt *state, uint32_t n, const Gt *joint,
+                                                             bool check, Pn **pp)
 {
-    Pn *p = phase(e, state, n);
+    Pn *p = *pp = phase(e, state, n);
     PN_POLL(p);
     for (uint32_t k = 0; k < p->nroles; k++) {
         PnRoleTab *r = &p->roles[k];
@@ -855,15 +864,74 @@ static inline __attribute__((always_inline)) GdlStatus next_(void *e, const Gt *
     for (uint32_t k = 0; check && k < p->nroles; k++)
         if (!legal_bit(p, &p->roles[k], joint[k]))
             return RT_ILLEGAL;
+    return GDL_OK;
+}
+
+/* The state next_on holds is the one next answered last (PnMade). */
+static inline void made_(Pn *p)
+{
+    p->made->stamp = p->ctl->made_stamp;
+    memcpy(p->made->on, p->next_on, p->nbase_words * sizeof *p->made->on);
+}
+
+static inline __attribute__((always_inline)) GdlStatus next_(void *e, const Gt *state, uint32_t n, const Gt *joint,
+                                                             U32Vec *facts, bool check)
+{
+    Pn *p;
+    GdlStatus st = step_(e, state, n, joint, check, &p);
+    if (st != GDL_OK)
+        return st;
     vec_reserve(*facts, facts->n + p->nbase + 1);
     Gt *out = facts->v + facts->n;
     for (uint32_t w = 0, nw = (p->nbase + 63) >> 6; w < nw; w++)
         for (uint64_t x = p->next_on[w]; x; x &= x - 1)
             *out++ = p->base_fact[w << 6 | (uint32_t)__builtin_ctzll(x)];
     facts->n = (uint32_t)(out - facts->v);
-    p->made->stamp = p->ctl->made_stamp;
-    memcpy(p->made->on, p->next_on, p->nbase_words * sizeof *p->made->on);
+    made_(p);
     return GDL_OK;
+}
+
+/* EngineOps.next_shared: the facts from the bases' shares (bind_shares). */
+static GdlStatus pn_next_shared(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
+                                uint32_t *nout, uint64_t *sum)
+{
+    Pn *p;
+    GdlStatus st = step_(e, state, n, joint, true, &p);
+    if (st != GDL_OK)
+        return st;
+    const PnShare *share = p->share;
+    uint32_t k = 0;
+    uint64_t h = 0;
+    for (uint32_t w = 0, nw = (p->nbase + 63) >> 6; w < nw; w++)
+        for (uint64_t x = p->next_on[w]; x; x &= x - 1) {
+            const PnShare *b = &share[w << 6 | (uint32_t)__builtin_ctzll(x)];
+            facts[k] = b->fact;
+            cids[k++] = b->cid;
+            h += b->mix;
+        }
+    *nout = k;
+    *sum = h;
+    made_(p);
+    return GDL_OK;
+}
+
+/* EngineOps.bind_shares: every network's bases' (those that play next). */
+static uint32_t pn_bind_shares(void *e, void (*share)(void *ctx, Gt fact, Gt *cid, uint64_t *mix), void *ctx)
+{
+    Pn *top = e;
+    uint32_t most = 0;
+    for (uint32_t i = 0; i <= top->ph.nphase; i++) {
+        Pn *p = i < top->ph.nphase ? top->ph.net[i] : top;
+        free(p->share);
+        p->share = base_xmalloc((p->nbase + 1) * sizeof *p->share);
+        for (uint32_t b = 0; b < p->nbase; b++) {
+            p->share[b].fact = p->base_fact[b];
+            share(ctx, p->base_fact[b], &p->share[b].cid, &p->share[b].mix);
+        }
+        if (p->nbase > most)
+            most = p->nbase;
+    }
+    return most;
 }
 
 static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
@@ -948,6 +1016,7 @@ static void pn_destroy(void *e)
     free(p->base_comp);
     free(p->base_next);
     free(p->base_fact);
+    free(p->share);
     free(p->base_of);
     free(p->bit_at);
     free(p->last_on);
@@ -2068,5 +2137,5 @@ void rt_pn_strict(void *e)
 
 const EngineOps rt_engine_pn = {
     "pn", pn_create, pn_destroy, pn_initial, pn_legal, pn_next, pn_terminal, pn_goals, ENGINE_ARG_OPTIONAL, pn_terms,
-    true, pn_next_checked,
+    true, pn_next_checked, pn_bind_shares, pn_next_shared,
 };

@@ -96,6 +96,17 @@ typedef struct EngineOps {
      * returns RT_PN_UNCOVERED (the API then lists the moves, checks, and
      * calls next). */
     GdlStatus (*next_checked)(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts);
+    /* Optional, both or neither: the next state written as the API keeps
+     * states, so that making one is a copy. bind_shares is called once
+     * the machine is made, with share(ctx, fact, &cid, &mix) giving a
+     * fact's canonical id and its share of a state's hash; it returns the
+     * most facts a state of the engine's may hold (0: it makes none so).
+     * next_shared is next_checked writing the facts, sorted by id, to
+     * facts, their canonical ids to cids (room for that many each), their
+     * number to *nout and the sum of their shares to *sum. */
+    uint32_t (*bind_shares)(void *e, void (*share)(void *ctx, Gt fact, Gt *cid, uint64_t *mix), void *ctx);
+    GdlStatus (*next_shared)(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
+                             uint32_t *nout, uint64_t *sum);
 } EngineOps;
 
 extern const EngineOps rt_engine_ref;
@@ -188,6 +199,8 @@ struct GdlMachine {
     VEC(uint64_t) rank_bits; /* sort_unique's bitset */
     uint64_t foreign_stamp; /* that state's stamp (0: none) */
     VEC(FactInfo) fact_info; /* own term id -> what a state holding it needs (state_set) */
+    uint32_t shared_max; /* EngineOps.bind_shares' answer (0: next_shared is not used) */
+    U32Vec shared_cids; /* next_shared's canonical ids, beside scratch's facts */
 };
 
 struct GdlState {

@@ -639,6 +639,77 @@ static GdlState *initial(GdlMachine *m)
     return s;
 }
 
+/* The next states a machine makes (engine pn's and the plans' from the
+ * network's shares of their facts: EngineOps.next_shared), into a buffer
+ * of the caller's, into the state itself, or new, are the states ref
+ * makes: the same facts in canonical order (gdl_state_equal across
+ * machines reads the canonical ids), the same hash. Breakthrough plays in
+ * phases (whose turn), each network with its own bases. */
+static void next_states_are_refs(void **state)
+{
+    (void)state;
+    static const char *const games[] = {GAME("tictactoe"), GAME("connect4"), GAME("breakthrough")};
+    for (size_t gi = 0; gi < sizeof games / sizeof games[0]; gi++) {
+        GdlGame *g = load(games[gi]);
+        GdlMachine *m = machine(g), *r = NULL;
+        assert_int_equal(gdl_machine_new(g, "ref", &r, NULL), GDL_OK);
+        unsigned nroles = gdl_game_role_count(g);
+        GdlRng rng;
+        gdl_rng_seed(&rng, 11 + gi);
+        for (int playout = 0; playout < 3; playout++) {
+            GdlState *buf[2] = {NULL, NULL}, *s = initial(m), *rs = initial(r);
+            GdlMove joint[4], rjoint[4];
+            bool terminal = false;
+            for (int step = 0; step < 200; step++) {
+                assert_true(gdl_state_equal(s, rs));
+                assert_int_equal(gdl_state_hash(m, s), gdl_state_hash(r, rs));
+                size_t nf = gdl_state_size(s);
+                assert_int_equal(nf, gdl_state_size(rs));
+                for (size_t i = 0; i < nf; i++)
+                    assert_string_equal(gdl_state_fact(m, s, i), gdl_state_fact(r, rs, i));
+                assert_int_equal(gdl_is_terminal(m, s, &terminal), GDL_OK);
+                if (terminal)
+                    break;
+                for (unsigned k = 0; k < nroles; k++) {
+                    const GdlMove *moves;
+                    size_t n;
+                    assert_int_equal(gdl_legal_moves(m, s, k, &moves, &n), GDL_OK);
+                    joint[k] = moves[gdl_rng_below(&rng, n)];
+                    rjoint[k] = move(r, gdl_move_text(m, joint[k]));
+                }
+                GdlState *rn = NULL;
+                assert_int_equal(gdl_next_state(r, rs, rjoint, &rn), GDL_OK);
+                gdl_state_free(rs);
+                rs = rn;
+                if (step % 3 == 2 && s != buf[0] && s != buf[1]) { /* the state itself */
+                    assert_int_equal(gdl_next_state_into(m, s, joint, &s), GDL_OK);
+                } else if (step % 3 == 1) { /* new */
+                    GdlState *n = NULL;
+                    assert_int_equal(gdl_next_state(m, s, joint, &n), GDL_OK);
+                    if (s != buf[0] && s != buf[1])
+                        gdl_state_free(s);
+                    s = n;
+                } else { /* the buffer s is not */
+                    GdlState **into = &buf[s == buf[0]];
+                    assert_int_equal(gdl_next_state_into(m, s, joint, into), GDL_OK);
+                    if (s != buf[0] && s != buf[1])
+                        gdl_state_free(s);
+                    s = *into;
+                }
+            }
+            assert_true(terminal);
+            if (s != buf[0] && s != buf[1])
+                gdl_state_free(s);
+            gdl_state_free(buf[0]);
+            gdl_state_free(buf[1]);
+            gdl_state_free(rs);
+        }
+        gdl_machine_free(r);
+        gdl_machine_free(m);
+        gdl_game_free(g);
+    }
+}
+
 /* A state of another game, of another machine, NULL: GDL_BAD_ARGUMENT from
  * every call that takes a state, never an answer about wrong facts. */
 static void foreign_states_are_refused(void **state)
@@ -1550,6 +1621,7 @@ int main(void)
         cmocka_unit_test(one_machine_per_thread),
         cmocka_unit_test(rng_is_documented_splitmix),
         cmocka_unit_test(foreign_states_are_refused),
+        cmocka_unit_test(next_states_are_refs),
         cmocka_unit_test(bad_joint_moves_are_refused),
         cmocka_unit_test(goal_and_role_find),
         cmocka_unit_test(random_moves_and_depth_charges),
@@ -1577,6 +1649,7 @@ int main(void)
         cmocka_unit_test(one_machine_per_thread),
         cmocka_unit_test(rng_is_documented_splitmix),
         cmocka_unit_test(foreign_states_are_refused),
+        cmocka_unit_test(next_states_are_refs),
         cmocka_unit_test(bad_joint_moves_are_refused),
         cmocka_unit_test(goal_and_role_find),
         cmocka_unit_test(random_moves_and_depth_charges),
