@@ -115,16 +115,15 @@ static int run(int argc, char **argv)
     return status;
 }
 
-/* Output that never reached standard output (a full disk, /dev/full, a
- * closed pipe) is a failure, whatever the command did: exit 2. */
 /* Making a machine allocates and frees tens of megabytes in bursts (the
- * grounder's tables, the network's passes). glibc by default gives a
- * freed block of 128 KiB or more back to the system at once, and takes
- * memory anew for the next: a page fault per page each time, a sixth of
- * chess_200's load to ready. The heap keeps up to 64 MiB free instead and
- * serves blocks below 32 MiB itself (chess_200's jit ready 630 -> 530 ms,
- * its peak 51 -> 58 MiB). A process of its own that embeds the library may
- * do the same. */
+ * grounder's tables, the network's passes). glibc's thresholds start low
+ * and rise with the blocks freed, so early in a load freed blocks go back
+ * to the system and the next ones are faulted in anew, page by page: a
+ * sixth of chess_200's load to ready was spent in the kernel. Fixed
+ * thresholds (the heap serves blocks below 32 MiB and keeps up to 64 MiB
+ * free), pinned, two rounds: chess_200's jit ready 963/973 -> 808/843 ms,
+ * its peak 51 -> 58 MiB. gdlc's own process only: a program that embeds
+ * the library chooses its allocator's settings (bench/'s keep glibc's). */
 static void tune_malloc(void)
 {
 #ifdef __GLIBC__
@@ -133,6 +132,8 @@ static void tune_malloc(void)
 #endif
 }
 
+/* Output that never reached standard output (a full disk, /dev/full, a
+ * closed pipe) is a failure, whatever the command did: exit 2. */
 int main(int argc, char **argv)
 {
     tune_malloc();

@@ -297,7 +297,7 @@ static const EngineOps *const engines[] = {&rt_engine_ref, &rt_engine_jit, &rt_e
 
 static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine *volatile *mp, char **err);
 static void rank_known(GdlMachine *m);
-static void bind_share(void *ctx, Gt t, Gt *cid, uint64_t *mix);
+static void bind_share(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes);
 
 GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **out, char **err)
 {
@@ -703,23 +703,24 @@ static void rank_known(GdlMachine *m)
 
 /* ---- states ---------------------------------------------------------- */
 
-/* Term t's share of a state's hash, and its canonical id into *cid when m
- * has mapped it (else *all is made false); the term's info grows the first
- * time t is a fact. */
+/* Term t's share of a state's hash: its content hash, mixed. */
 static inline uint64_t fact_mix(const GdlMachine *m, Gt t)
 {
     return base_mix64(m->store.hash.v[t] ^ 0x5851f42d4c957f2dULL);
 }
 
-/* EngineOps.bind_shares' share: fact t's canonical id (mapped now) and
- * its share, as fact_share gives them. */
-static void bind_share(void *ctx, Gt t, Gt *cid, uint64_t *mix)
+/* EngineOps.bind_shares' share: the facts' canonical ids (mapped now)
+ * and shares, as fact_share gives them. */
+static void bind_share(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes)
 {
     GdlMachine *m = ctx;
-    map_locked(m, &t, cid, 1, true);
-    *mix = fact_mix(m, t);
+    map_locked(m, facts, cids, n, true);
+    for (uint32_t i = 0; i < n; i++)
+        mixes[i] = fact_mix(m, facts[i]);
 }
 
+/* Term t's share, and its canonical id into *cid when m has mapped it
+ * (else *all is made false), kept in its info the first time t is a fact. */
 static inline uint64_t fact_share(GdlMachine *m, Gt t, Gt *cid, bool *all)
 {
     FactInfo *fi = &m->fact_info.v[t];
@@ -747,9 +748,6 @@ static uint64_t fresh_stamp(GdlMachine *m)
     return m->stamp_next++;
 }
 
-/* Writes facts (m's ids, any order, duplicates allowed) into *sp as a state
- * stamped stamp (0: a fresh stamp), making or growing *sp when it has too
- * little room. facts must not point into *sp. */
 /* *sp, or a new state when NULL, with room for n facts (moved when it
  * grows: the caller's still, whatever happens); *sp is set to a new state
  * only by state_finish. */
@@ -794,6 +792,9 @@ static void state_finish(GdlMachine *m, GdlState **sp, GdlState *s, uint32_t k, 
     *sp = s; /* a new state reaches the caller only once it is whole */
 }
 
+/* Writes facts (m's ids, any order, duplicates allowed) into *sp as a state
+ * stamped stamp (0: a fresh stamp), making or growing *sp when it has too
+ * little room. facts must not point into *sp. */
 static void state_set_stamped(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n, uint64_t stamp)
 {
     GdlState *s = state_room(m, sp, n);

@@ -437,7 +437,9 @@ static void hy_terms(void *e, U32Vec *out)
     rt_engine_pn.terms(h->pn, out);
 }
 
-static uint32_t hy_bind_shares(void *e, void (*share)(void *ctx, Gt fact, Gt *cid, uint64_t *mix), void *ctx)
+static uint32_t hy_bind_shares(void *e,
+                               void (*share)(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes),
+                               void *ctx)
 {
     Hybrid *h = e;
     return rt_engine_pn.bind_shares(h->pn, share, ctx);

@@ -222,7 +222,7 @@ struct Pn {
     uint32_t *base_comp; /* in the order of their facts' term ids: the component (PN_CONST when fixed) */
     uint32_t *base_next; /* its next component (BASE_NONE: never true) */
     Gt *base_fact;
-    PnShare *share;    /* per base, once bound (pn_bind_shares; NULL before) */
+    PnShare *share;    /* per base, once bound (pn_bind_shares; NULL before; the top network's) */
     uint32_t *base_of;  /* fact term id -> base index (BASE_NONE: none); nbase_of entries */
     uint64_t *next_on;  /* bit b: base b's next component is true (the next state, as a bitset) */
     uint32_t *bit_at;   /* per component linked PN_E_BIT: its one bit, from legal_on[0] */
@@ -891,7 +891,8 @@ static inline __attribute__((always_inline)) GdlStatus next_(void *e, const Gt *
     return GDL_OK;
 }
 
-/* EngineOps.next_shared: the facts from the bases' shares (bind_shares). */
+/* EngineOps.next_shared: the facts from the bases' shares (bind_shares;
+ * the phases' networks have the top one's bases, numbered alike). */
 static GdlStatus pn_next_shared(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
                                 uint32_t *nout, uint64_t *sum)
 {
@@ -899,7 +900,7 @@ static GdlStatus pn_next_shared(void *e, const Gt *state, uint32_t n, const Gt *
     GdlStatus st = step_(e, state, n, joint, true, &p);
     if (st != GDL_OK)
         return st;
-    const PnShare *share = p->share;
+    const PnShare *share = ((const Pn *)e)->share;
     uint32_t k = 0;
     uint64_t h = 0;
     for (uint32_t w = 0, nw = (p->nbase + 63) >> 6; w < nw; w++)
@@ -915,23 +916,24 @@ static GdlStatus pn_next_shared(void *e, const Gt *state, uint32_t n, const Gt *
     return GDL_OK;
 }
 
-/* EngineOps.bind_shares: every network's bases' (those that play next). */
-static uint32_t pn_bind_shares(void *e, void (*share)(void *ctx, Gt fact, Gt *cid, uint64_t *mix), void *ctx)
+/* EngineOps.bind_shares: the bases', once. */
+static uint32_t pn_bind_shares(void *e,
+                               void (*share)(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes),
+                               void *ctx)
 {
-    Pn *top = e;
-    uint32_t most = 0;
-    for (uint32_t i = 0; i <= top->ph.nphase; i++) {
-        Pn *p = i < top->ph.nphase ? top->ph.net[i] : top;
-        free(p->share);
-        p->share = base_xmalloc((p->nbase + 1) * sizeof *p->share);
-        for (uint32_t b = 0; b < p->nbase; b++) {
-            p->share[b].fact = p->base_fact[b];
-            share(ctx, p->base_fact[b], &p->share[b].cid, &p->share[b].mix);
-        }
-        if (p->nbase > most)
-            most = p->nbase;
-    }
-    return most;
+    Pn *p = e;
+    if (p->share || !p->nbase)
+        return p->share ? p->nbase : 0;
+    Gt *cids = base_xmalloc((p->nbase + 1) * sizeof *cids);
+    uint64_t *mixes = base_xmalloc((p->nbase + 1) * sizeof *mixes);
+    share(ctx, p->base_fact, p->nbase, cids, mixes);
+    PnShare *t = base_xmalloc((p->nbase + 1) * sizeof *t);
+    for (uint32_t b = 0; b < p->nbase; b++)
+        t[b] = (PnShare){mixes[b], p->base_fact[b], cids[b]};
+    free(cids);
+    free(mixes);
+    p->share = t;
+    return p->nbase;
 }
 
 static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)

@@ -98,13 +98,16 @@ typedef struct EngineOps {
     GdlStatus (*next_checked)(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts);
     /* Optional, both or neither: the next state written as the API keeps
      * states, so that making one is a copy. bind_shares is called once
-     * the machine is made, with share(ctx, fact, &cid, &mix) giving a
-     * fact's canonical id and its share of a state's hash; it returns the
-     * most facts a state of the engine's may hold (0: it makes none so).
-     * next_shared is next_checked writing the facts, sorted by id, to
-     * facts, their canonical ids to cids (room for that many each), their
-     * number to *nout and the sum of their shares to *sum. */
-    uint32_t (*bind_shares)(void *e, void (*share)(void *ctx, Gt fact, Gt *cid, uint64_t *mix), void *ctx);
+     * the machine is made, with share(ctx, facts, n, cids, mixes) giving
+     * n facts' canonical ids and their shares of a state's hash; it
+     * returns the most facts a state of the engine's may hold (0: it
+     * makes none so). next_shared is next_checked writing the facts,
+     * sorted by id, to facts, their canonical ids to cids (room for that
+     * many each), their number to *nout and the sum of their shares to
+     * *sum. */
+    uint32_t (*bind_shares)(void *e,
+                            void (*share)(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes),
+                            void *ctx);
     GdlStatus (*next_shared)(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
                              uint32_t *nout, uint64_t *sum);
 } EngineOps;
