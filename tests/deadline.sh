@@ -1,7 +1,7 @@
 #!/bin/sh
 # deadline.sh GDLC SRC [sanitize]: timed commands stop at their deadline even
-# when a single query runs away. tests/deadline/runaway.kif squares its facts
-# every step, so its fifth next state never ends; sometimes.kif runs away
+# when a single query runs away. tests/deadline/runaway.kif cubes its facts
+# every step, so its third next state never ends; sometimes.kif runs away
 # only in a playout that goes on five times in a row, after others finished.
 # Each command gets a budget of 1 s and must end within 10 s of wall time
 # (generous, so that the test is not a flaky timing test: without the
