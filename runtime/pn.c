@@ -64,7 +64,11 @@
  * reads but one such bit or one next-state bit (a bit sink: most legal
  * and next gates) keeps no value of its own: a visit toggles its bit by
  * whether its counter's bit 31 moved, without a branch on it (PN_E_BIT;
- * Breakthrough +6%). `next` reads every base's next
+ * Breakthrough +6%). For the queue's drain a component's links to bit
+ * sinks come first, each with its bit beside it, so that their loop
+ * neither branches nor looks the bit up (lay_out); a flip that must
+ * update a record is handled out of line, so that the loop over the
+ * other links keeps its pointers in registers. `next` reads every base's next
  * component, in the order of the facts' term ids, so the state comes out
  * sorted; it keeps what it answered (facts and bits), so that setting that
  * state next (a playout's next step) compares bitsets instead of merging
@@ -163,6 +167,11 @@ typedef struct PnMade {
 
 typedef struct Pn Pn;
 
+/* A network's output links (Pn.out_at). */
+typedef struct PnLinks {
+    uint32_t *at, *mid, *out;
+} PnLinks;
+
 /* An image of the network holding one state (snap_take): what propagation
  * writes, so that coming back to that state is copying it back rather
  * than telling every base that differs (a playout's start: Connect Four's
@@ -195,8 +204,14 @@ struct Pn {
     PnGate *g;         /* per component */
     uint32_t *ctr;     /* per gate: its count of true inputs, biased so that bit 31 is its value
                         * (PN_CTR_TRUE - thr + cnt), inverted for a NOT (inv) */
-    uint32_t *out_at;  /* outputs: out[out_at[c] .. out_at[c + 1]), each PN_E_* | component */
+    uint32_t *out_at;  /* outputs as the drain reads them (lay_out): out[out_at[c] .. out_at[c + 1]),
+                        * first its bit sinks, each as two words (PN_E_BIT | component, then
+                        * its bit), up to out_mid[c], then the others, each PN_E_* | component */
+    uint32_t *out_mid;
     uint32_t *out;
+    PnLinks plain;     /* flatten_'s links, one word each (mid unused); out_at and out point
+                        * here when the network drains in order, */
+    PnLinks pairs;     /* else here (bit sinks first, in pairs) */
     uint32_t *watch_at; /* watchers: watch[watch_at[c] .. watch_at[c + 1]) */
     uint32_t *watch;   /* each the bit in legal_on of a legal sentence c stands for */
     uint64_t *legal_on; /* per role, a bit per legal move: its component is true; next_on
@@ -260,6 +275,11 @@ struct Pn {
     uint64_t *mark;    /* drain_ordered: a bit per component to look at, */
     uint64_t *mark_sum; /* and a bit per word of mark that has one */
     PnSnap snap;       /* the first state given by its facts (a playout's start) */
+#ifdef PN_COUNT_VISITS
+    uint64_t *told;    /* per component: its changes told */
+    Gt *name;          /* per component: its sentence, or that of its first input that has one */
+    uint8_t *kind;     /* per component: its PnKind */
+#endif
 };
 
 /* ---- propagation ---------------------------------------------------------- */
@@ -349,11 +369,29 @@ static inline __attribute__((always_inline)) bool spec_flip(Pn *p, uint32_t d, u
     return !(f & PN_F_SINK);
 }
 
+/* spec_flip out of line: inline, its loops over watchers and guards took
+ * the registers of drain_acyclic's loop, which kept ctr and its bounds on
+ * the stack (Connect Four, checkers, Breakthrough 1.02-1.03x out of line,
+ * their networks' flips mostly plain gates). */
+static __attribute__((noinline)) bool spec_flip_cold(Pn *p, uint32_t d, uint8_t v) { return spec_flip(p, d, v); }
+
+/* The queue, twice as long (drain_acyclic: its rare case, out of line). */
+static __attribute__((noinline)) void queue_grow(Pn *p)
+{
+    p->capqueue = p->capqueue ? 2 * p->capqueue : 1024;
+    p->queue = base_xrealloc(p->queue, p->capqueue * sizeof *p->queue);
+}
+
 #ifdef PN_COUNT_VISITS
 /* A profiling build (cc -DPN_COUNT_VISITS): gates told of a change and
- * changes told, printed to stderr when the engine is freed. */
+ * changes told, printed to stderr when the engine is freed, with the
+ * components whose changes visited most (count_report). */
 static uint64_t pn_visits, pn_tells;
-#define PN_COUNT(c) (pn_tells++, pn_visits += p->out_at[(c) + 1] - p->out_at[(c)])
+static inline uint32_t links_of(const Pn *p, uint32_t c)
+{
+    return (p->out_mid[c] - p->out_at[c]) / 2 + p->out_at[c + 1] - p->out_mid[c];
+}
+#define PN_COUNT(c) (pn_tells++, p->told[(c)]++, pn_visits += links_of(p, (c)))
 #else
 #define PN_COUNT(c) ((void)0)
 #endif
@@ -371,17 +409,19 @@ static inline __attribute__((always_inline)) void tell_(Pn *p, uint32_t c, uint8
                                           * networks with cycles or compiled code alone) */
     uint32_t *ctr = p->ctr;
     PN_COUNT(c);
-    uint32_t o = p->out_at[c], end = p->out_at[c + 1];
+    uint32_t o = p->out_at[c], mid = p->out_mid[c], end = p->out_at[c + 1];
     if (count)
-        p->work += 2 + end - o;
+        p->work += 2 + (mid - o) / 2 + end - mid;
+    for (; o < mid; o += 2) { /* bit sinks */
+        uint32_t d = p->out[o] & PN_E_COMP, b = p->out[o + 1];
+        uint32_t old = ctr[d], now = old + delta;
+        ctr[d] = now;
+        p->legal_on[b >> 6] ^= (uint64_t)((old ^ now) >> 31) << (b & 63);
+    }
     for (; o < end; o++) {
         uint32_t e = p->out[o], d = e & PN_E_COMP;
         uint32_t old = ctr[d], now = old + delta;
         ctr[d] = now;
-        if (e & PN_E_BIT) {
-            p->legal_on[p->bit_at[d] >> 6] ^= (uint64_t)((old ^ now) >> 31) << (p->bit_at[d] & 63);
-            continue;
-        }
         if (e & PN_E_CYC) {
             uint32_t s = p->cyc[d];
             if (s != own)
@@ -407,7 +447,7 @@ static void tell(Pn *p, uint32_t c, uint8_t v, uint32_t own) { tell_(p, c, v, ow
  * would reload them after each). */
 static inline __attribute__((always_inline)) void drain_acyclic(Pn *p, bool count)
 {
-    const uint32_t *out_at = p->out_at, *out = p->out, *bit_at = p->bit_at;
+    const uint32_t *out_at = p->out_at, *out_mid = p->out_mid, *out = p->out;
     uint32_t *ctr = p->ctr;
     uint64_t *q = p->queue, *bits = p->legal_on, work = 0;
     uint32_t nq = p->nqueue, cap = p->capqueue;
@@ -415,29 +455,29 @@ static inline __attribute__((always_inline)) void drain_acyclic(Pn *p, bool coun
         uint64_t x = q[--nq];
         uint32_t c = (uint32_t)(x >> 1), delta = (x & 1) ? 1 : UINT32_MAX, ndelta = 0u - delta;
         PN_COUNT(c);
-        uint32_t o = out_at[c], end = out_at[c + 1];
+        uint32_t o = out_at[c], mid = out_mid[c], end = out_at[c + 1];
         if (count)
-            work += 2 + end - o;
+            work += 2 + (mid - o) / 2 + end - mid;
+        for (; o < mid; o += 2) { /* bit sinks: no branch on whether they flipped */
+            uint32_t e = out[o], d = e & PN_E_COMP, b = out[o + 1];
+            uint32_t old = ctr[d], now = old + (e & PN_E_NEG ? ndelta : delta);
+            ctr[d] = now;
+            bits[b >> 6] ^= (uint64_t)((old ^ now) >> 31) << (b & 63);
+        }
         for (; o < end; o++) {
             uint32_t e = out[o], d = e & PN_E_COMP;
             uint32_t old = ctr[d], now = old + (e & PN_E_NEG ? ndelta : delta);
             ctr[d] = now;
-            if (e & PN_E_BIT) { /* no branch on whether it flipped */
-                bits[bit_at[d] >> 6] ^= (uint64_t)((old ^ now) >> 31) << (bit_at[d] & 63);
-                continue;
-            }
             if (!((old ^ now) & PN_CTR_TRUE))
                 continue;
             uint8_t nv = (uint8_t)(now >> 31) ^ (uint8_t)(e >> 31); /* PN_E_NOT: inverted */
-            if ((e & PN_E_SPEC) && !spec_flip(p, d, nv))
+            if ((e & PN_E_SPEC) && !spec_flip_cold(p, d, nv))
                 continue;
-            if (nq == cap) {
+            if (__builtin_expect(nq == cap, 0)) {
                 p->nqueue = nq;
-                queue_push(p, d, nv);
+                queue_grow(p);
                 q = p->queue;
                 cap = p->capqueue;
-                nq++;
-                continue;
             }
             q[nq++] = (uint64_t)d << 1 | nv;
         }
@@ -455,7 +495,7 @@ static inline __attribute__((always_inline)) void tell_marks(Pn *p, uint32_t c, 
 {
     uint32_t delta = v ? 1 : UINT32_MAX, ndelta = 0u - delta, *ctr = p->ctr;
     uint64_t *mark = p->mark, *sum = p->mark_sum;
-    const uint32_t *out = p->out;
+    const uint32_t *out = p->out; /* the plain links, one word each (lay_out) */
     PN_COUNT(c);
     uint32_t o = p->out_at[c], end = p->out_at[c + 1];
     if (count)
@@ -505,13 +545,18 @@ static inline __attribute__((always_inline)) void drain_ordered_(Pn *p, bool cou
         }
 }
 
-static void drain_ordered(Pn *p)
+/* Out of line: in the function of the queue's drain its loop took the
+ * registers and code alignment that drain's other loops left it (hex,
+ * pinned, interleaved: 1.12x as its own function). */
+static __attribute__((noinline)) void drain_ordered(Pn *p)
 {
     if (p->counting)
         drain_ordered_(p, true);
     else
         drain_ordered_(p, false);
 }
+
+static void lay_out(Pn *p, bool pairs);
 
 /* Drains p in topological order (drain_ordered), or by its queue; a
  * network with cycles or compiled code keeps its queue. The values of
@@ -529,8 +574,10 @@ static void set_ordered(Pn *p, bool on)
         for (uint32_t c = 0; c < p->n; c++)
             if (!(p->g[c].flags & PN_F_LEAF))
                 p->g[c].val = (uint8_t)(p->ctr[c] >> 31) ^ p->g[c].inv;
-    if (on != p->ordered)
+    if (on != p->ordered) {
         p->snap.taken = false; /* its values of plain gates were the other drain's */
+        lay_out(p, !on);
+    }
     p->ordered = on;
 }
 
@@ -986,21 +1033,65 @@ static void pn_terms(void *e, U32Vec *out)
 
 /* ---- making and freeing ---------------------------------------------- */
 
+#ifdef PN_COUNT_VISITS
+typedef struct PnVisits {
+    uint64_t visits;
+    uint32_t c;
+} PnVisits;
+
+static int cmp_visits(const void *a, const void *b)
+{
+    uint64_t x = ((const PnVisits *)a)->visits, y = ((const PnVisits *)b)->visits;
+    return (x < y) - (x > y);
+}
+
+/* The profiling build's report: the totals so far (every network of the
+ * process), then this network's components whose changes visited most
+ * gates, by their sentence (an unnamed gate: its kind and the sentence
+ * of an input). */
+static void count_report(Pn *p)
+{
+    static const char *const kinds[PN_NKINDS] = {"const", "base", "input", "AND", "OR", "NOT"};
+    fprintf(stderr, "pn: %llu changes told, %llu gates visited\n", (unsigned long long)pn_tells,
+            (unsigned long long)pn_visits);
+    uint64_t total = 0;
+    PnVisits *v = base_xcalloc(p->n + 1, sizeof *v);
+    for (uint32_t c = 0; c < p->n; c++) {
+        v[c] = (PnVisits){p->told[c] * links_of(p, c), c};
+        total += v[c].visits;
+    }
+    qsort(v, p->n, sizeof *v, cmp_visits);
+    fprintf(stderr, "pn: a network of %u components: %llu visits\n", p->n, (unsigned long long)total);
+    for (uint32_t i = 0; i < p->n && i < 30 && v[i].visits; i++) {
+        uint32_t c = v[i].c;
+        fprintf(stderr, "  %5.1f%%  %10llu told  %4u links  %-5s %s\n", 100.0 * (double)v[i].visits / (double)total,
+                (unsigned long long)p->told[c], links_of(p, c), p->kind[c] < PN_NKINDS ? kinds[p->kind[c]] : "?",
+                p->name[c] == BASE_NONE ? "?" : gt_text(p->store, p->name[c]));
+    }
+    free(v);
+    free(p->told);
+    free(p->name);
+    free(p->kind);
+}
+#endif
+
 static void pn_destroy(void *e)
 {
     Pn *p = e;
     if (!p)
         return;
 #ifdef PN_COUNT_VISITS
-    fprintf(stderr, "pn: %llu changes told, %llu gates visited\n", (unsigned long long)pn_tells,
-            (unsigned long long)pn_visits);
+    count_report(p);
 #endif
     free(p->g);
     free(p->ctr);
     free(p->mark);
     free(p->mark_sum);
-    free(p->out_at);
-    free(p->out);
+    free(p->plain.at);
+    free(p->plain.out);
+    free(p->pairs.at);
+    free(p->pairs.mid);
+    free(p->pairs.out);
     free(p->watch_at);
     free(p->watch);
     free(p->legal_on);
@@ -1202,6 +1293,54 @@ static void bypass_nots(Pn *p)
     free(gone);
 }
 
+/* Lays each component's links out for the drain. For the queue's
+ * (pairs), its links to bit sinks first, each as two words (the link,
+ * then the sink's bit), then its other links (from out_mid): a visit of a
+ * bit sink no longer branches on the link's kind and reads its bit beside
+ * the link rather than from bit_at (checkers' cell bases feed mostly
+ * legal moves' sinks). For the ordered drain, which marks a bit sink as
+ * any gate, flatten_'s links as they are (plain, out_mid = out_at: the
+ * pairs' words cost hex and Reversi 5-10% there). */
+static void lay_out(Pn *p, bool pairs)
+{
+    PnLinks *l = &p->pairs;
+    if (!pairs) {
+        free(l->at);
+        free(l->mid);
+        free(l->out);
+        memset(l, 0, sizeof *l);
+        p->out_at = p->out_mid = p->plain.at;
+        p->out = p->plain.out;
+        return;
+    }
+    if (!l->at) {
+        uint32_t n = p->n, nout = p->plain.at[n], nbits = 0, k = 0;
+        for (uint32_t o = 0; o < nout; o++)
+            nbits += (p->plain.out[o] & PN_E_BIT) != 0;
+        l->at = base_xcalloc(n + 2, sizeof *l->at);
+        l->mid = base_xcalloc(n + 1, sizeof *l->mid);
+        l->out = base_xmalloc(((size_t)nout + nbits + 1) * sizeof *l->out);
+        for (uint32_t c = 0; c < n; c++) {
+            uint32_t o0 = p->plain.at[c], end = p->plain.at[c + 1];
+            l->at[c] = k;
+            for (uint32_t o = o0; o < end; o++)
+                if (p->plain.out[o] & PN_E_BIT) {
+                    l->out[k++] = p->plain.out[o];
+                    l->out[k++] = p->bit_at[p->plain.out[o] & PN_E_COMP];
+                }
+            l->mid[c] = k;
+            for (uint32_t o = o0; o < end; o++)
+                if (!(p->plain.out[o] & PN_E_BIT))
+                    l->out[k++] = p->plain.out[o];
+        }
+        l->at[n] = l->at[n + 1] = k;
+        l->out[k] = 0;
+    }
+    p->out_at = l->at;
+    p->out_mid = l->mid;
+    p->out = l->out;
+}
+
 /* The tables of an optimised network; every value computed for no fact
  * and no move. */
 static void flatten_(Pn *p, const Propnet *pn)
@@ -1234,6 +1373,18 @@ static void flatten_(Pn *p, const Propnet *pn)
         if (x->kind == PN_CONST)
             g->val = x->const_value;
     }
+#ifdef PN_COUNT_VISITS
+    p->told = base_xcalloc(n + 1, sizeof *p->told);
+    p->name = base_xmalloc((n + 1) * sizeof *p->name);
+    p->kind = base_xmalloc(n + 1);
+    for (uint32_t c = 0; c < n; c++) {
+        const PnComp *x = &pn->comps.v[c];
+        p->kind[c] = x->kind;
+        p->name[c] = x->name;
+        for (uint32_t j = 0; p->name[c] == BASE_NONE && j < x->nin; j++)
+            p->name[c] = pn->comps.v[pn->in.v[x->in_at + j]].name;
+    }
+#endif
     /* cyclic SCCs, numbered in topological order; the whole network
      * evaluated in that order, each cyclic one from false */
     U32Vec order = {0}, at = {0};
@@ -1452,6 +1603,8 @@ static void flatten_(Pn *p, const Propnet *pn)
         }
     if (p->bypass && !p->ncyc)
         bypass_nots(p);
+    p->plain = (PnLinks){p->out_at, NULL, p->out};
+    lay_out(p, true);
 }
 
 /* A topological numbering that keeps the given one where it can (Kahn's,
@@ -2001,15 +2154,15 @@ static char *pn_code(const Pn *p, size_t max_lines, size_t *len, size_t *lines)
     uint8_t *flags = base_xcalloc(p->n + 1, 1);
     for (uint32_t c = 0; c < p->n; c++)
         flags[c] = p->g[c].flags & PN_F_CYCLIC ? PNCG_F_CYCLIC : 0;
-    uint32_t nout = p->out_at[p->n];
+    uint32_t nout = p->plain.at[p->n];
     uint32_t *out = base_xmalloc((nout + 1) * sizeof *out); /* the links without PN_E_SPEC, PN_E_BIT */
     for (uint32_t o = 0; o < nout; o++)
-        out[o] = p->out[o] & ~(PN_E_SPEC | PN_E_BIT);
+        out[o] = p->plain.out[o] & ~(PN_E_SPEC | PN_E_BIT);
     PncgNet net = {
         .lb_at = p->watch_at,
         .lb = p->watch,
         .n = p->n,
-        .out_at = p->out_at,
+        .out_at = p->plain.at,
         .out = out,
         .flags = flags,
         .nw_at = p->nw_at,
