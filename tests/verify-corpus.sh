@@ -1,15 +1,17 @@
 #!/bin/sh
-# verify-corpus.sh GDLC SHARED ENGINE SECONDS PLAYOUTS [EVERY [FROM]]: `gdlc verify`
+# verify-corpus.sh GDLC SHARED ENGINE SECONDS PLAYOUTS [EVERY [FROM [EXCEPT]]]: `gdlc verify`
 # of the engine against ref on every corpus game gdlc accepts that
 # MANIFEST.tsv marks ok or truncated (and not a known fault), SECONDS at most
 # per game; with EVERY, on every EVERY-th of them only (a sample), starting
-# FROM places later (default 0), so that two engines can sample other games.
+# FROM places later (default 0), so that two engines can sample other games;
+# with EXCEPT 1, on every game but that sample (the plain build's share of
+# a corpus the sanitizer build samples: tests/CMakeLists.txt).
 # An engine that grounds (pn) refuses a game past its grounding budget with
 # a message naming the relation and "engine jit plays it": such games are
 # counted and listed, not failed.
 # Without the corpus: a visible skip (exit 77), or a failure when CI=true.
 set -u
-gdlc=$1 shared=$2 engine=$3 seconds=$4 playouts=$5 every=${6:-1} from=${7:-0}
+gdlc=$1 shared=$2 engine=$3 seconds=$4 playouts=$5 every=${6:-1} from=${7:-0} except=${8:-0}
 here=$(dirname "$0")
 manifest=$shared/games/MANIFEST.tsv
 . "$(dirname "$0")/need-corpus.sh"
@@ -20,7 +22,8 @@ pass=0 fail=0 faulty=0 states=0 budget=0 i=0
 for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "no" { print $1 }' "$manifest"); do
     if grep -q "^$path	" "$here/corpus-rejected.tsv"; then continue; fi
     i=$((i + 1))
-    if [ $(((i - 1 + every - from % every) % every)) -ne 0 ]; then continue; fi
+    in=$(((i - 1 + every - from % every) % every == 0))
+    if [ "$in" = "$except" ]; then continue; fi
     "$gdlc" verify "$shared/games/$path" --engine "$engine" --playouts "$playouts" --seconds "$seconds" >"$out" 2>&1
     rc=$?
     if [ $rc -eq 1 ] && grep -q "agrees with ref, but every playout ([0-9]*) ended in a game fault both report" "$out"; then
@@ -41,6 +44,7 @@ for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "
     fi
 done
 sample=
-[ "$every" -gt 1 ] && sample=", every ${every}th game from the $((from % every + 1))th"
+[ "$every" -gt 1 ] && sample=", every ${every}th game from game $((from % every + 1))"
+[ "$every" -gt 1 ] && [ "$except" = 1 ] && sample=", all but every ${every}th game from game $((from % every + 1))"
 echo "verify ($engine, ${seconds}s and $playouts playouts per game$sample): $pass games agree ($states states), $faulty agree on a fault every playout reaches, $budget over the grounding budget, $fail differ"
 [ $fail -eq 0 ]
