@@ -204,9 +204,11 @@ struct Pn {
     PnGate *g;         /* per component */
     uint32_t *ctr;     /* per gate: its count of true inputs, biased so that bit 31 is its value
                         * (PN_CTR_TRUE - thr + cnt), inverted for a NOT (inv) */
-    uint32_t *out_at;  /* outputs as the drain reads them (lay_out): out[out_at[c] .. out_at[c + 1]),
-                        * first its bit sinks, each as two words (PN_E_BIT | component, then
-                        * its bit), up to out_mid[c], then the others, each PN_E_* | component */
+    uint32_t *out_at;  /* outputs as the drain reads them (lay_out): out[out_at[c] .. out_at[c + 1]);
+                        * for the queue's drain (pairs) first its bit sinks, each as two words
+                        * (PN_E_BIT | component, then its bit), up to out_mid[c], then the
+                        * others, each PN_E_* | component; for the ordered drain (plain) one
+                        * word a link, bit sinks among them, and out_mid = out_at */
     uint32_t *out_mid;
     uint32_t *out;
     PnLinks plain;     /* flatten_'s links, one word each (mid unused); out_at and out point
@@ -397,7 +399,10 @@ static inline uint32_t links_of(const Pn *p, uint32_t c)
 #endif
 
 /* Tells c's outputs that it became v; own is c's cyclic SCC (BASE_NONE:
- * none): members of it only count (recompute decides them). Every
+ * none): members of it only count (recompute decides them). Reads the
+ * pairs layout (lay_out) only: a network with cycles or compiled code,
+ * the only ones told here, never drains in order, which alone has the
+ * plain one. Every
  * counter takes the change alike; a NOT's value is its bit 31 inverted.
  * Only a target whose link is marked PN_E_SPEC has its record read (and
  * its value stored) when it flips: the others are plain gates whose
@@ -561,7 +566,8 @@ static void lay_out(Pn *p, bool pairs);
 /* Drains p in topological order (drain_ordered), or by its queue; a
  * network with cycles or compiled code keeps its queue. The values of
  * plain gates, which the queue's drain leaves to their counters, are
- * brought up to date first. */
+ * brought up to date first, and the links laid out for the drain
+ * (lay_out). */
 static void set_ordered(Pn *p, bool on)
 {
     if (on && (p->ncyc || p->ctell))
@@ -1333,7 +1339,7 @@ static void lay_out(Pn *p, bool pairs)
                 if (!(p->plain.out[o] & PN_E_BIT))
                     l->out[k++] = p->plain.out[o];
         }
-        l->at[n] = l->at[n + 1] = k;
+        l->at[n] = l->at[n + 1] = l->mid[n] = k;
         l->out[k] = 0;
     }
     p->out_at = l->at;
