@@ -2,8 +2,8 @@
 # fuzz.sh BUILD_DIR SECONDS: runs each libFuzzer target for SECONDS (the front
 # end; the engines ref and jit behind the API; the GGP protocol's messages),
 # seeded with the shipped games, the malformed games of tests/diag, the GGP
-# messages of tests/fuzz/messages and (when present) the shared corpus, all
-# three at once. Any crash, leak, sanitizer report or timeout fails; the
+# messages of tests/fuzz/messages and (when present) the shared corpus (the
+# engines' target: its small games), all three at once. Any crash, leak, sanitizer report or timeout fails; the
 # reproducer is left in BUILD_DIR/fuzz-artifacts.
 set -eu
 cd "$(dirname "$0")/.."
@@ -11,21 +11,31 @@ dir=$1 seconds=$2
 shared=${GDL_SHARED:-$(cd .. && pwd)/shared}
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
-cp games/*.kif tests/diag/*.kif tests/fuzz/messages/*.acl "$seeds"/
+mkdir "$seeds/all" "$seeds/small"
+cp games/*.kif tests/diag/*.kif tests/fuzz/messages/*.acl "$seeds/all"/
+cp games/*.kif tests/diag/*.kif tests/fuzz/messages/*.acl "$seeds/small"/
+# the front end reads 400 corpus games in seconds; the engines make two
+# machines of each (jit's plan grounds and times it), 0.7 s a game under
+# the sanitizers, so that 400 seeds took five minutes and left no time to
+# fuzz: they get the corpus games under 3 KB
 if [ -d "$shared/games" ]; then
-    find "$shared/games" -name '*.kif' -size -64k | head -n 400 | while read -r f; do
-        cp "$f" "$seeds/$(echo "$f" | tr / _)"
+    find "$shared/games" -name '*.kif' -size -64k | sort | head -n 400 | while read -r f; do
+        cp "$f" "$seeds/all/$(echo "$f" | tr / _)"
+    done
+    find "$shared/games" -name '*.kif' -size -3k | sort | while read -r f; do
+        cp "$f" "$seeds/small/$(echo "$f" | tr / _)"
     done
 fi
 mkdir -p "$dir/fuzz-artifacts"
 # run TARGET: one libFuzzer target for $seconds, its own growing corpus;
 # its exit status in $dir/fuzz-TARGET.status.
 run() {
-    target=$1
+    target=$1 seed=all
+    [ "$target" = fuzz_engine ] && seed=small
     mkdir -p "$dir/fuzz-corpus-$target"
     status=0
     "$dir/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-        -print_final_stats=1 -artifact_prefix="$dir/fuzz-artifacts/$target-" "$dir/fuzz-corpus-$target" "$seeds" \
+        -print_final_stats=1 -artifact_prefix="$dir/fuzz-artifacts/$target-" "$dir/fuzz-corpus-$target" "$seeds/$seed" \
         >"$dir/fuzz-$target.log" 2>&1 || status=$?
     echo $status >"$dir/fuzz-$target.status"
 }
