@@ -641,6 +641,23 @@ static uint32_t sort_unique(GdlMachine *m, uint32_t *v, uint32_t n)
 {
     if (n < 2)
         return n;
+    if (n <= 16) {
+        /* a few moves, a small state: in place, repeats dropped as met
+         * (the bitset's scans and clearing cost more than the sort) */
+        uint32_t k = 1;
+        for (uint32_t i = 1; i < n; i++) {
+            uint32_t x = v[i], j = k;
+            while (j > 0 && v[j - 1] > x)
+                j--;
+            if (j > 0 && v[j - 1] == x)
+                continue;
+            for (uint32_t l = k; l > j; l--)
+                v[l] = v[l - 1];
+            v[j] = x;
+            k++;
+        }
+        return k;
+    }
     uint32_t lo = v[0], hi = v[0];
     for (uint32_t i = 1; i < n; i++) {
         lo = v[i] < lo ? v[i] : lo;
