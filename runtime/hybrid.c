@@ -273,6 +273,8 @@ static void pn_call(void *arg)
     c->pn = rt_engine_pn.create(c->game, c->budget, c->store, c->ctl, c->why);
 }
 
+static void pn_make(void *arg) { rt_stack_run(pn_call, arg); }
+
 static void *hy_create(const EngineOps *goal_ops, const char *budget, double slice, const GdlGame *game,
                        const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
@@ -309,7 +311,16 @@ static void *hy_create(const EngineOps *goal_ops, const char *budget, double sli
     if (!goal_only) {
         char *why = NULL;
         PnCall pc = {game, budget, store, ctl, &why, NULL};
-        rt_stack_run(pn_call, &pc);
+        /* the goal-directed code made first holds libtcc's or dlopen's
+         * memory, which the journal does not free: freed here when making
+         * the network runs out of memory */
+        const char *oom = base_oom_catch(pn_make, &pc);
+        if (oom) {
+            if (h->goal)
+                h->goal_ops->destroy(h->goal);
+            free(h);
+            base_fatal(oom);
+        }
         h->pn = pc.pn;
         if (h->pn)
             rt_pn_strict(h->pn);
