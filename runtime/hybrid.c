@@ -10,8 +10,9 @@
  * games), which is several times faster than the
  * goal-directed code on most games whose grounding is small, but not all:
  * on games of few facts and a large network (pancakes6, gt_two_thirds_2p)
- * it is 2 to 3 times slower. So both are made, and each plays random steps
- * in CAL_ROUNDS slices of CAL_SECONDS / 2 (CAL_SECONDS_AOT / 2 for aot),
+ * it is 2 to 3 times slower. So both are made (the goal-directed code
+ * first), and each plays random steps, counted in the thread's processor
+ * time, in CAL_ROUNDS slices of CAL_SECONDS / 2 (CAL_SECONDS_AOT / 2 for aot),
  * interleaved, each slice going on with its engine's walk from where the
  * last stopped (a Walk); the network is kept unless its best slice made fewer than
  * CAL_KEEP of the steps of the goal-directed code's best (the best, not the
