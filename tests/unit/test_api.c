@@ -193,6 +193,52 @@ static void hash_is_independent_of_ids(void **state)
     gdl_game_free(g2);
 }
 
+/* A state given with its facts repeated and out of order is the state
+ * without the repeats: the same size, equal, the same hash, its facts read
+ * in canonical order. A few facts (sorted in place) and more than sixteen
+ * (sorted otherwise) alike. */
+static void states_drop_repeats(void **state)
+{
+    (void)state;
+    GdlGame *g = load(GAME("tictactoe"));
+    GdlMachine *m = machine(g);
+    GdlState *a = NULL, *b = NULL;
+    assert_int_equal(gdl_state_parse(m, "(control oplayer) (cell 3 3 o) (cell 1 1 x) (cell 3 3 o) "
+                                        "(control oplayer) (cell 1 1 x)", &a), GDL_OK);
+    assert_int_equal(gdl_state_parse(m, "(cell 1 1 x) (cell 3 3 o) (control oplayer)", &b), GDL_OK);
+    assert_int_equal(gdl_state_size(a), 3);
+    assert_true(gdl_state_equal(a, b));
+    assert_int_equal(gdl_state_hash(m, a), gdl_state_hash(m, b));
+    assert_string_equal(gdl_state_fact(m, a, 0), "(cell 1 1 x)");
+    assert_string_equal(gdl_state_fact(m, a, 1), "(cell 3 3 o)");
+    assert_string_equal(gdl_state_fact(m, a, 2), "(control oplayer)");
+    gdl_state_free(a);
+    a = NULL;
+    /* the initial state's ten facts, backwards, each twice */
+    GdlState *s0 = NULL;
+    assert_int_equal(gdl_initial_state(m, &s0), GDL_OK);
+    assert_int_equal(gdl_state_size(s0), 10);
+    char text[1024] = "";
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 9; i >= 0; i--) {
+            strcat(text, gdl_state_fact(m, s0, (size_t)i));
+            strcat(text, " ");
+        }
+    assert_int_equal(gdl_state_parse(m, text, &a), GDL_OK);
+    assert_int_equal(gdl_state_size(a), 10);
+    assert_true(gdl_state_equal(a, s0));
+    assert_int_equal(gdl_state_hash(m, a), gdl_state_hash(m, s0));
+    for (size_t i = 0; i < 10; i++)
+        assert_string_equal(gdl_state_fact(m, a, i), gdl_state_fact(m, s0, i));
+    assert_string_equal(gdl_state_fact(m, a, 0), "(cell 1 1 b)");
+    assert_string_equal(gdl_state_fact(m, a, 9), "(control xplayer)");
+    gdl_state_free(a);
+    gdl_state_free(b);
+    gdl_state_free(s0);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
 /* A game whose network fixes a base ((size 2) never changes) and whose
  * cells count 0..3 only. */
 static const char *COUNTERS =
@@ -1613,6 +1659,7 @@ int main(void)
         cmocka_unit_test(unknown_engine),
         cmocka_unit_test(play_and_transpose),
         cmocka_unit_test(hash_is_independent_of_ids),
+        cmocka_unit_test(states_drop_repeats),
         cmocka_unit_test(reversi_opening_flips),
         cmocka_unit_test(game_faults_name_role_and_state),
         cmocka_unit_test(cancellation),
@@ -1644,6 +1691,7 @@ int main(void)
         cmocka_unit_test(unknown_engine),
         cmocka_unit_test(play_and_transpose),
         cmocka_unit_test(hash_is_independent_of_ids),
+        cmocka_unit_test(states_drop_repeats),
         cmocka_unit_test(reversi_opening_flips),
         cmocka_unit_test(game_faults_name_role_and_state),
         cmocka_unit_test(one_machine_per_thread),
