@@ -13,7 +13,7 @@
  *
  * A built-in player ("random", "flat:N", "mcts:N", "flat:Xs", "mcts:Xs")
  * wraps a Session: N playouts per move (its play then depends only on its
- * seed, which is the spec's seed mixed with the match id), or X seconds per
+ * seed, which is the spec's seed mixed with the match's seed), or X seconds per
  * move (the session's margin kept before the earlier of that and the play
  * clock). Options may follow after commas: ",engine=E" (the sessions'
  * engine, default jit), ",threads=T" (search threads) and ",analyses=0"
@@ -26,6 +26,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "runner.h"
 #include "internal.h"
@@ -42,22 +45,15 @@ typedef struct Builtin {
     char *engine;     /* owned: po.engine */
 } Builtin;
 
-static uint64_t hash_text(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
-static bool bi_start(MatchPlayer *p, const char *id, const char *rules, const char *role, unsigned startclock,
-                     unsigned playclock, char **err)
+static bool bi_start(MatchPlayer *p, const char *id, uint64_t seed, const char *rules, const char *role,
+                     unsigned startclock, unsigned playclock, char **err)
 {
     Builtin *b = (Builtin *)p;
+    (void)id;
     session_free(b->s);
     b->s = NULL;
     PlayOptions po = b->po;
-    po.seed = b->seed ^ hash_text(id ? id : "");
+    po.seed = b->seed ^ (seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL);
     b->margin = playclock / 4.0 < 0.5 ? playclock / 4.0 : 0.5;
     b->s = session_new(rules, strlen(rules), role, gdl_now() + startclock, playclock, &po, err);
     return b->s != NULL;
@@ -224,6 +220,26 @@ MatchPlayer *match_player_new(const char *spec, uint64_t seed, char **err)
 
 /* ---- the runner ---------------------------------------------------- */
 
+/* 64 bits for a match id that no other match, of this run or another, has
+ * used: the kernel's random bytes, or where they cannot be had, the clock,
+ * the process and a counter, mixed. Never from the seed: two runs with the
+ * same seed against one long-running player would name the same match. */
+static uint64_t fresh_id(void)
+{
+    static _Atomic uint64_t counter;
+    uint64_t v = 0;
+    if (getrandom(&v, sizeof v, GRND_NONBLOCK) == (ssize_t)sizeof v && v != 0)
+        return v;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t x = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    x ^= (uint64_t)getpid() << 40 ^ ++counter * 0x9E3779B97F4A7C15ULL;
+    /* splitmix64's finaliser */
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
 typedef enum CallKind { CALL_START, CALL_PLAY, CALL_STOP } CallKind;
 
 /* One call to one player, run in its own thread. */
@@ -231,6 +247,7 @@ typedef struct Call {
     CallKind kind;
     MatchPlayer *p;
     const char *id, *rules, *role;
+    uint64_t seed;
     unsigned startclock, playclock;
     const char *const *last;
     size_t n;
@@ -246,7 +263,7 @@ static void *call_run(void *arg)
     Call *c = arg;
     switch (c->kind) {
     case CALL_START:
-        c->ok = c->p->ops->start(c->p, c->id, c->rules, c->role, c->startclock, c->playclock, &c->err);
+        c->ok = c->p->ops->start(c->p, c->id, c->seed, c->rules, c->role, c->startclock, c->playclock, &c->err);
         break;
     case CALL_PLAY:
         c->move = c->p->ops->play(c->p, c->id, c->last, c->n, c->deadline, &c->err);
@@ -314,7 +331,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
     GdlRng rng;
     gdl_rng_seed(&rng, o->seed);
     char id[64];
-    snprintf(id, sizeof id, "gdlc.%016llx", (unsigned long long)gdl_rng_next(&rng));
+    snprintf(id, sizeof id, "gdlc.%016llx", (unsigned long long)fresh_id());
     MatchRecord *r = record_new(id, R, players, o->startclock, o->playclock);
     Call *calls = calloc(R ? R : 1, sizeof *calls);
     char **last = calloc(R ? R : 1, sizeof *last);
@@ -335,7 +352,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
     /* START */
     mlog(o, "match %s: start", id);
     for (unsigned i = 0; i < R; i++)
-        calls[i] = (Call){.kind = CALL_START, .p = players[i], .id = id, .rules = rules,
+        calls[i] = (Call){.kind = CALL_START, .p = players[i], .id = id, .seed = o->seed, .rules = rules,
                           .role = gdl_game_role_name(game, i), .startclock = o->startclock,
                           .playclock = o->playclock};
     call_all(calls, R);

@@ -159,8 +159,11 @@ int player_serve(const PlayerServerOptions *o, const volatile sig_atomic_t *stop
  * random legal move and records the error. */
 typedef struct MatchPlayer MatchPlayer;
 typedef struct MatchPlayerOps {
-    bool (*start)(MatchPlayer *p, const char *id, const char *rules, const char *role, unsigned startclock,
-                  unsigned playclock, char **err);
+    /* id: the match's id, unique per run (never reused: a long-running
+     * player may serve several runs); seed: the match's seed, which alone
+     * decides a seeded player's play (built-in players; remote ones ignore it). */
+    bool (*start)(MatchPlayer *p, const char *id, uint64_t seed, const char *rules, const char *role,
+                  unsigned startclock, unsigned playclock, char **err);
     /* last: the last joint move (n texts in role order; NULL, 0 on the first
      * turn); returns a malloc'd move text, read before deadline (gdl_now). */
     char *(*play)(MatchPlayer *p, const char *id, const char *const *last, size_t n, double deadline, char **err);
@@ -182,7 +185,7 @@ MatchPlayer *match_player_http(const char *url, char **err);
 
 typedef struct MatchOptions {
     unsigned startclock, playclock; /* seconds */
-    uint64_t seed;                  /* random replacements, match ids */
+    uint64_t seed;                  /* random replacements, the players' seeds (not the id) */
     FILE *log;                      /* progress lines (NULL: none) */
 } MatchOptions;
 

@@ -216,10 +216,11 @@ static void add_moves(Buf *b, const HttpPlayer *p, const char *const *last, size
     buf_str(b, ")");
 }
 
-static bool http_start(MatchPlayer *mp, const char *id, const char *rules, const char *role, unsigned startclock,
-                       unsigned playclock, char **err)
+static bool http_start(MatchPlayer *mp, const char *id, uint64_t seed, const char *rules, const char *role,
+                       unsigned startclock, unsigned playclock, char **err)
 {
     HttpPlayer *p = (HttpPlayer *)mp;
+    (void)seed; /* a remote player seeds itself */
     *err = NULL;
     if (!id_ok(id, "START", p, err))
         return false;

@@ -30,6 +30,10 @@ check "seat rotation 2" [ "$(jq -r '.[1].playerNamesFromHost | join(" ")' "$tmp/
 # the same seed, the same matches
 expect 0 "match run again" "$gdlc" match "$ttt" --player mcts:30 --player random --matches 2 -o "$tmp/rec2.json"
 check "deterministic moves" [ "$(jq -c '[.[].moves]' "$tmp/rec.json")" = "$(jq -c '[.[].moves]' "$tmp/rec2.json")" ]
+# ...but never the same match ids: two runs against one long-running player
+# must not land in each other's matches (the seed decides play, not the id)
+check "match ids unique across runs" [ "$(jq -r '.[].matchId' "$tmp/rec.json" "$tmp/rec2.json" | sort -u | wc -l)" = 4 ]
+check "match ids well formed" [ "$(jq -r '.[].matchId' "$tmp/rec.json" | grep -c '^gdlc\.[0-9a-f]\{16\}$')" = 2 ]
 # a file per match in a directory
 mkdir "$tmp/dir"
 expect 0 "match to a directory" "$gdlc" match "$ttt" --player random --player flat:10 --matches 2 --quiet -o "$tmp/dir"

@@ -507,10 +507,10 @@ static void two_threads(void **state)
 }
 
 /* A player that always answers an illegal move. */
-static bool bad_start(MatchPlayer *p, const char *id, const char *rules, const char *role, unsigned sc, unsigned pc,
-                      char **err)
+static bool bad_start(MatchPlayer *p, const char *id, uint64_t seed, const char *rules, const char *role, unsigned sc,
+                      unsigned pc, char **err)
 {
-    (void)p, (void)id, (void)rules, (void)role, (void)sc, (void)pc, (void)err;
+    (void)p, (void)id, (void)seed, (void)rules, (void)role, (void)sc, (void)pc, (void)err;
     return true;
 }
 static char *bad_play(MatchPlayer *p, const char *id, const char *const *last, size_t n, double dl, char **err)

@@ -212,7 +212,7 @@ static void *manage(void *arg)
         goto out;
     }
     unsigned roles = gdl_game_role_count(g);
-    if (!p->ops->start(p, mg->id, mg->rules, gdl_game_role_name(g, mg->seat), START_CLOCK, PLAY_CLOCK, &err)) {
+    if (!p->ops->start(p, mg->id, 0, mg->rules, gdl_game_role_name(g, mg->seat), START_CLOCK, PLAY_CLOCK, &err)) {
         fprintf(stderr, "%s: START: %s\n", mg->id, err);
         goto out;
     }
