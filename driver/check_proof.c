@@ -182,7 +182,8 @@ static bool tok_is(const CpTok *t, const char *word)
     return t->len == n && memcmp(t->s, word, n) == 0;
 }
 
-/* A non-negative decimal number, digits only, at most max. */
+/* A non-negative decimal number, digits only, at most max (a number past
+ * max, however many digits, is false: the caller names the line). */
 static bool tok_u64(const CpTok *t, uint64_t max, uint64_t *out)
 {
     if (t->len == 0 || t->len > 20)
@@ -192,7 +193,10 @@ static bool tok_u64(const CpTok *t, uint64_t max, uint64_t *out)
         if (t->s[i] < '0' || t->s[i] > '9')
             return false;
         unsigned d = (unsigned)(t->s[i] - '0');
-        if (v > (max - d) / 10)
+        /* v * 10 + d <= max; d > max first, as max - d would wrap (max 0,
+         * the count of symmetries of a proof without any, let every digit
+         * through) */
+        if (d > max || v > (max - d) / 10)
             return false;
         v = v * 10 + d;
     }

@@ -167,6 +167,18 @@ sed '/^symmetries/d' "$P" >"$tmp/c.proof"
 reject "no symmetries line" "$G" "$tmp/c.proof" "c.proof:6: error: expected the 'symmetries' line of the header"
 sed 's/^symmetries 0/symmetries 99999999999999999999999/' "$P" >"$tmp/c.proof"
 reject "hostile count" "$G" "$tmp/c.proof" "expected 'symmetries N'"
+# numbers are checked against what they index, at their line: a symmetry
+# past the count (the reader once let any digit through when the count was
+# 0, and the proof passed), ids past 2^64 - 1
+el=$(grep -n '^edge' "$P" | head -n 1 | cut -d: -f1)
+awk -v el="$el" 'NR == el { $4 = 7 } { print }' "$P" >"$tmp/c.proof"
+reject "symmetry past 0" "$G" "$tmp/c.proof" "c.proof:$el: error: node 0: SYM is 0 (the identity) or a symmetry from 1 to 0"
+awk -v el="$el" 'NR == el { $3 = "18446744073709551616" } { print }' "$P" >"$tmp/c.proof"
+reject "child id past 2^64" "$G" "$tmp/c.proof" "c.proof:$el: error: node 0: CHILD is a node id"
+sed '8s/^node 0/node 18446744073709551616/' "$P" >"$tmp/c.proof"
+reject "node id past 2^64" "$G" "$tmp/c.proof" "c.proof:8: error: 'node' needs a node id"
+sed 's/^section lower 100 root 0/section lower 100 root 18446744073709551616/' "$P" >"$tmp/c.proof"
+reject "root id past 2^64" "$G" "$tmp/c.proof" "c.proof:7: error: expected 'section lower LO root ID'"
 lines=$(wc -l <"$P")
 head -n $((lines / 2)) "$P" >"$tmp/c.proof"
 reject "truncated" "$G" "$tmp/c.proof" "c.proof:$((lines / 2)): error: the file ends before 'end' (a truncated file?)"
@@ -260,6 +272,12 @@ ttt() { # ttt GAME MOVE
     if [ "$n" -gt 0 ]; then pass=$((pass + 1)); else echo "FAIL: $name: no edge uses the reflection"; fail=$((fail + 1)); fi
     expect 0 "$name: the reflection accepted" "$gdlc" check-proof "$g" "$tmp/$name-refl.proof"
     has "$name: the reflection accepted" "$tmp/out" "ok: xplayer gets [50, 50]"
+    # an edge's symmetry past the one listed: refused at its line (it once
+    # indexed the table of symmetries past its end)
+    el=$(grep -n '^edge [0-9]* [0-9]* 1 ' "$tmp/$name-refl.proof" | head -n 1 | cut -d: -f1)
+    awk -v el="$el" 'NR == el { $4 = 9 } { print }' "$tmp/$name-refl.proof" >"$tmp/c.proof"
+    reject "$name: symmetry past 1" "$g" "$tmp/c.proof" "c.proof:$el: error: node"
+    has "$name: symmetry past 1" "$tmp/err" "SYM is 0 (the identity) or a symmetry from 1 to 1"
     expect 0 "$name: minimax with a bogus symmetry" "$mm" "$g" -e jit -s "$tmp/bogus.syms" -o "$tmp/$name-bogus.proof"
     n=$(grep -c '^edge [0-9]* [0-9]* 1 ' "$tmp/$name-bogus.proof")
     if [ "$n" -gt 0 ]; then pass=$((pass + 1)); else echo "FAIL: $name: no edge uses the bogus symmetry"; fail=$((fail + 1)); fi
