@@ -1417,11 +1417,8 @@ static int analyze_run(CliArgs *a)
         rc = st == GDL_NO_ENGINE || st == GDL_IO_ERROR ? CLI_USAGE : CLI_FAULT;
         goto out;
     }
-    if (o.state && gdl_state_parse(m, o.state, &state) != GDL_OK) {
-        fprintf(stderr, "gdlc %s: --state: %s\n", a->cmd, gdl_machine_error(m));
-        rc = CLI_FAULT;
+    if (o.state && (rc = cli_read_state(a->cmd, m, o.state, &state)) != CLI_OK)
         goto out;
-    }
     st = gdl_analysis_new(m, opts, &an, &err);
     if (st != GDL_OK) {
         fprintf(stderr, "gdlc %s: %s: %s\n", a->cmd, o.path, err ? err : gdl_status_name(st));

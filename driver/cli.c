@@ -503,3 +503,123 @@ const CliCommand cli_check = {
     "unreadable file.\n",
     check_run,
 };
+
+/* ---- --state ------------------------------------------------------------ */
+
+/* The edit distance of a and b, bytes, past limit counted as limit + 1
+ * (two rows of the table; texts of facts are short). */
+static size_t edit_distance(const char *a, const char *b, size_t limit)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if ((na > nb ? na - nb : nb - na) > limit)
+        return limit + 1;
+    size_t *prev = base_xcalloc(nb + 1, sizeof *prev), *cur = base_xcalloc(nb + 1, sizeof *cur);
+    for (size_t j = 0; j <= nb; j++)
+        prev[j] = j;
+    size_t row_min = 0;
+    for (size_t i = 1; i <= na && row_min <= limit; i++) {
+        cur[0] = row_min = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t d = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < d)
+                d = prev[j] + 1;
+            if (cur[j - 1] + 1 < d)
+                d = cur[j - 1] + 1;
+            cur[j] = d;
+            if (d < row_min)
+                row_min = d;
+        }
+        size_t *t = prev;
+        prev = cur, cur = t;
+    }
+    size_t d = row_min > limit ? limit + 1 : prev[nb];
+    free(prev);
+    free(cur);
+    return d > limit ? limit + 1 : d;
+}
+
+static int cmp_move(const void *a, const void *b)
+{
+    GdlMove x = *(const GdlMove *)a, y = *(const GdlMove *)b;
+    return x < y ? -1 : x > y;
+}
+
+int cli_read_state(const char *cmd, GdlMachine *m, const char *text, GdlState **out)
+{
+    *out = NULL;
+    size_t len = strlen(text);
+    Source *src = source_new("--state", base_xstrndup(text, len), len);
+    Symtab syms;
+    symtab_init(&syms);
+    DiagList d;
+    diag_init(&d, src);
+    KifDoc doc = {0};
+    int rc = CLI_FAULT;
+    if (!kif_read(src, &syms, &d, &doc))
+        goto print;
+    /* every fact must be one of the game's base propositions (a superset
+     * of the facts it can ever hold): a typo would give another state */
+    const GdlMove *props = NULL;
+    size_t nprops = 0;
+    GdlMove *sorted = NULL;
+    GdlStatus st = gdl_base_propositions(m, CLI_STATE_MAX_PROPS, &props, &nprops);
+    if (st == GDL_OK) {
+        sorted = base_xmalloc((nprops ? nprops : 1) * sizeof *sorted);
+        memcpy(sorted, props, nprops * sizeof *sorted);
+        qsort(sorted, nprops, sizeof *sorted, cmp_move);
+    } else {
+        fprintf(stderr, "gdlc %s: --state: its facts are not checked against the game's base propositions (%s: %s)\n",
+                cmd, gdl_status_name(st), gdl_machine_error(m));
+    }
+    for (uint32_t i = 0; sorted && i < doc.tops.n && !diag_too_many(&d); i++) {
+        const KifNode *node = &doc.nodes.v[doc.tops.v[i]];
+        char *fact = NULL;
+        size_t flen = 0;
+        FILE *f = open_memstream(&fact, &flen);
+        if (!f) {
+            diag_error(&d, node->off, "out of memory");
+            break;
+        }
+        kif_print(f, &doc, &syms, doc.tops.v[i]);
+        fclose(f);
+        GdlMove mv;
+        if (gdl_move_parse(m, fact, &mv) != GDL_OK) {
+            diag_error(&d, node->off, "%s", gdl_machine_error(m));
+        } else if (!bsearch(&mv, sorted, nprops, sizeof *sorted, cmp_move)) {
+            /* the nearest base proposition by edit distance, to name the typo */
+            size_t flen_ = strlen(fact), best = (size_t)-1, bestd = (flen_ / 2 > 2 ? flen_ / 2 : 2) + 1;
+            if (bestd > 64)
+                bestd = 64;
+            for (size_t k = 0; k < nprops; k++) {
+                size_t dk = edit_distance(fact, gdl_move_text(m, sorted[k]), bestd - 1);
+                if (dk < bestd)
+                    bestd = dk, best = k;
+            }
+            if (best != (size_t)-1)
+                diag_error(&d, node->off, "%s is not a fact the game can hold (none of its %zu base propositions); "
+                           "the nearest is %s", fact, nprops, gdl_move_text(m, sorted[best]));
+            else
+                diag_error(&d, node->off, "%s is not a fact the game can hold (none of its %zu base propositions)",
+                           fact, nprops);
+        }
+        free(fact);
+    }
+    free(sorted);
+    if (d.nerrors > 0)
+        goto print;
+    if (gdl_state_parse(m, text, out) != GDL_OK) {
+        fprintf(stderr, "gdlc %s: --state: %s\n", cmd, gdl_machine_error(m));
+        goto done;
+    }
+    rc = CLI_OK;
+    goto done;
+print:
+    diag_sort(&d);
+    diag_print(stderr, &d, false);
+done:
+    kif_doc_free(&doc);
+    diag_free(&d);
+    symtab_free(&syms);
+    source_free(src);
+    return rc;
+}

@@ -93,6 +93,19 @@ int cli_load_game(const char *path, Front *f, bool show_warnings);
 struct GdlGame;
 int cli_open_game(const char *path, struct GdlGame **game, char **why);
 
+/* --state FACTS, read as a state of m's game. Text that is not KIF, and a
+ * fact outside the game's base propositions (gdl_base_propositions, a
+ * superset of every fact it can hold: a typo such as (cel 1 1 x) would
+ * silently give another state), is an error located in the text
+ * (--state:1:COL with a caret), the latter naming the nearest base
+ * proposition. CLI_OK with *out, or CLI_FAULT after the messages. A game
+ * with more than CLI_STATE_MAX_PROPS base propositions is read unchecked,
+ * with a note. */
+enum { CLI_STATE_MAX_PROPS = 1 << 20 };
+struct GdlMachine;
+struct GdlState;
+int cli_read_state(const char *cmd, struct GdlMachine *m, const char *text, struct GdlState **out);
+
 /* The build identifier perf-test's version= carries (correctness.c). */
 const char *cli_build_id(void);
 

@@ -228,11 +228,8 @@ static int solve_cmd(CliArgs *a)
         rc = st == GDL_NO_ENGINE || st == GDL_IO_ERROR ? CLI_USAGE : CLI_FAULT;
         goto out;
     }
-    if (c.state && gdl_state_parse(m, c.state, &state) != GDL_OK) {
-        fprintf(stderr, "gdlc %s: --state: %s\n", a->cmd, gdl_machine_error(m));
-        rc = CLI_FAULT;
+    if (c.state && (rc = cli_read_state(a->cmd, m, c.state, &state)) != CLI_OK)
         goto out;
-    }
     if (c.proof && !(proof = cli_output_open(a->cmd, c.proof, inputs, ninputs))) {
         rc = CLI_USAGE;
         goto out;

@@ -162,7 +162,18 @@ expect 2 "no such engine" "$gdlc" analyze --engine frob "$dir/latch.kif"
 expect 2 "missing file" "$gdlc" analyze /nonexistent/game.kif
 expect 1 "a rejected game" "$gdlc" analyze "$src/tests/diag/unsafe_head.kif"
 expect 1 "a bad --state" "$gdlc" analyze --state "(cell 1" "$dir/latch.kif"
-check "a bad --state: message" grep -q "^gdlc analyze: --state: " "$tmp/err"
+check "a bad --state: located" grep -q "^--state:1:1: error: unclosed" "$tmp/err"
+# a fact the game can never hold (a typo) is refused, located, with the
+# nearest base proposition named, by every command that reads --state
+for cmd in analyze solve; do
+    expect 1 "$cmd --state with a typo" "$gdlc" $cmd "$src/games/tictactoe.kif" --state "(cell 1 1 x) (contrl oplayer)"
+    has "$cmd --state typo: located" "--state:1:14: error: (contrl oplayer) is not a fact the game can hold" "$tmp/err"
+    has "$cmd --state typo: nearest" "the nearest is (control oplayer)" "$tmp/err"
+    has "$cmd --state typo: caret" "             ^" "$tmp/err"
+    expect 1 "$cmd --state off the board" "$gdlc" $cmd "$src/games/tictactoe.kif" --state "(cell 4 1 x) (control oplayer)"
+    has "$cmd --state off the board: named" "(cell 4 1 x) is not a fact the game can hold" "$tmp/err"
+done
+expect 0 "analyze --state of base propositions" "$gdlc" analyze "$src/games/tictactoe.kif" --state "(cell 1 1 x) (control oplayer)"
 expect 1 "a game that does not ground" "$gdlc" analyze "$src/tests/pn/counter.kif"
 check "does not ground: the grounder's message" grep -q "grounding stopped" "$tmp/err"
 check "does not ground: which analyses run" grep -q "none of them runs without it" "$tmp/err"
