@@ -220,6 +220,25 @@ MatchPlayer *match_player_new(const char *spec, uint64_t seed, char **err)
 
 /* ---- the runner ---------------------------------------------------- */
 
+enum {
+    MATCH_MAX_MOVE = 1 << 16, /* bytes of a move read: no game's move is near it */
+    SHOWN_MAX = 200,          /* bytes of a player's text an error or a log line quotes */
+};
+
+/* A player's text as an error quotes it: printable ASCII, at most
+ * SHOWN_MAX bytes, then how long the whole was (a hostile player's
+ * 800 KB move is not copied into the record). buf holds SHOWN_MAX + 40. */
+static const char *shown(const char *text, char *buf)
+{
+    size_t len = strlen(text), n = 0;
+    for (; n < len && n < SHOWN_MAX; n++)
+        buf[n] = text[n] >= 0x20 && text[n] < 0x7f ? text[n] : '?';
+    if (n < len)
+        n += (size_t)sprintf(buf + n, "... (%zu bytes)", len);
+    buf[n] = 0;
+    return buf;
+}
+
 /* 64 bits for a match id that no other match, of this run or another, has
  * used: the kernel's random bytes, or where they cannot be had, the clock,
  * the process and a counter, mixed. Never from the seed: two runs with the
@@ -386,6 +405,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
         for (unsigned i = 0; i < R; i++) {
             const GdlMove *lm;
             size_t nl;
+            char shownbuf[SHOWN_MAX + 40];
             errbuf[i] = NULL;
             bool good = false, parsed = false;
             Call *c = &calls[i];
@@ -393,8 +413,11 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
                 errbuf[i] = player_fmt("no move: %s", c->err ? c->err : "the call failed");
             else if (c->done_at > deadline)
                 errbuf[i] = player_fmt("late: answered %.3f s after the play clock", c->done_at - deadline);
+            else if (strlen(c->move) > MATCH_MAX_MOVE)
+                errbuf[i] = player_fmt("unreadable move: longer than %d bytes: %s", MATCH_MAX_MOVE,
+                                       shown(c->move, shownbuf));
             else if (gdl_move_parse(m, c->move, &joint[i]) != GDL_OK)
-                errbuf[i] = player_fmt("unreadable move: %s", c->move);
+                errbuf[i] = player_fmt("unreadable move: %s", shown(c->move, shownbuf));
             else
                 parsed = true;
             /* the legal moves after the parse (it is a call on the machine) */
@@ -405,7 +428,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
                     if (lm[k] == joint[i])
                         good = true;
                 if (!good)
-                    errbuf[i] = player_fmt("illegal move: %s", c->move);
+                    errbuf[i] = player_fmt("illegal move: %s", shown(c->move, shownbuf));
             }
             if (start_err[i] && !good) {
                 /* the first error of a player whose START failed says so */
