@@ -132,6 +132,31 @@ static int cmp_joint(const void *x, const void *y)
         (vec).n = k_;                                                          \
     } while (0)
 
+/* The joint latches sorted, each's literals sorted, duplicates dropped. */
+static void joints_sort(Analysis *a)
+{
+    for (uint32_t i = 0; i < a->joints.n; i++)
+        if (a->joints.v[i].lits.n > 1)
+            qsort(a->joints.v[i].lits.v, a->joints.v[i].lits.n, sizeof(AnLit), cmp_lit);
+    if (a->joints.n > 1) {
+        qsort(a->joints.v, a->joints.n, sizeof *a->joints.v, cmp_joint);
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < a->joints.n; i++) {
+            if (k > 0 && cmp_joint(&a->joints.v[k - 1], &a->joints.v[i]) == 0)
+                vec_free(a->joints.v[i].lits);
+            else
+                a->joints.v[k++] = a->joints.v[i];
+        }
+        a->joints.n = k;
+    }
+}
+
+/* Has the caller cancelled the analyses (AnOptions' flag or deadline)? */
+static bool stop_now(const AnOptions *o)
+{
+    return o && ((o->cancel && __atomic_load_n(o->cancel, __ATOMIC_RELAXED)) || (o->deadline > 0 && now() >= o->deadline));
+}
+
 void an_analyse(const Propnet *pn, const AnOptions *o, Analysis *a)
 {
     double t0 = now();
@@ -153,33 +178,25 @@ void an_analyse(const Propnet *pn, const AnOptions *o, Analysis *a)
         vec_push(a->best, hi);
         vec_push(a->worst, lo);
     }
-    an_find_latches(&c, a);
-    SORT_UNIQUE(a->latches, cmp_lit);
-    an_find_joint_latches(&c, a);
-    for (uint32_t i = 0; i < a->joints.n; i++)
-        if (a->joints.v[i].lits.n > 1)
-            qsort(a->joints.v[i].lits.v, a->joints.v[i].lits.n, sizeof(AnLit), cmp_lit);
-    if (a->joints.n > 1) {
-        qsort(a->joints.v, a->joints.n, sizeof *a->joints.v, cmp_joint);
-        uint32_t k = 0;
-        for (uint32_t i = 0; i < a->joints.n; i++) {
-            if (k > 0 && cmp_joint(&a->joints.v[k - 1], &a->joints.v[i]) == 0)
-                vec_free(a->joints.v[i].lits);
-            else
-                a->joints.v[k++] = a->joints.v[i];
-        }
-        a->joints.n = k;
-    }
-    an_find_inhibitors(&c, a);
-    SORT_UNIQUE(a->inhibitors, cmp_inhibitor);
-    an_find_goal_latches(&c, a);
-    SORT_UNIQUE(a->goal_latches, cmp_goal_latch);
-    an_find_dead(&c, a);
-    SORT_UNIQUE(a->dead, cmp_dead);
-    an_find_control(&c, a);
-    SORT_UNIQUE(a->control, cmp_u32);
-    an_find_irrelevant(&c, a);
-    an_find_partitions(&c, a);
+    /* the passes in order; the caller's flag and deadline are polled
+     * between them (each is a fraction of the network's building) */
+#define PASS(code)                      \
+    do {                                \
+        if (!a->cancelled)              \
+            a->cancelled = stop_now(o); \
+        if (!a->cancelled) {            \
+            code;                       \
+        }                               \
+    } while (0)
+    PASS(an_find_latches(&c, a); SORT_UNIQUE(a->latches, cmp_lit));
+    PASS(an_find_joint_latches(&c, a); joints_sort(a));
+    PASS(an_find_inhibitors(&c, a); SORT_UNIQUE(a->inhibitors, cmp_inhibitor));
+    PASS(an_find_goal_latches(&c, a); SORT_UNIQUE(a->goal_latches, cmp_goal_latch));
+    PASS(an_find_dead(&c, a); SORT_UNIQUE(a->dead, cmp_dead));
+    PASS(an_find_control(&c, a); SORT_UNIQUE(a->control, cmp_u32));
+    PASS(an_find_irrelevant(&c, a));
+    PASS(an_find_partitions(&c, a));
+#undef PASS
     an_ctx_free(&c);
     a->seconds = now() - t0;
 }

@@ -167,6 +167,8 @@ typedef struct AnOptions {
     uint32_t samples;   /* states sampled along random playthroughs for joint latches (0: initial only) */
     uint64_t seed;      /* of those playthroughs (SplitMix64) */
     uint32_t max_depth; /* a playthrough stops after this many steps (0: 1000) */
+    const volatile int *cancel; /* non-zero: the analyses stop between passes (NULL: none) */
+    double deadline;    /* CLOCK_MONOTONIC seconds: the same (0: none) */
 } AnOptions;
 
 /* The game-level results. Every list is sorted (by base, then value; by
@@ -187,6 +189,7 @@ typedef struct Analysis {
     /* per role: its highest and lowest goal value over the network (-1: no goal) */
     VEC(int) best, worst;
     double seconds;             /* time the analysis took */
+    bool cancelled;             /* AnOptions' flag or deadline stopped it: the lists are partial */
 } Analysis;
 
 /* Runs every game-level analysis. */

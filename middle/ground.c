@@ -69,6 +69,7 @@
 #include "../base/terms.h"
 
 #include <string.h>
+#include <time.h>
 
 /* ---- atom sets ------------------------------------------------------- */
 
@@ -315,6 +316,7 @@ typedef struct Grounder {
     uint64_t nlinks;
     uint64_t steps;      /* atoms tried by joins, */
     uint64_t max_steps;  /* at most GROUND_STEPS_PER_LINK * max_links */
+    uint64_t polls;      /* calls of poll_cancel */
 } Grounder;
 
 static const char *rel_name(const Grounder *g, uint32_t rel)
@@ -328,6 +330,29 @@ static void stop(Grounder *g, char *msg)
         g->err = msg;
     else
         free(msg);
+}
+
+bool ground_cancelled(const GroundLimits *lim)
+{
+    if (!lim)
+        return false;
+    if (lim->cancel && __atomic_load_n(lim->cancel, __ATOMIC_RELAXED))
+        return true;
+    if (lim->deadline <= 0)
+        return false;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 >= lim->deadline;
+}
+
+/* Polls the caller's cancel flag and deadline every 4096 steps (a step is
+ * an atom tried by a join or an instance recorded: microseconds). */
+static bool poll_cancel(Grounder *g)
+{
+    if ((++g->polls & 4095) != 0 || !ground_cancelled(&g->lim))
+        return false;
+    stop(g, base_xstrdup("grounding cancelled"));
+    return true;
 }
 
 /* Adds an atom to rel, with the copies of the relaxed domain (true from
@@ -712,6 +737,8 @@ static void join(Grounder *g);
 /* Goes on with the join once atom a of literal j is matched. */
 static void join_atom(Grounder *g, uint32_t j, uint32_t a)
 {
+    if (poll_cancel(g))
+        return;
     if (++g->steps > g->max_steps) {
         stop(g, base_sprintf("grounding stopped: the joins of the rules of relation '%s' tried more than %llu atoms "
                              "in all (%d times max-links=%llu)",
@@ -1312,6 +1339,10 @@ static GroundResult ground_main(const Ir *in, const GroundLimits *lim, Symtab *n
     g.lim.max_atoms = lim && lim->max_atoms ? lim->max_atoms : GROUND_DEFAULT_MAX_ATOMS;
     g.lim.max_rules = lim && lim->max_rules ? lim->max_rules : GROUND_DEFAULT_MAX_RULES;
     g.lim.max_links = lim && lim->max_links ? lim->max_links : GROUND_DEFAULT_MAX_LINKS;
+    if (lim) {
+        g.lim.cancel = lim->cancel;
+        g.lim.deadline = lim->deadline;
+    }
     g.max_steps = g.lim.max_links > UINT64_MAX / GROUND_STEPS_PER_LINK ? UINT64_MAX
                                                                        : GROUND_STEPS_PER_LINK * g.lim.max_links;
     gt_init(&g.st, in->syms);

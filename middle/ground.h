@@ -43,7 +43,16 @@ typedef struct GroundLimits {
     uint64_t max_atoms; /* ground atoms in the domain (0: GROUND_DEFAULT_MAX_ATOMS) */
     uint64_t max_rules; /* ground rules made, facts of static relations not counted (0: GROUND_DEFAULT_MAX_RULES) */
     uint64_t max_links; /* body literals of ground rules, summed (0: GROUND_DEFAULT_MAX_LINKS) */
+    /* a caller that may be cancelled (the analyses a player builds in its
+     * start clock): grounding stops with GROUND_LIMIT and "grounding
+     * cancelled" once *cancel is non-zero or the CLOCK_MONOTONIC seconds
+     * pass deadline; polled every few thousand atoms tried */
+    const volatile int *cancel; /* NULL: none */
+    double deadline;            /* 0: none */
 } GroundLimits;
+
+/* Has the caller of grounding cancelled it (lim's cancel flag or deadline)? */
+bool ground_cancelled(const GroundLimits *lim);
 
 typedef struct GroundStats {
     uint64_t atoms;      /* atoms in the relaxed domain */

@@ -566,18 +566,18 @@ GdlStatus search_run(Search *s, unsigned role, uint64_t playouts, double deadlin
         return GDL_BAD_ARGUMENT;
     if (s->root->terminal)
         return GDL_OK;
-    if (!s->root->expanded) {
-        GdlStatus st = node_expand(s, s->root);
-        if (st != GDL_OK)
-            return st;
-        if (s->root->terminal)
-            return GDL_OK;
-    }
+    /* the root's expansion too runs under the deadline and the flag: one
+     * expansion of a large game may take longer than a play clock */
     gdl_machine_set_deadline(s->m, deadline);
     gdl_machine_set_cancel_flag(s->m, cancel);
     GdlStatus st = GDL_OK;
     uint64_t i = 0;
-    while (playouts == 0 || i < playouts) {
+    bool go = true;
+    if (!s->root->expanded) {
+        st = node_expand(s, s->root);
+        go = st == GDL_OK && !s->root->terminal;
+    }
+    while (go && (playouts == 0 || i < playouts)) {
         if (cancel && *cancel)
             break;
         /* the clock every 16 iterations: a depth charge polls it too */

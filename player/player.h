@@ -43,6 +43,11 @@ typedef struct PlayOptions {
     uint64_t seed;          /* the search's random numbers */
     bool analyses;          /* use the analyses and the solver (default true) */
     FILE *log;              /* one line per decision (NULL: none) */
+    /* set non-zero by another thread: whatever the session is doing stops
+     * at once (session_new returns NULL, session_play the move it has
+     * ready); NULL: none. The HTTP player sets it on ABORT, STOP and
+     * SIGTERM. It must outlive the session. */
+    const volatile int *cancel;
 } PlayOptions;
 
 void play_options_default(PlayOptions *o);
@@ -75,6 +80,8 @@ const char *session_play(Session *s, const char *const *joint, size_t n, double 
 
 /* The match is over (joint: the last joint move, as for session_play). */
 void session_stop(Session *s, const char *const *joint, size_t n);
+/* Frees the session after stopping and joining every thread it started
+ * (the analysis's included): nothing it began outlives it. */
 void session_free(Session *s);
 
 /* What the session's search did on its last move: playouts, seconds,

@@ -35,15 +35,19 @@
 #include "search.h"
 #include "internal.h"
 
-/* The analysis, built in a thread of its own on a machine of its own:
- * gdl_analysis_new does not poll the deadline (Amazons 10x10 takes
- * minutes), so the session waits for it only until the start clock ends
- * and adopts it at a later turn when it is done. A session freed first
- * leaves the thread to free everything, the game included. */
+/* The analysis, built in a thread of its own on a machine of its own
+ * (Amazons 10x10 takes seconds to ground): the session waits for it only
+ * until the start clock ends and adopts it at a later turn when it is
+ * done. The thread is joined, never left behind: its machine polls the
+ * build's cancel flag (grounding, network and analyses poll it, see
+ * gdl_analysis_new), which session_free raises before joining, so that a
+ * session ABORTed in its start clock frees everything at once and no
+ * thread keeps allocating for a match that is gone. */
 typedef struct AnBuild {
+    pthread_t th;
     pthread_mutex_t mu;
-    bool done;            /* the thread has finished */
-    bool abandoned;       /* the session is gone: the thread frees it all */
+    volatile int cancel;  /* raised: the build stops (GDL_CANCELLED) */
+    bool done;            /* the thread has finished (mu) */
     GdlGame *game;        /* the session's game */
     GdlMachine *m;        /* the analysis's machine */
     GdlAnalysis *an;      /* NULL when it failed */
@@ -52,15 +56,22 @@ typedef struct AnBuild {
     double seconds;       /* how long it took */
 } AnBuild;
 
-static void an_build_free(AnBuild *b, bool free_game)
+static void an_build_free(AnBuild *b)
 {
     gdl_analysis_free(b->an);
     gdl_machine_free(b->m);
     free(b->err);
-    if (free_game)
-        gdl_game_free(b->game);
     pthread_mutex_destroy(&b->mu);
     free(b);
+}
+
+/* Stops the build (when stop), joins its thread and frees it. */
+static void an_build_end(AnBuild *b, bool stop)
+{
+    if (stop)
+        player_flag_raise(&b->cancel);
+    pthread_join(b->th, NULL);
+    an_build_free(b);
 }
 
 static void *an_build_run(void *p)
@@ -71,8 +82,11 @@ static void *an_build_run(void *p)
     GdlAnalysis *an = NULL;
     char *err = NULL;
     GdlStatus st = gdl_machine_new(b->game, "ref", &m, &err);
-    if (st == GDL_OK)
+    if (st == GDL_OK) {
+        gdl_machine_set_cancel_flag(m, &b->cancel);
         st = gdl_analysis_new(m, NULL, &an, &err);
+        gdl_machine_set_cancel_flag(m, NULL);
+    }
     pthread_mutex_lock(&b->mu);
     b->m = m;
     b->an = an;
@@ -80,10 +94,7 @@ static void *an_build_run(void *p)
     b->err = err;
     b->seconds = gdl_now() - t0;
     b->done = true;
-    bool abandoned = b->abandoned;
     pthread_mutex_unlock(&b->mu);
-    if (abandoned)
-        an_build_free(b, true);
     return NULL;
 }
 
@@ -107,8 +118,10 @@ struct Session {
     bool solvable;        /* the solver proved the game within the start clock */
     char *move;           /* the last move returned */
     SessionStats stats;
-    volatile int cancel;
 };
+
+/* Has the owner cancelled everything (PlayOptions.cancel)? */
+static bool cancelled(const Session *s) { return player_flag_up(s->o.cancel); }
 
 void play_options_default(PlayOptions *o)
 {
@@ -196,19 +209,9 @@ void session_free(Session *s)
     free(s->move);
     gdl_analysis_free(s->an);
     gdl_machine_free(s->an_m);
-    bool free_game = true;
-    if (s->ab) {
-        pthread_mutex_lock(&s->ab->mu);
-        bool done = s->ab->done;
-        s->ab->abandoned = true;
-        pthread_mutex_unlock(&s->ab->mu);
-        if (done)
-            an_build_free(s->ab, false);
-        else
-            free_game = false; /* the builder frees it when it is done */
-    }
-    if (free_game)
-        gdl_game_free(s->game);
+    if (s->ab)
+        an_build_end(s->ab, true);
+    gdl_game_free(s->game);
     free(s);
 }
 
@@ -244,13 +247,11 @@ static bool start_analysis(Session *s)
         return false;
     }
     b->game = s->game;
-    pthread_t th;
-    if (pthread_create(&th, NULL, an_build_run, b) != 0) {
+    if (pthread_create(&b->th, NULL, an_build_run, b) != 0) {
         pthread_mutex_destroy(&b->mu);
         free(b);
         return false;
     }
-    pthread_detach(th);
     s->ab = b;
     return true;
 }
@@ -282,7 +283,7 @@ static bool adopt_analysis(Session *s)
     } else {
         slog(s, "analysis: %s%s%s", gdl_status_name(b->st), b->err ? ": " : "", b->err ? b->err : "");
     }
-    an_build_free(b, false);
+    an_build_end(b, false);
     return s->an != NULL;
 }
 
@@ -292,7 +293,7 @@ static void use_start_clock(Session *s, double start_deadline)
     double until = start_deadline - margin_of(s);
     if (s->o.analyses && s->o.strategy != PLAY_RANDOM && start_analysis(s)) {
         /* wait for it until the start clock ends */
-        while (!adopt_analysis(s) && s->ab && gdl_now() < until) {
+        while (!adopt_analysis(s) && s->ab && gdl_now() < until && !cancelled(s)) {
             struct timespec ts = {0, 5 * 1000 * 1000};
             nanosleep(&ts, NULL);
         }
@@ -301,7 +302,7 @@ static void use_start_clock(Session *s, double start_deadline)
     }
     /* the solver builds an analysis of its own, without polling the clock:
      * only for games whose analysis was quick next to the time left */
-    if (!s->an || until - gdl_now() < 3 * s->an_seconds)
+    if (!s->an || until - gdl_now() < 3 * s->an_seconds || cancelled(s))
         return;
     if (!s->o.analyses || s->o.playouts > 0 || s->o.strategy == PLAY_RANDOM || s->nroles > 2)
         return;
@@ -385,6 +386,7 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
             return NULL;
         }
         free(e);
+        gdl_machine_set_cancel_flag(s->m[t], s->o.cancel);
     }
     if ((st = gdl_initial_state(s->m[0], &s->state)) != GDL_OK) {
         *err = player_fmt("no initial state: %s", gdl_machine_error(s->m[0]));
@@ -392,6 +394,11 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
         return NULL;
     }
     use_start_clock(s, start_deadline);
+    if (cancelled(s)) {
+        *err = player_fmt("cancelled");
+        session_free(s);
+        return NULL;
+    }
     if (s->o.strategy != PLAY_RANDOM) {
         SearchConfig cfg;
         search_config_default(&cfg);
@@ -502,7 +509,10 @@ typedef struct Work {
 static void *work_run(void *p)
 {
     Work *w = p;
-    w->st = search_run(w->s->search[w->t], w->s->role, w->playouts, w->deadline, &w->s->cancel, &w->done);
+    w->st = search_run(w->s->search[w->t], w->s->role, w->playouts, w->deadline, w->s->o.cancel, &w->done);
+    /* search_run clears the machine's flag when it returns: the session's
+     * other calls on the machine stay cancellable */
+    gdl_machine_set_cancel_flag(w->s->m[w->t], w->s->o.cancel);
     return NULL;
 }
 
@@ -516,7 +526,6 @@ static const char *search_move(Session *s, double until)
     Work w[T];
     pthread_t th[T];
     bool started[T];
-    s->cancel = 0;
     for (unsigned t = 0; t < T; t++) {
         uint64_t share = s->o.playouts / T + (t < s->o.playouts % T ? 1 : 0);
         w[t] = (Work){s, t, s->o.playouts ? share : 0, until, 0, GDL_OK};
@@ -627,6 +636,11 @@ const char *session_play(Session *s, const char *const *joint, size_t n, double 
         return NULL;
     }
     const char *out = NULL, *how = "search";
+    if (cancelled(s)) {
+        how = "cancelled";
+        out = keep_move(s, ready);
+        goto done;
+    }
     if (nl == 1) {
         how = "only move";
         out = keep_move(s, lm[0]);

@@ -328,6 +328,15 @@ static void claims_build(GdlAnalysis *a)
     }
 }
 
+/* The build stopped by the machine's cancel flag or deadline. */
+static GdlStatus cancelled(GdlMachine *m, char **err)
+{
+    GdlStatus st = rt_fail(&m->ctl, GDL_CANCELLED, "analysis: cancelled (the machine's deadline or cancel flag)");
+    if (err)
+        *err = base_xstrdup(m->ctl.error);
+    return st;
+}
+
 static GdlStatus analysis_new_(GdlMachine *m, const char *options, GdlAnalysis **out, char **err)
 {
     AnOptions opt = {.samples = AN_DEFAULT_SAMPLES};
@@ -340,10 +349,24 @@ static GdlStatus analysis_new_(GdlMachine *m, const char *options, GdlAnalysis *
         free(why);
         return st;
     }
+    /* the machine's cancel flag and deadline hold for the whole build:
+     * grounding polls them every few thousand atoms, the analyses between
+     * passes; the network's building and optimising (a second or two on
+     * the largest games) are checked after */
+    lim.cancel = opt.cancel = m->ctl.flag;
+    lim.deadline = opt.deadline = m->ctl.deadline;
+    if (rt_stop_now(&m->ctl))
+        return cancelled(m, err);
     GdlAnalysis *a = base_xcalloc(1, sizeof *a);
     a->m = m;
     a->opt = opt;
-    if (!rt_propnet(&m->game->front.ir, &lim, &m->store, PN_OPT_ALL, &a->pn, NULL, &why)) {
+    bool built = rt_propnet(&m->game->front.ir, &lim, &m->store, PN_OPT_ALL, &a->pn, NULL, &why);
+    if (rt_stop_now(&m->ctl)) {
+        free(why);
+        analysis_free_(a);
+        return cancelled(m, err);
+    }
+    if (!built) {
         GdlStatus st = rt_fail(&m->ctl, GDL_LIMIT, "%s", why ? why : "no network");
         if (err)
             *err = base_xstrdup(m->ctl.error);
@@ -385,6 +408,10 @@ static GdlStatus analysis_new_(GdlMachine *m, const char *options, GdlAnalysis *
     }
     free(fill);
     an_analyse(pn, &a->opt, &a->an);
+    if (a->an.cancelled) {
+        analysis_free_(a);
+        return cancelled(m, err);
+    }
     a->q = an_query_new(&a->an);
     claims_build(a);
     *out = a;

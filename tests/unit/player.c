@@ -19,12 +19,14 @@
  */
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -694,13 +696,130 @@ static void confidence_interval(void **state)
     assert_float_equal(half, 0, 1e-12);
 }
 
+
+/* Resident memory of the process in MB, and its threads (/proc/self/status). */
+static double rss_mb(unsigned *threads)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = 0;
+    *threads = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            kb = atof(line + 6);
+        else if (strncmp(line, "Threads:", 8) == 0)
+            *threads = (unsigned)atoi(line + 8);
+    }
+    if (f)
+        fclose(f);
+    return kb / 1024;
+}
+
+/* Issue 36, class 3: a session freed while its analysis is being built
+ * (START then ABORT on Amazons, whose network takes seconds to ground)
+ * stops and joins the analysis's thread: after 20 cycles no thread is left
+ * and the resident memory is within 100 MB of that after the first, and
+ * each free returns at once. (The thread used to be detached and left to
+ * finish: 12 cycles reached 2.3 GB.) */
+static void abandoned_analysis(void **state)
+{
+    (void)state;
+    char path[512];
+    if (!corpus("ggp-repository/amazons.kif", path, sizeof path))
+        return;
+    size_t len;
+    char *rules = slurp(path, &len);
+    unsigned threads0, threads;
+    rss_mb(&threads0);
+    double first = 0, worst_free = 0;
+    for (int i = 0; i < 20; i++) {
+        PlayOptions o = opts(PLAY_MCTS, 0, (uint64_t)i + 1);
+        o.engine = "ref";
+        char *err = NULL;
+        Session *s = session_new(rules, len, "white", gdl_now() + 0.9, 10, &o, &err);
+        if (!s)
+            fail_msg("%s", err);
+        double t0 = gdl_now();
+        session_free(s);
+        double took = gdl_now() - t0;
+        if (took > worst_free)
+            worst_free = took;
+        if (i == 0)
+            first = rss_mb(&threads);
+    }
+    double last = rss_mb(&threads);
+    print_message("abandoned analysis: RSS %.0f MB after the first cycle, %.0f MB after 20; %u threads (%u before); "
+                  "the slowest free %.3f s\n", first, last, threads, threads0, worst_free);
+    assert_int_equal(threads, threads0);
+    if (last > first + 100)
+        fail_msg("RSS grew from %.0f MB to %.0f MB over 20 START/ABORT cycles", first, last);
+    if (worst_free > 3)
+        fail_msg("a session took %.3f s to free", worst_free);
+    free(rules);
+}
+
+typedef struct Cancel {
+    Session *s;
+    double deadline;
+    const char *move;
+    double took;
+} Cancel;
+
+static void *cancel_play(void *arg)
+{
+    Cancel *c = arg;
+    char *err = NULL;
+    double t0 = gdl_now();
+    c->move = session_play(c->s, NULL, 0, c->deadline, &err);
+    c->took = gdl_now() - t0;
+    free(err);
+    return NULL;
+}
+
+/* Issue 36, class 2: the owner's cancel flag stops a PLAY searching
+ * towards a deadline hours away: it answers its move within a second. */
+static void cancel_a_play(void **state)
+{
+    (void)state;
+    size_t len;
+    char *rules = slurp(GAMES "tictactoe.kif", &len);
+    volatile int flag = 0;
+    PlayOptions o = opts(PLAY_MCTS, 0, 3);
+    o.threads = 2;
+    o.analyses = false;
+    o.cancel = &flag;
+    char *err = NULL;
+    Session *s = session_new(rules, len, "xplayer", gdl_now() + 1, 3600, &o, &err);
+    if (!s)
+        fail_msg("%s", err);
+    Cancel c = {s, gdl_now() + 3600, NULL, 0};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, cancel_play, &c), 0);
+    usleep(300 * 1000);
+    double t0 = gdl_now();
+    __atomic_store_n(&flag, 1, __ATOMIC_RELAXED);
+    pthread_join(th, NULL);
+    double after = gdl_now() - t0;
+    assert_non_null(c.move);
+    if (after > 1)
+        fail_msg("the PLAY went on %.3f s after its cancel", after);
+    session_free(s);
+    /* a START cancelled before it begins ends at once, without a session */
+    Session *s2 = session_new(rules, len, "xplayer", gdl_now() + 3600, 3600, &o, &err);
+    assert_null(s2);
+    assert_non_null(err);
+    free(err);
+    free(rules);
+}
+
 int main(void)
 {
 #ifdef PLAYER_THREADS_ONLY
     /* the ThreadSanitizer build's subset (scripts/test.sh) */
     const struct CMUnitTest tests[] = {cmocka_unit_test(two_threads)};
     (void)legal_every_turn, (void)refuses_bad_joint_moves, (void)simultaneous_decoupled, (void)winning_move_at_once,
-        (void)puzzle_plan, (void)record_round_trip, (void)two_player_solver, (void)tree_reuse, (void)specs, (void)confidence_interval;
+        (void)puzzle_plan, (void)record_round_trip, (void)two_player_solver, (void)tree_reuse, (void)specs, (void)confidence_interval,
+        (void)abandoned_analysis, (void)cancel_a_play;
 #else
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(legal_every_turn),        cmocka_unit_test(refuses_bad_joint_moves),
@@ -708,7 +827,8 @@ int main(void)
         cmocka_unit_test(puzzle_plan),             cmocka_unit_test(two_threads),
         cmocka_unit_test(two_player_solver),       cmocka_unit_test(tree_reuse),
         cmocka_unit_test(record_round_trip),       cmocka_unit_test(specs),
-        cmocka_unit_test(confidence_interval),
+        cmocka_unit_test(confidence_interval),     cmocka_unit_test(abandoned_analysis),
+        cmocka_unit_test(cancel_a_play),
     };
 #endif
     return cmocka_run_group_tests(tests, NULL, NULL);
