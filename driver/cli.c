@@ -504,6 +504,25 @@ const CliCommand cli_check = {
     check_run,
 };
 
+/* ---- one-line fields ----------------------------------------------------- */
+
+void cli_put_line_field(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\\')
+            fputs("\\\\", f);
+        else if (c == '\n')
+            fputs("\\n", f);
+        else if (c == '\t')
+            fputs("\\t", f);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(f, "\\x%02x", c);
+        else
+            fputc(c, f);
+    }
+}
+
 /* ---- --state ------------------------------------------------------------ */
 
 /* The edit distance of a and b, bytes, past limit counted as limit + 1

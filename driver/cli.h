@@ -93,6 +93,12 @@ int cli_load_game(const char *path, Front *f, bool show_warnings);
 struct GdlGame;
 int cli_open_game(const char *path, struct GdlGame **game, char **why);
 
+/* Writes s as a field of a one-line header (a trace's "; game: PATH"):
+ * a backslash, a newline, a tab and the other control bytes as C escapes
+ * (\\, \n, \t, \xNN), every other byte as it is, so that a file name
+ * holding a newline cannot end the line. */
+void cli_put_line_field(FILE *f, const char *s);
+
 /* --state FACTS, read as a state of m's game. Text that is not KIF, and a
  * fact outside the game's base propositions (gdl_base_propositions, a
  * superset of every fact it can hold: a typo such as (cel 1 1 x) would

@@ -313,8 +313,11 @@ static int play_run(CliArgs *a)
         session_close(&s);
         return CLI_USAGE;
     }
-    fprintf(f, "; game: %s\n; engine: gdlc %s %s, seed %llu\n", pos[0], gdl_version(), gdl_machine_engine(s.m),
-            (unsigned long long)o.seed);
+    fputs("; game: ", f);
+    cli_put_line_field(f, pos[0]);
+    fprintf(f, "\n; engine: gdlc %s ", gdl_version());
+    cli_put_line_field(f, gdl_machine_engine(s.m));
+    fprintf(f, ", seed %llu\n", (unsigned long long)o.seed);
     unsigned nroles = gdl_game_role_count(s.game);
     GdlMove *joint = base_xcalloc(nroles + 1, sizeof *joint);
     int *goals = base_xcalloc(nroles + 1, sizeof *goals);

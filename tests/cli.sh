@@ -18,6 +18,11 @@ expect() { # expect STATUS DESCRIPTION COMMAND...
         pass=$((pass + 1))
     fi
 }
+check() { # check DESCRIPTION CONDITION...
+    what=$1
+    shift
+    if "$@"; then pass=$((pass + 1)); else echo "FAIL: $what"; fail=$((fail + 1)); fi
+}
 expect 0 "version" "$gdlc" --version
 "$gdlc" --version | grep -Eq '^gdlc [0-9]+\.[0-9]+\.[0-9]+$' || { echo "FAIL: --version format"; fail=$((fail + 1)); }
 expect 0 "--help" "$gdlc" --help
@@ -111,6 +116,18 @@ rm -f /tmp/gdlc-cli-h.$$
 "$gdlc" perf-test --engine ref "$t" /tmp/gdlc-cli-v.$$ 0.05 && grep -Eqx 'version=gdlc [0-9]+\.[0-9]+\.[0-9]+ ref ([0-9a-f]+(-dirty)?|unknown)' /tmp/gdlc-cli-v.$$ ||
     { echo "FAIL: perf-test's version= names the engine and the build: $(head -n 1 /tmp/gdlc-cli-v.$$)"; fail=$((fail + 1)); }
 rm -f /tmp/gdlc-cli-v.$$
+# a trace's header is two lines whatever the game's file is called: a name
+# holding a newline, a tab or a backslash is written escaped (issue 36)
+d=$(mktemp -d)
+nl='
+'
+odd="$d/tic${nl}tac	toe\\x.kif"
+cp "$t" "$odd"
+expect 0 "play of a game whose name holds a newline" "$gdlc" play --seed 3 "$odd" -o "$d/odd.trace"
+check "the trace's header: two comment lines" [ "$(head -n 2 "$d/odd.trace" | grep -c '^; \(game\|engine\): ')" = 2 ]
+check "the trace's header: the name escaped" grep -qxF "; game: $d/tic\\ntac\\ttoe\\\\x.kif" "$d/odd.trace"
+expect 0 "replay of its trace" "$gdlc" replay "$odd" "$d/odd.trace"
+rm -rf "$d"
 # Reports that say what happened (issue 11): a missing trace is an
 # unreadable file, not a failed replay; perf-test's results file carries the
 # first reason, and a usage error leaves no old results behind; verify says
