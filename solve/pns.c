@@ -263,18 +263,47 @@ out:
     return ok;
 }
 
+/* Whether the root's intervals differ from those in before. */
+static bool moved(const SvNode *before, const SvNode *now)
+{
+    return before->lo != now->lo || before->hi != now->hi || before->plo != now->plo || before->phi != now->phi;
+}
+
+/* One question at t, of [lo, hi] or (provable) of [plo, phi]: true when it
+ * was answered, or a bound stopped it (p->stopped). An answer always moves
+ * a bound of the root past t, so a question answered without moving one
+ * (the root's intervals contradict each other: lo above phi, or plo above
+ * hi, which no search can mend) is an error, not a question to ask again. */
+static bool ask(Pns *p, uint64_t *step, int t)
+{
+    SvGraph *g = p->g;
+    if (bound(p, 0)) /* 0: the clock too */
+        return true;
+    p->t = t;
+    SvNode before = g->nodes.v[g->root];
+    if (!answer(p, step))
+        return false;
+    const SvNode *r = &g->nodes.v[g->root];
+    if (!p->stopped && !moved(&before, r))
+        return sv_fail(g, GDL_GAME_FAULT,
+                       "the search makes no progress: the root's interval [%d, %d] and its provable interval [%d, "
+                       "%d] contradict each other (question: at least %d)",
+                       r->lo, r->hi, r->plo, r->phi, t);
+    return true;
+}
+
 bool sv_search(SvGraph *g, const SolveOptions *o, bool provable, double t0, const char **stopped)
 {
     Pns p = {g, o, false, 0, t0, t0 + (o->progress_every > 0 ? o->progress_every : 2), NULL};
     uint64_t step = 0;
     *stopped = NULL;
-    SvNode *r;
+    const SvNode *r;
+    /* each question moves lo up or hi down (ask checks it): at most 101 */
     for (;;) {
         r = &g->nodes.v[g->root];
         if (r->lo >= r->hi)
             break;
-        p.t = r->lo + (r->hi - r->lo + 1) / 2;
-        if (!answer(&p, &step))
+        if (!ask(&p, &step, r->lo + (r->hi - r->lo + 1) / 2))
             return false;
         if (p.stopped) {
             *stopped = p.stopped;
@@ -284,15 +313,17 @@ bool sv_search(SvGraph *g, const SolveOptions *o, bool provable, double t0, cons
     if (!provable)
         return true;
     p.provable = true;
+    /* each question moves plo up or phi down (ask checks it) */
     for (;;) {
         r = &g->nodes.v[g->root];
+        int t;
         if (r->plo < r->lo && r->plo < r->phi)
-            p.t = r->lo;
+            t = r->lo;
         else if (r->phi > r->hi && r->phi > r->plo)
-            p.t = r->hi + 1;
+            t = r->hi + 1;
         else
             break;
-        if (!answer(&p, &step))
+        if (!ask(&p, &step, t))
             return false;
         if (p.stopped) {
             *stopped = p.stopped;
