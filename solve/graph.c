@@ -174,6 +174,40 @@ static bool add_terminal(SvGraph *g, SvNode *x)
     return true;
 }
 
+/* The a-priori interval of a non-terminal state s: [0, 100], narrowed by
+ * the analyses' goal ranges when they are on (the first role's range, and
+ * C minus the second's once the sum C is known). */
+bool sv_apriori(SvGraph *g, const GdlState *s, uint8_t *lo, uint8_t *hi)
+{
+    int alo = 0, ahi = 100;
+    /* the ranges cost an evaluation per state: keep asking while at least
+     * one query in 64 narrows the interval below [0, 100] */
+    if (g->analyses && (g->range_asked < 1024 || g->range_narrowed * 64 >= g->range_asked)) {
+        g->range_asked++;
+        int l0, h0;
+        GdlStatus st = gdl_analysis_goal_range(g->an, s, 0, &l0, &h0);
+        if (st != GDL_OK)
+            return machine_fail(g, st, "goal range");
+        alo = l0, ahi = h0;
+        if (g->sum >= 0) {
+            int l1, h1;
+            if ((st = gdl_analysis_goal_range(g->an, s, 1, &l1, &h1)) != GDL_OK)
+                return machine_fail(g, st, "goal range");
+            if (g->sum - h1 > alo)
+                alo = g->sum - h1;
+            if (g->sum - l1 < ahi)
+                ahi = g->sum - l1;
+        }
+        if (alo > ahi) /* the game's goals are not what the ranges assume: ignore them */
+            alo = 0, ahi = 100;
+        if (alo > 0 || ahi < 100)
+            g->range_narrowed++;
+    }
+    *lo = clamp100(alo);
+    *hi = clamp100(ahi);
+    return true;
+}
+
 /* A non-terminal state: its joint moves (winning moves first), its
  * a-priori interval. */
 static bool add_inner(SvGraph *g, SvNode *x)
@@ -208,36 +242,11 @@ static bool add_inner(SvGraph *g, SvNode *x)
         goto out;
     }
     x->mover = n[0] > 1 ? 0 : n[1] > 1 ? 1 : SV_FORCED;
-    int alo = 0, ahi = 100;
-    /* the ranges cost an evaluation per state: keep asking while at least
-     * one query in 64 narrows the interval below [0, 100] */
-    if (g->analyses && (g->range_asked < 1024 || g->range_narrowed * 64 >= g->range_asked)) {
-        g->range_asked++;
-        int l0, h0;
-        GdlStatus st = gdl_analysis_goal_range(g->an, x->s, 0, &l0, &h0);
-        if (st != GDL_OK) {
-            machine_fail(g, st, "goal range");
-            goto out;
-        }
-        alo = l0, ahi = h0;
-        if (g->sum >= 0) {
-            int l1, h1;
-            if ((st = gdl_analysis_goal_range(g->an, x->s, 1, &l1, &h1)) != GDL_OK) {
-                machine_fail(g, st, "goal range");
-                goto out;
-            }
-            if (g->sum - h1 > alo)
-                alo = g->sum - h1;
-            if (g->sum - l1 < ahi)
-                ahi = g->sum - l1;
-        }
-        if (alo > ahi) /* the game's goals are not what the ranges assume: ignore them */
-            alo = 0, ahi = 100;
-        if (alo > 0 || ahi < 100)
-            g->range_narrowed++;
-    }
-    x->alo = x->lo = clamp100(alo);
-    x->ahi = x->hi = clamp100(ahi);
+    uint8_t alo, ahi;
+    if (!sv_apriori(g, x->s, &alo, &ahi))
+        goto out;
+    x->alo = x->lo = alo;
+    x->ahi = x->hi = ahi;
     x->plo = 0, x->phi = 100;
     size_t nj = n[0] * n[1];
     if (nj > UINT32_MAX / 4) {
@@ -406,6 +415,35 @@ bool sv_intervals(SvGraph *g, uint32_t x)
     if (!was && n->lo == n->hi)
         g->proven++;
     return changed;
+}
+
+void sv_settle(SvGraph *g)
+{
+    g->queue.n = 0;
+    for (uint32_t i = g->nodes.n; i-- > 0;) /* children have the larger ids, mostly: them first */
+        if (g->nodes.v[i].mover != SV_TERMINAL) {
+            g->nodes.v[i].queued = 1;
+            vec_push(g->queue, i);
+        }
+    for (uint32_t h = 0; h < g->queue.n; h++) {
+        uint32_t y = g->queue.v[h];
+        g->nodes.v[y].queued = 0;
+        if (!sv_intervals(g, y))
+            continue;
+        for (uint32_t q = g->nodes.v[y].parent; q != BASE_NONE; q = g->parents.v[q].next) {
+            uint32_t z = g->parents.v[q].node;
+            if (!g->nodes.v[z].queued) {
+                g->nodes.v[z].queued = 1;
+                vec_push(g->queue, z);
+            }
+        }
+        if (h > 4096 && h * 2 > g->queue.n) { /* drop the consumed front */
+            memmove(g->queue.v, g->queue.v + h + 1, (g->queue.n - h - 1) * sizeof *g->queue.v);
+            g->queue.n -= h + 1;
+            h = (uint32_t)-1;
+        }
+    }
+    g->queue.n = 0;
 }
 
 /* Winning moves first (analyses): asked when the search first expands a

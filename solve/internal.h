@@ -100,6 +100,13 @@ bool sv_expand(SvGraph *g, uint32_t x, uint32_t e);
 bool sv_order(SvGraph *g, uint32_t x);
 /* Recomputes x's intervals from its children; true when one changed. */
 bool sv_intervals(SvGraph *g, uint32_t x);
+/* Every node's intervals to their fixed point under sv_intervals (a loaded
+ * graph, each node set to what sv_node_add gives it). Intervals only
+ * shrink, each bound of a node at most 100 times, so it ends. */
+void sv_settle(SvGraph *g);
+/* The a-priori interval of the non-terminal state s (sv_node_add's: the
+ * analyses' goal ranges, or [0, 100]). False on a machine failure. */
+bool sv_apriori(SvGraph *g, const GdlState *s, uint8_t *lo, uint8_t *hi);
 uint64_t sv_bytes(const SvGraph *g);
 bool sv_fail(SvGraph *g, GdlStatus st, const char *fmt, ...) BASE_PRINTF(3, 4);
 /* The facts of s, space-separated (malloc'd). */

@@ -13,11 +13,27 @@
  *   unexpanded) and the symmetry of the edge;
  *   the 64-bit hash (base_hash_bytes) of every byte before it, 8 bytes
  *   little-endian.
- * Reading checks everything (magic, version, hash, every count against the
- * bytes left, ids, intervals, states through gdl_state_read, moves through
+ * Reading checks the syntax (magic, version, hash, every count against the
+ * bytes left, ids, states through gdl_state_read, moves through
  * gdl_move_parse): a damaged file is GDL_BAD_ARGUMENT with a message, never
  * a crash. A graph saved under another symmetry group or transposition
  * setting is refused (its edges would not mean the same).
+ *
+ * The file is input, and the hash only catches accidents: anyone can edit
+ * a value and recompute it. So nothing a value rests on is taken from the
+ * file (rederive): the machine says which states are terminal and their
+ * goals (and the constant sum), each node's joint moves must be exactly
+ * its state's legal ones (in any order, each once), each expanded edge must
+ * lead to its child's state (the next state, under the edge's symmetry),
+ * and every interval is recomputed: a terminal node's is its goal, an
+ * inner node starts where sv_node_add starts it (the a-priori interval the
+ * analyses give now, [0, 100] provable) and the intervals are settled
+ * bottom-up from the children (sv_settle). The saved mover, intervals and
+ * sum are read and ignored. What is left of the file is the shape of the
+ * search (which moves were expanded, the order of the moves) and its
+ * counts: a file edited anywhere either is refused or gives the values the
+ * solver would have computed over the same graph, and a proof written from
+ * it holds.
  */
 #include <string.h>
 
@@ -177,6 +193,161 @@ static GdlStatus damaged(SvGraph *g, char **err, const char *path, const char *w
     return GDL_BAD_ARGUMENT;
 }
 
+/* The index of mv in v[0, n), or n. */
+static size_t move_index(const GdlMove *v, size_t n, GdlMove mv)
+{
+    size_t i = 0;
+    while (i < n && v[i] != mv)
+        i++;
+    return i;
+}
+
+/* Node i, not terminal: its joint moves are its state's legal ones, each
+ * once; its mover, its a-priori interval; its expanded edges lead to their
+ * children's states. False with why (the file is at fault) or with
+ * g->message (the machine failed). */
+static bool rederive_inner(SvGraph *g, uint32_t i, char *why, size_t cap)
+{
+    GdlMachine *m = g->m;
+    GdlMove *legal[2] = {NULL, NULL};
+    size_t n[2] = {0, 0};
+    uint8_t *seen = NULL;
+    GdlState *next = NULL, *img = NULL;
+    bool ok = false;
+    const GdlState *s = g->nodes.v[i].s;
+    for (unsigned r = 0; r < 2; r++) {
+        const GdlMove *mv;
+        GdlStatus st = gdl_legal_moves(m, s, r, &mv, &n[r]);
+        if (st != GDL_OK) {
+            sv_fail(g, st, "node %u: legal moves: %s: %s", i, gdl_status_name(st), gdl_machine_error(m));
+            goto out;
+        }
+        if (n[r] == 0) {
+            snprintf(why, cap, "node %u: role %u has no legal move in its state", i, r);
+            goto out;
+        }
+        legal[r] = base_xmalloc(n[r] * sizeof(GdlMove));
+        memcpy(legal[r], mv, n[r] * sizeof(GdlMove));
+    }
+    SvNode *x = &g->nodes.v[i];
+    if (n[0] > 1 && n[1] > 1) {
+        snprintf(why, cap, "node %u: both roles have a choice in its state", i);
+        goto out;
+    }
+    if ((uint64_t)n[0] * n[1] != x->nmoves) {
+        snprintf(why, cap, "node %u: %u joint moves, its state has %zu", i, x->nmoves, n[0] * n[1]);
+        goto out;
+    }
+    seen = base_xcalloc(x->nmoves, 1);
+    bool expanded = false;
+    for (uint32_t e = 0; e < x->nmoves; e++) {
+        const GdlMove *j = sv_joint(g, i, e);
+        size_t a = move_index(legal[0], n[0], j[0]), b = move_index(legal[1], n[1], j[1]);
+        if (a == n[0] || b == n[1]) {
+            snprintf(why, cap, "node %u: joint move %u is not legal in its state", i, e);
+            goto out;
+        }
+        if (seen[a * n[1] + b]++) {
+            snprintf(why, cap, "node %u: joint move %u is listed twice", i, e);
+            goto out;
+        }
+        const SvEdge *ed = &g->edges.v[x->edge_at + e];
+        if (ed->child == BASE_NONE)
+            continue;
+        expanded = true;
+        gdl_state_free(next), gdl_state_free(img);
+        next = img = NULL;
+        GdlStatus st = gdl_next_state(m, s, j, &next);
+        if (st == GDL_OK && ed->sym)
+            st = gdl_analysis_symmetry_state(g->an, ed->sym, next, &img);
+        if (st != GDL_OK) {
+            sv_fail(g, st, "node %u: the next state of joint move %u: %s: %s", i, e, gdl_status_name(st),
+                    gdl_machine_error(m));
+            goto out;
+        }
+        if (!gdl_state_equal(img ? img : next, g->nodes.v[ed->child].s)) {
+            snprintf(why, cap, "node %u: joint move %u does not lead to the state of node %u", i, e, ed->child);
+            goto out;
+        }
+    }
+    x->mover = (int8_t)(n[0] > 1 ? 0 : n[1] > 1 ? 1 : SV_FORCED);
+    /* sv_order permutes the moves of a node none of whose edges is
+     * expanded: one with an expanded edge keeps its order */
+    if (expanded)
+        x->ordered = 1;
+    uint8_t alo, ahi;
+    if (!sv_apriori(g, s, &alo, &ahi))
+        goto out;
+    x = &g->nodes.v[i];
+    x->alo = x->lo = alo;
+    x->ahi = x->hi = ahi;
+    x->plo = 0, x->phi = 100;
+    ok = true;
+out:
+    free(legal[0]);
+    free(legal[1]);
+    free(seen);
+    gdl_state_free(next), gdl_state_free(img);
+    return ok;
+}
+
+/* Everything the graph's values rest on, from the machine (the essay):
+ * GDL_OK; GDL_BAD_ARGUMENT with why when the file is at fault; the
+ * machine's status with g->message when it failed. */
+static GdlStatus rederive(SvGraph *g, char *why, size_t cap)
+{
+    GdlMachine *m = g->m;
+    int sum = -1;
+    uint32_t first_terminal = BASE_NONE;
+    /* terminal states first: their goals give the sum the a-priori
+     * intervals use */
+    for (uint32_t i = 0; i < g->nodes.n; i++) {
+        SvNode *x = &g->nodes.v[i];
+        bool term = false;
+        GdlStatus st = gdl_is_terminal(m, x->s, &term);
+        if (st != GDL_OK) {
+            sv_fail(g, st, "node %u: terminal: %s: %s", i, gdl_status_name(st), gdl_machine_error(m));
+            return st;
+        }
+        if (term != (x->nmoves == 0)) {
+            snprintf(why, cap, "node %u: its state is %sterminal, and it has %u moves", i, term ? "" : "not ",
+                     x->nmoves);
+            return GDL_BAD_ARGUMENT;
+        }
+        if (!term)
+            continue;
+        int goals[2];
+        if ((st = gdl_goals(m, x->s, goals)) != GDL_OK) {
+            sv_fail(g, st, "node %u: goals: %s: %s", i, gdl_status_name(st), gdl_machine_error(m));
+            return st;
+        }
+        if (sum < 0) {
+            sum = goals[0] + goals[1];
+            first_terminal = i;
+        } else if (goals[0] + goals[1] != sum) {
+            snprintf(why, cap, "the goals of node %u sum to %d, those of node %u to %d", i, goals[0] + goals[1],
+                     first_terminal, sum);
+            return GDL_BAD_ARGUMENT;
+        }
+        uint8_t v = (uint8_t)(goals[0] < 0 ? 0 : goals[0] > 100 ? 100 : goals[0]);
+        x->mover = SV_TERMINAL;
+        x->alo = x->ahi = x->lo = x->hi = x->plo = x->phi = v;
+        x->ordered = 0;
+    }
+    g->sum = sum;
+    for (uint32_t i = 0; i < g->nodes.n; i++) {
+        if (g->nodes.v[i].nmoves == 0)
+            continue;
+        if (!rederive_inner(g, i, why, cap))
+            return g->message ? (g->status ? g->status : GDL_BAD_ARGUMENT) : GDL_BAD_ARGUMENT;
+    }
+    sv_settle(g);
+    g->proven = 0;
+    for (uint32_t i = 0; i < g->nodes.n; i++)
+        g->proven += g->nodes.v[i].lo == g->nodes.v[i].hi;
+    return GDL_OK;
+}
+
 GdlStatus sv_load(SvGraph *g, const char *path, char **err)
 {
     size_t len = 0;
@@ -274,8 +445,6 @@ GdlStatus sv_load(SvGraph *g, const char *path, char **err)
         n->nmoves = (uint32_t)nm;
         n->move_at = g->joints.n;
         n->edge_at = g->edges.n;
-        if (n->lo == n->hi)
-            g->proven++;
         for (uint64_t e = 0; e < nm; e++) {
             for (unsigned r = 0; r < g->nroles; r++) {
                 size_t tl = in_len(&in);
@@ -332,12 +501,26 @@ GdlStatus sv_load(SvGraph *g, const char *path, char **err)
             g->slots[k] = i + 1;
         }
     }
+    char why[200] = "";
+    if ((st = rederive(g, why, sizeof why)) != GDL_OK) {
+        if (!g->message) {
+            what = why;
+            goto bad;
+        }
+        *err = base_sprintf("%s: %s", path, g->message);
+        free(buf);
+        goto fail;
+    }
     free(buf);
     return GDL_OK;
 bad:
     free(text);
     free(buf);
     st = damaged(g, err, path, what);
+    goto reset;
+fail:
+    sv_graph_free(g);
+reset:
     /* leave g as sv_graph_init made it, for the caller's cleanup */
     g->m = m, g->an = an, g->nsym = nsym, g->transpositions = tr, g->analyses = analyses;
     g->symmetries = symmetries, g->nroles = 2, g->sum = -1, g->root = BASE_NONE;
