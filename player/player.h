@@ -148,7 +148,11 @@ typedef struct PlayerServerOptions {
     const char *log_dir;    /* a log per match (NULL: none) */
     FILE *log;              /* one line per request (NULL: none) */
     PlayOptions play;
-    unsigned max_matches;   /* matches at once (0: 16); a START beyond gets `busy` */
+    unsigned max_matches;   /* matches at once (0: 16); a START beyond gets `busy`;
+                               matches whose rules were rejected hold no slot */
+    double forget_seconds;  /* a match silent this long (0: 900 s), or two play
+                               clocks and a minute when that is less, is
+                               dropped when a START finds the table full */
     /* when not NULL, the port bound is written here once listening */
     unsigned *bound_port;
 } PlayerServerOptions;

@@ -11,9 +11,16 @@
  * matches is guarded by one mutex, held only to find, add or remove an
  * entry; each match has a mutex of its own, held through a call on its
  * session, so that the calls of one match are serialised (the contract of
- * Session) and a STOP or ABORT waits for a PLAY still thinking. Entries are
- * counted references: a match taken off the table by STOP is freed when the
- * last request using it lets go.
+ * Session). Entries are counted references: a match taken off the table by
+ * STOP or ABORT goes, when the last request using it lets go, to a list of
+ * the dead that the serving loop frees (freeing a session stops and joins
+ * its threads: no request waits for that).
+ *
+ * Everything can be stopped. Each match has a cancel flag (its session's
+ * PlayOptions.cancel) that ABORT raises before it waits for the match's
+ * lock, as does a STOP that finds a PLAY thinking, and the server's stop
+ * for every match: the search, the start clock's waits and the analyses
+ * poll it, so the reply comes at once. Clocks are clamped to MAX_CLOCK.
  *
  * Replies are what GGP-Base's players send (GamePlayer, HttpWriter):
  * Content-Type text/acl with the headers browsers need (CORS), and the
@@ -33,9 +40,11 @@
  *     400 and (error "why");
  *   - a body over MAX_BODY bytes (by its Content-Length or as it comes):
  *     413 and (error "why"), before reading it when the length says so;
- *   - PLAY, STOP or ABORT for an id we do not play: 404 and busy; START for
- *     an id we play: 409 and busy; START when max_matches are going on: 503
- *     and busy (GGP-Base's players answer busy to each, with 200);
+ *   - PLAY for an id we do not play: 404 and busy; STOP and ABORT for one
+ *     (never started, ended, dropped): done and aborted, as GGP-Base's
+ *     players answer; START for an id we play: 409 and busy; START when
+ *     max_matches are going on: 503 and busy (GGP-Base's players answer
+ *     busy to each, with 200);
  *   - rules gdlc rejects: the diagnostics go to the logs, START is
  *     answered busy (GGP-Base's StartRequest answers busy when its
  *     metagaming throws), the id is remembered so that each PLAY gets nil
@@ -48,8 +57,11 @@
  * The server stays up through all of these.
  *
  * A match the manager forgot (no STOP or ABORT) is dropped when a START
- * finds the table full and the match has been idle longer than two play
- * clocks and a minute.
+ * finds the table full and the match has been silent, with no request in
+ * flight, for two play clocks and a minute or FORGET_MAX, whichever is
+ * less: a match asking for the longest clock cannot hold its slot for
+ * hours. Matches whose rules were rejected hold no slot (they hold no
+ * session); the last MAX_REFUSED of them are remembered for their PLAYs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -74,6 +86,9 @@ enum {
     DEFAULT_MAX_MATCHES = 16, /* matches at once when the options say 0 */
     MAX_CONNECTIONS = 64,     /* connections (threads) at once */
     IDLE_TIMEOUT = 60,        /* seconds a connection may stay silent */
+    MAX_CLOCK = 3600,         /* seconds: a longer clock is clamped to this */
+    MAX_REFUSED = 256,        /* ids of refused matches remembered (the oldest forgotten first) */
+    FORGET_MAX = 900,         /* seconds: a silent match is forgotten after at most this */
 };
 static const double TRANSPORT = 0.1; /* seconds kept for the reply to reach the manager */
 
@@ -137,12 +152,16 @@ static void stamp(char *buf, size_t cap)
 typedef struct Match {
     char *id;              /* as the manager wrote it */
     Session *session;      /* NULL: the rules were rejected (the id is remembered) */
+    bool refused;          /* the rules were rejected: it holds no slot (server lock) */
     GgpSpelling *spelling; /* the rules' spelling, for replies */
     unsigned playclock;    /* seconds */
     unsigned turn;         /* PLAY messages answered */
     FILE *log;             /* this match's log (NULL: none) */
-    PlayOptions play;      /* the server's, with log = this match's log */
-    double last;           /* gdl_now of the last message (server lock) */
+    PlayOptions play;      /* the server's, with log = this match's log and
+                              cancel = &cancel */
+    volatile int cancel;   /* raised by ABORT, STOP and the server's stop: the
+                              session's search and waits end at once */
+    double last;           /* gdl_now of the last message's arrival or reply (server lock) */
     pthread_mutex_t lock;  /* held through each call on the session */
     unsigned refs;         /* the table's, and requests' (server lock) */
 } Match;
@@ -150,9 +169,13 @@ typedef struct Match {
 typedef struct Server {
     const PlayerServerOptions *o;
     unsigned max_matches;
-    pthread_mutex_t lock; /* the table */
-    Match **m;            /* the matches going on */
+    double forget;        /* seconds of silence after which a match may be dropped */
+    pthread_mutex_t lock; /* the table and the dead */
+    Match **m;            /* the matches going on, refused ones included */
     size_t n, cap;
+    Match **dead;         /* matches let go, freed by the serving loop (their
+                             session joins its threads: never in a request) */
+    size_t ndead, deadcap;
 } Server;
 
 static void match_destroy(Match *m)
@@ -167,13 +190,57 @@ static void match_destroy(Match *m)
     free(m);
 }
 
+/* A match nobody refers to any more goes to the dead, freed by the
+ * serving loop (reap): freeing a session stops and joins its threads,
+ * which must not hold up the request that let it go. Server lock held. */
+static void bury_locked(Server *sv, Match *m)
+{
+    player_flag_raise(&m->cancel);
+    if (sv->ndead == sv->deadcap) {
+        size_t cap = sv->deadcap ? sv->deadcap * 2 : 8;
+        Match **d = base_try_realloc(sv->dead, cap * sizeof *d);
+        if (!d) { /* out of memory: freed here, late but freed */
+            pthread_mutex_unlock(&sv->lock);
+            match_destroy(m);
+            pthread_mutex_lock(&sv->lock);
+            return;
+        }
+        sv->dead = d, sv->deadcap = cap;
+    }
+    sv->dead[sv->ndead++] = m;
+}
+
 static void match_release(Server *sv, Match *m)
 {
     pthread_mutex_lock(&sv->lock);
-    bool last = --m->refs == 0;
+    m->last = gdl_now();
+    if (--m->refs == 0)
+        bury_locked(sv, m);
     pthread_mutex_unlock(&sv->lock);
-    if (last)
+}
+
+/* Frees the dead (the serving loop's thread). */
+static void reap(Server *sv)
+{
+    for (;;) {
+        pthread_mutex_lock(&sv->lock);
+        Match *m = sv->ndead ? sv->dead[--sv->ndead] : NULL;
+        pthread_mutex_unlock(&sv->lock);
+        if (!m)
+            return;
         match_destroy(m);
+    }
+}
+
+/* Matches holding a slot: those going on with rules accepted or still
+ * starting. (The dead are freed within a tick of the serving loop, their
+ * threads stopped at once.) Server lock held. */
+static size_t slots_used_locked(const Server *sv)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < sv->n; i++)
+        k += !sv->m[i]->refused;
+    return k;
 }
 
 /* The match with this id, referenced (release it), or NULL. With take, it
@@ -252,19 +319,22 @@ typedef struct Request {
     double t0;    /* gdl_now when it arrived: the clocks run from here */
 } Request;
 
-/* A reply: status, body, and what the request log says of it. */
+/* A reply: status, body, and what the request log says of it. The body
+ * is allocated to its length: a move may be spelled in any number of
+ * bytes, and a reply cut short would be an unclosed s-expression. */
 typedef struct Reply {
     unsigned status;
-    char body[512];
+    char *body;       /* malloc'd; NULL when memory ran out: "nil" is sent */
     const char *kind; /* the message's keyword, or "-" */
-    char id[80];      /* the match id, cleaned, or "-" */
-    char note[400];   /* why, for errors; what was played */
+    char id[80];      /* the match id, cleaned, or "-" (for the log line) */
+    char note[400];   /* why, for errors; what was played (for the log line) */
 } Reply;
 
 static void set_body(Reply *r, unsigned status, const char *body)
 {
     r->status = status;
-    snprintf(r->body, sizeof r->body, "%s", body);
+    free(r->body);
+    r->body = dup_str(body);
 }
 
 /* An error reply: (error "why"), why cleaned of quotes and control bytes. */
@@ -273,7 +343,50 @@ static void set_error(Reply *r, unsigned status, const char *why)
     char c[400];
     clean(c, sizeof c, why, 300);
     r->status = status;
-    snprintf(r->body, sizeof r->body, "(error \"%s\")", c);
+    free(r->body);
+    r->body = player_fmt("(error \"%s\")", c);
+}
+
+/* Drops the matches the manager forgot: silent (no request in flight) for
+ * two play clocks and a minute, and never longer than sv->forget whatever
+ * clock they asked for. Server lock held. */
+static void forget_locked(Server *sv)
+{
+    double now = gdl_now();
+    for (size_t i = 0; i < sv->n;) {
+        Match *x = sv->m[i];
+        double quiet = 2.0 * x->playclock + 60;
+        if (quiet > sv->forget)
+            quiet = sv->forget;
+        if (x->refs == 1 && !x->refused && now - x->last > quiet) {
+            sv->m[i] = sv->m[--sv->n];
+            if (sv->o->log)
+                fprintf(sv->o->log, "gdlc player: dropping a forgotten match (silent %.0f s)\n", now - x->last);
+            x->refs = 0;
+            bury_locked(sv, x);
+        } else {
+            i++;
+        }
+    }
+}
+
+/* Remembers at most MAX_REFUSED refused matches: the oldest goes. Server
+ * lock held. */
+static void refused_trim_locked(Server *sv)
+{
+    size_t k = 0, oldest = SIZE_MAX;
+    for (size_t i = 0; i < sv->n; i++)
+        if (sv->m[i]->refused && sv->m[i]->refs == 1) {
+            k++;
+            if (oldest == SIZE_MAX || sv->m[i]->last < sv->m[oldest]->last)
+                oldest = i;
+        }
+    if (k >= MAX_REFUSED && oldest != SIZE_MAX) {
+        Match *x = sv->m[oldest];
+        sv->m[oldest] = sv->m[--sv->n];
+        x->refs = 0;
+        bury_locked(sv, x);
+    }
 }
 
 static void handle_start(Server *sv, const GgpMessage *msg, double t0, Reply *r)
@@ -288,37 +401,24 @@ static void handle_start(Server *sv, const GgpMessage *msg, double t0, Reply *r)
         return;
     }
     pthread_mutex_init(&m->lock, NULL);
-    m->playclock = msg->playclock;
+    /* a clock past the cap is clamped, not refused: a refused START would
+     * leave the manager's ABORT or STOP naming a match we do not know */
+    unsigned startclock = msg->startclock < MAX_CLOCK ? msg->startclock : MAX_CLOCK;
+    unsigned playclock = msg->playclock < MAX_CLOCK ? msg->playclock : MAX_CLOCK;
+    m->playclock = playclock;
     m->refs = 2; /* the table's and ours */
-    m->last = t0 + msg->startclock;
+    m->last = t0;
     pthread_mutex_lock(&m->lock); /* a PLAY arriving early waits for the session */
 
     pthread_mutex_lock(&sv->lock);
     Match *old = find_locked(sv, msg->id, false);
-    if (!old && sv->n >= sv->max_matches) { /* drop the matches the manager forgot */
-        double now = gdl_now();
-        for (size_t i = 0; i < sv->n;) {
-            Match *x = sv->m[i];
-            if (now - x->last > 2.0 * x->playclock + 60) {
-                sv->m[i] = sv->m[--sv->n];
-                if (o->log)
-                    fprintf(o->log, "gdlc player: dropping a forgotten match (idle %.0f s)\n", now - x->last);
-                if (--x->refs == 0) {
-                    pthread_mutex_unlock(&sv->lock);
-                    match_destroy(x);
-                    pthread_mutex_lock(&sv->lock);
-                    i = 0;
-                }
-            } else {
-                i++;
-            }
-        }
-    }
+    if (!old && slots_used_locked(sv) >= sv->max_matches)
+        forget_locked(sv);
     const char *refuse = NULL;
     unsigned status = 0;
     if (old) {
         refuse = "a match with this id is going on", status = 409;
-    } else if (sv->n >= sv->max_matches) {
+    } else if (slots_used_locked(sv) >= sv->max_matches) {
         refuse = "too many matches at once", status = 503;
     } else if (sv->n == sv->cap) {
         size_t cap = sv->cap ? sv->cap * 2 : 8;
@@ -337,7 +437,6 @@ static void handle_start(Server *sv, const GgpMessage *msg, double t0, Reply *r)
         set_body(r, status, status == 500 ? "(error \"out of memory\")" : "busy");
         snprintf(r->note, sizeof r->note, "%s (max %u)", refuse, sv->max_matches);
         pthread_mutex_unlock(&m->lock);
-        m->refs = 1;
         match_destroy(m);
         return;
     }
@@ -345,14 +444,22 @@ static void handle_start(Server *sv, const GgpMessage *msg, double t0, Reply *r)
     m->log = open_match_log(sv, msg->id);
     m->play = o->play;
     m->play.log = m->log;
+    m->play.cancel = &m->cancel;
     m->spelling = ggp_spelling_new(msg->rules, strlen(msg->rules));
     char role[80];
     clean(role, sizeof role, msg->role, 60);
     mlog(m, "START role %s, start clock %u s, play clock %u s, rules %zu bytes", role, msg->startclock,
          msg->playclock, strlen(msg->rules));
-    double deadline = t0 + msg->startclock - TRANSPORT;
+    if (startclock != msg->startclock || playclock != msg->playclock) {
+        mlog(m, "clocks clamped to %u s and %u s (at most %d s)", startclock, playclock, MAX_CLOCK);
+        snprintf(r->note, sizeof r->note, "clocks clamped to %u s and %u s", startclock, playclock);
+        if (o->log && !o->log_dir)
+            fprintf(o->log, "gdlc player: a START's clocks (%u s, %u s) clamped to %u s and %u s\n", msg->startclock,
+                    msg->playclock, startclock, playclock);
+    }
+    double deadline = t0 + startclock - TRANSPORT;
     char *err = NULL;
-    m->session = session_new(msg->rules, strlen(msg->rules), msg->role, deadline, msg->playclock, &m->play, &err);
+    m->session = session_new(msg->rules, strlen(msg->rules), msg->role, deadline, playclock, &m->play, &err);
     if (m->session) {
         set_body(r, 200, "ready");
         mlog(m, "ready after %.3f s", gdl_now() - t0);
@@ -366,6 +473,11 @@ static void handle_start(Server *sv, const GgpMessage *msg, double t0, Reply *r)
         mlog(m, "rules rejected; every PLAY will be answered nil:\n%s", err ? err : "(no message)");
         if (o->log && o->log_dir == NULL && err)
             fprintf(o->log, "gdlc player: the rules of a match were rejected:\n%s\n", err);
+        /* it holds nothing now: the id is remembered without a slot */
+        pthread_mutex_lock(&sv->lock);
+        m->refused = true;
+        refused_trim_locked(sv);
+        pthread_mutex_unlock(&sv->lock);
     }
     free(err);
     pthread_mutex_unlock(&m->lock);
@@ -414,17 +526,26 @@ static void handle_play(Server *sv, const GgpMessage *msg, double t0, Reply *r)
     match_release(sv, m);
 }
 
+/* STOP and ABORT. A PLAY still thinking is cancelled first (ABORT always;
+ * STOP when it finds the match busy), so that the reply comes at once. A
+ * match we do not know (never started, already ended, or dropped) gets the
+ * usual reply, as GGP-Base's players give it: an error status would make
+ * nothing better for a manager that is done with the match anyway. */
 static void handle_end(Server *sv, const GgpMessage *msg, Reply *r)
 {
+    bool stop = msg->kind == GGP_STOP;
     Match *m = find(sv, msg->id, true);
     if (!m) {
-        set_body(r, 404, "busy");
+        set_body(r, 200, stop ? "done" : "aborted");
         snprintf(r->note, sizeof r->note, "no match with this id");
         return;
     }
-    pthread_mutex_lock(&m->lock); /* a PLAY still thinking ends first */
-    if (msg->kind == GGP_STOP) {
-        if (m->session)
+    if (!stop || pthread_mutex_trylock(&m->lock) != 0) {
+        player_flag_raise(&m->cancel);
+        pthread_mutex_lock(&m->lock);
+    }
+    if (stop) {
+        if (m->session && !player_flag_up(&m->cancel))
             session_stop(m->session, (const char *const *)msg->moves, msg->nmoves);
         set_body(r, 200, "done");
         mlog(m, "STOP after %u turns", m->turn);
@@ -467,11 +588,11 @@ static void handle(Server *sv, const char *text, size_t len, double t0, Reply *r
             if (*c == ' ' || *c == '(' || *c == ')' || *c == ';')
                 *c = '_';
         pthread_mutex_lock(&sv->lock);
-        bool full = sv->n >= sv->max_matches;
+        bool full = slots_used_locked(sv) >= sv->max_matches;
         pthread_mutex_unlock(&sv->lock);
         r->status = 200;
-        snprintf(r->body, sizeof r->body, "((name %s) (status %s))", *name ? name : "gdlc",
-                 full ? "busy" : "available");
+        free(r->body);
+        r->body = player_fmt("((name %s) (status %s))", *name ? name : "gdlc", full ? "busy" : "available");
         break;
     }
     case GGP_PREVIEW:
@@ -495,13 +616,16 @@ static void handle(Server *sv, const char *text, size_t len, double t0, Reply *r
 
 /* Queues a reply with the headers GGP-Base's players send (HttpWriter's
  * writeAsServer), and writes the request's log line. */
-static enum MHD_Result send_reply(Server *sv, struct MHD_Connection *c, const char *method, const Reply *r,
+static enum MHD_Result send_reply(Server *sv, struct MHD_Connection *c, const char *method, Reply *r,
                                   double t0)
 {
-    size_t n = strlen(r->body);
-    struct MHD_Response *resp = MHD_create_response_from_buffer(n, (void *)r->body, MHD_RESPMEM_MUST_COPY);
-    if (!resp)
+    const char *text = r->body ? r->body : "nil";
+    struct MHD_Response *resp = MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_MUST_COPY);
+    if (!resp) {
+        free(r->body);
+        r->body = NULL;
         return MHD_NO;
+    }
     MHD_add_response_header(resp, "Content-Type", "text/acl");
     MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
     MHD_add_response_header(resp, "Access-Control-Allow-Methods", "POST, GET, OPTIONS");
@@ -519,12 +643,14 @@ static enum MHD_Result send_reply(Server *sv, struct MHD_Connection *c, const ch
             const unsigned char *a = (const unsigned char *)&((const struct sockaddr_in *)ci->client_addr)->sin_addr;
             snprintf(from, sizeof from, "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
         }
-        clean_text(body, sizeof body, r->body, 160, true);
+        clean_text(body, sizeof body, text, 160, true);
         clean(m, sizeof m, method, 10);
         fprintf(sv->o->log, "%s %s %s %s %s -> %u %s (%.0f ms)%s%s\n", ts, from, m, r->kind ? r->kind : "-",
                 r->id[0] ? r->id : "-", r->status, body, (gdl_now() - t0) * 1000, r->note[0] ? ": " : "", r->note);
         fflush(sv->o->log);
     }
+    free(r->body);
+    r->body = NULL;
     return q;
 }
 
@@ -644,7 +770,9 @@ static void mhd_log(void *cls, const char *f, va_list ap)
 
 int player_serve(const PlayerServerOptions *o, const volatile sig_atomic_t *stop, FILE *err)
 {
-    Server sv = {.o = o, .max_matches = o->max_matches ? o->max_matches : DEFAULT_MAX_MATCHES};
+    Server sv = {.o = o,
+                 .max_matches = o->max_matches ? o->max_matches : DEFAULT_MAX_MATCHES,
+                 .forget = o->forget_seconds > 0 ? o->forget_seconds : FORGET_MAX};
     pthread_mutex_init(&sv.lock, NULL);
     if (o->port > 65535) {
         fprintf(err, "gdlc player: port %u is out of range (0 to 65535)\n", o->port);
@@ -670,14 +798,23 @@ int player_serve(const PlayerServerOptions *o, const volatile sig_atomic_t *stop
     while (!*stop) {
         struct timespec ts = {0, 50 * 1000 * 1000};
         nanosleep(&ts, NULL);
+        reap(&sv);
     }
-    /* waits for the requests in flight (a PLAY ends by its deadline) */
+    /* every match's search and waits end now; then the daemon closes the
+     * connections and joins their threads */
+    pthread_mutex_lock(&sv.lock);
+    for (size_t i = 0; i < sv.n; i++)
+        player_flag_raise(&sv.m[i]->cancel);
+    pthread_mutex_unlock(&sv.lock);
     MHD_stop_daemon(d);
-    size_t left = sv.n;
+    size_t left = 0;
     for (size_t i = 0; i < sv.n; i++) {
+        left += !sv.m[i]->refused;
         mlog(sv.m[i], "the player stops: the match is dropped");
         match_destroy(sv.m[i]);
     }
+    reap(&sv);
+    free(sv.dead);
     free(sv.m);
     pthread_mutex_destroy(&sv.lock);
     fprintf(err, "gdlc player: stopped (%zu match%s dropped)\n", left, left == 1 ? "" : "es");

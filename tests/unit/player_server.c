@@ -98,6 +98,7 @@ static int setup(void **state)
     T.o.log_dir = strdup(sub);
     T.o.log = T.log;
     T.o.max_matches = MAX_MATCHES;
+    T.o.forget_seconds = 2;
     T.o.bound_port = &T.port;
     pthread_create(&T.thread, NULL, serve, NULL);
     for (int i = 0; i < 500 && !T.port; i++)
@@ -383,10 +384,14 @@ static void test_bad_messages(void **state)
     post("( PLAY nosuch NIL )", &r);
     assert_int_equal(r.status, 404);
     assert_string_equal(r.body, "busy");
+    /* STOP and ABORT of a match never started: done and aborted, as
+     * GGP-Base's players answer (issue 36) */
     post("( STOP nosuch NIL )", &r);
-    assert_int_equal(r.status, 404);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.body, "done");
     post("( ABORT nosuch )", &r);
-    assert_int_equal(r.status, 404);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.body, "aborted");
 
     /* START for an id in play */
     char start[4096];
@@ -442,6 +447,132 @@ static void test_rejected_rules(void **state)
     assert_non_null(strstr(log, "rules rejected"));
     assert_non_null(strstr(log, "?x"));
     free(log);
+}
+
+
+typedef struct Later {
+    char body[256];
+    Resp r;
+    double took;
+} Later;
+
+static void *post_later(void *arg)
+{
+    Later *l = arg;
+    double t0 = gdl_now();
+    post(l->body, &l->r);
+    l->took = gdl_now() - t0;
+    return NULL;
+}
+
+/* Issue 36, class 2: a START with the largest clocks (clamped to an hour,
+ * and logged), then a PLAY that thinks towards its deadline: ABORT answers
+ * within a second and the PLAY is cut short, answered with a legal move.
+ * ABORT used to wait for the match's lock, held by the PLAY, for the
+ * whole play clock. Then the same with STOP. */
+static void test_abort_thinking(void **state)
+{
+    const char *rules = "(role thinker) (init (p)) (legal thinker go) (legal thinker wait) "
+                        "(<= (next (q)) (does thinker go)) (<= terminal (true (q))) (goal thinker 100)";
+    const char *ends[] = {"( ABORT think.%d )", "( STOP think.%d (go) )"};
+    const char *want[] = {"aborted", "done"};
+    for (int k = 0; k < 2; k++) {
+        char msg[1024];
+        Resp r;
+        snprintf(msg, sizeof msg, "( START think.%d thinker (%s) 5 4294967295 )", k, rules);
+        post(msg, &r);
+        assert_int_equal(r.status, 200);
+        assert_string_equal(r.body, "ready");
+        Later play;
+        snprintf(play.body, sizeof play.body, "( PLAY think.%d NIL )", k);
+        pthread_t th;
+        assert_int_equal(pthread_create(&th, NULL, post_later, &play), 0);
+        usleep(300 * 1000);
+        snprintf(msg, sizeof msg, ends[k], k);
+        double t0 = gdl_now();
+        post(msg, &r);
+        double took = gdl_now() - t0;
+        pthread_join(th, NULL);
+        if (r.status != 200 || strcmp(r.body, want[k]) != 0 || took > 1)
+            fail_msg("%s answered %d '%s' after %.3f s", msg, r.status, r.body, took);
+        assert_int_equal(play.r.status, 200);
+        assert_true(strcmp(play.r.body, "go") == 0 || strcmp(play.r.body, "wait") == 0);
+        assert_true(play.took < 1.5);
+    }
+    char path[256];
+    snprintf(path, sizeof path, "%s/think.0.log", T.o.log_dir);
+    char *log = slurp(path);
+    assert_non_null(log);
+    assert_non_null(strstr(log, "clocks clamped to 5 s and 3600 s"));
+    free(log);
+}
+
+/* Issue 36, class 9: a move spelled in more than 511 bytes is answered
+ * whole (a fixed reply buffer of 512 bytes cut it: an unclosed
+ * s-expression). */
+static void test_long_move(void **state)
+{
+    char sym[701];
+    for (int i = 0; i < 700; i++)
+        sym[i] = "abcdefghij"[i % 10];
+    sym[700] = 0;
+    char rules[2048], msg[4096], want[1024];
+    snprintf(rules, sizeof rules,
+             "(role r) (init (p)) (legal r (say %s one)) (<= (next (q)) (does r (say ?x ?y))) "
+             "(<= terminal (true (q))) (goal r 100)", sym);
+    snprintf(msg, sizeof msg, "( START long r (%s) 5 2 )", rules);
+    Resp r;
+    post(msg, &r);
+    assert_string_equal(r.body, "ready");
+    post("( PLAY long NIL )", &r);
+    assert_int_equal(r.status, 200);
+    snprintf(want, sizeof want, "(say %s one)", sym);
+    assert_string_equal(r.body, want);
+    post("( ABORT long )", &r);
+    assert_string_equal(r.body, "aborted");
+}
+
+/* Issue 36, class 7: STARTs whose rules are rejected, with the largest
+ * play clock, do not fill the table (they hold no session), and a match
+ * the manager forgot is dropped after the server's forget time whatever
+ * clock it asked for (it used to be kept two play clocks and a minute:
+ * more than two hours, every START meanwhile refused with 503). */
+static void test_forgotten_matches(void **state)
+{
+    char msg[512];
+    Resp r;
+    for (int i = 0; i < 3 * MAX_MATCHES; i++) {
+        snprintf(msg, sizeof msg, "( START refused.%d r ((role r) (<= (legal r ?x) (true (p)))) 5 4294967295 )", i);
+        post(msg, &r);
+        assert_int_equal(r.status, 200);
+        assert_string_equal(r.body, "busy");
+    }
+    const char *rules = "(role r) (init (p)) (legal r go) (<= terminal (true (p))) (goal r 100)";
+    int live = 0;
+    for (; live <= MAX_MATCHES; live++) {
+        snprintf(msg, sizeof msg, "( START live.%d r (%s) 5 4294967295 )", live, rules);
+        post(msg, &r);
+        if (r.status == 503)
+            break;
+        assert_string_equal(r.body, "ready");
+    }
+    assert_int_equal(live, MAX_MATCHES);
+    post("( PLAY refused.0 NIL )", &r);
+    assert_string_equal(r.body, "nil");
+    /* silent past the forget time: a START finds room */
+    usleep((useconds_t)((T.o.forget_seconds + 0.5) * 1e6));
+    snprintf(msg, sizeof msg, "( START live.new r (%s) 5 4294967295 )", rules);
+    post(msg, &r);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.body, "ready");
+    for (int i = 0; i < live; i++) {
+        snprintf(msg, sizeof msg, "( ABORT live.%d )", i);
+        post(msg, &r);
+        assert_string_equal(r.body, "aborted");
+    }
+    post("( ABORT live.new )", &r);
+    post("(INFO)", &r);
+    assert_string_equal(r.body, "((name gdlc-test) (status available))");
 }
 
 static void test_cap_and_names(void **state)
@@ -507,7 +638,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_info_and_headers), cmocka_unit_test(test_match_spelled_as_rules),
         cmocka_unit_test(test_two_matches_at_once), cmocka_unit_test(test_bad_messages),
-        cmocka_unit_test(test_rejected_rules), cmocka_unit_test(test_cap_and_names),
+        cmocka_unit_test(test_rejected_rules), cmocka_unit_test(test_abort_thinking),
+        cmocka_unit_test(test_long_move), cmocka_unit_test(test_forgotten_matches),
+        cmocka_unit_test(test_cap_and_names),
         cmocka_unit_test(test_stop),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -3,7 +3,9 @@
  * own: a session that loads the rules through the public API on the ref
  * engine, follows the joint moves it is told, and answers a random legal
  * move after "thinking" until its deadline less the margin (at most
- * 0.1 s), which is what a real session does with its clock. */
+ * 0.1 s, except for a role named thinker: the whole clock), which is what
+ * a real session does with its clock. Like a real session it stops at
+ * once when its owner raises PlayOptions.cancel. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,8 @@ struct Session {
     GdlRng rng;
     double margin;
     uint64_t played;
+    bool thinker;                /* thinks until its deadline */
+    const volatile int *cancel;  /* PlayOptions.cancel */
 };
 
 void play_options_default(PlayOptions *o)
@@ -66,6 +70,8 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
     gdl_initial_state(s->m, &s->s);
     gdl_rng_seed(&s->rng, o->seed);
     s->margin = playclock / 4 < o->margin ? playclock / 4 : o->margin;
+    s->thinker = strcmp(role, "thinker") == 0;
+    s->cancel = o->cancel;
     return s;
 }
 
@@ -104,9 +110,9 @@ const char *session_play(Session *s, const char *const *joint, size_t n, double 
         return NULL;
     }
     double until = deadline - s->margin, now = gdl_now();
-    if (until > now + 0.1)
+    if (until > now + 0.1 && !s->thinker)
         until = now + 0.1;
-    while (gdl_now() < until) {
+    while (gdl_now() < until && !(s->cancel && __atomic_load_n(s->cancel, __ATOMIC_RELAXED))) {
         struct timespec ts = {0, 10 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
