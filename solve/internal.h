@@ -131,5 +131,7 @@ GdlStatus sv_proof_write(SvGraph *g, const GdlGame *game, const GdlState *start,
 /* save.c */
 GdlStatus sv_save(SvGraph *g, const char *path, char **err);
 GdlStatus sv_load(SvGraph *g, const char *path, char **err);
+/* The same from the bytes b[0, len) (path names them in messages). */
+GdlStatus sv_load_bytes(SvGraph *g, const char *path, const uint8_t *b, size_t len, char **err);
 
 #endif

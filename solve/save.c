@@ -358,12 +358,18 @@ GdlStatus sv_load(SvGraph *g, const char *path, char **err)
         *err = rerr ? rerr : base_sprintf("%s: cannot read the graph", path);
         return big ? GDL_BAD_ARGUMENT : GDL_IO_ERROR;
     }
+    GdlStatus st = sv_load_bytes(g, path, (const uint8_t *)buf, len, err);
+    free(buf);
+    return st;
+}
+
+GdlStatus sv_load_bytes(SvGraph *g, const char *path, const uint8_t *b, size_t len, char **err)
+{
     GdlMachine *m = g->m;
     GdlAnalysis *an = g->an;
     size_t nsym = g->nsym;
     bool tr = g->transpositions, analyses = g->analyses, symmetries = g->symmetries;
     GdlStatus st = GDL_BAD_ARGUMENT;
-    const uint8_t *b = (const uint8_t *)buf;
     const char *what = NULL;
     char *text = NULL;
     if (len < sizeof sv_magic + 1 + 8 || memcmp(b, sv_magic, sizeof sv_magic) != 0) {
@@ -392,7 +398,6 @@ GdlStatus sv_load(SvGraph *g, const char *path, char **err)
         *err = base_sprintf("%s: saved with %s and %llu symmetr%s: resume with the same options", path,
                             ftr ? "transpositions" : "no transpositions", (unsigned long long)fsym,
                             fsym == 1 ? "y" : "ies");
-        free(buf);
         return GDL_BAD_ARGUMENT;
     }
     if (nnodes == 0 || nnodes > (uint64_t)(in.end - in.p) || root >= nnodes) {
@@ -508,14 +513,11 @@ GdlStatus sv_load(SvGraph *g, const char *path, char **err)
             goto bad;
         }
         *err = base_sprintf("%s: %s", path, g->message);
-        free(buf);
         goto fail;
     }
-    free(buf);
     return GDL_OK;
 bad:
     free(text);
-    free(buf);
     st = damaged(g, err, path, what);
     goto reset;
 fail:

@@ -7,7 +7,8 @@
 #  - corrupted proofs rejected, the bad node named: a missing reply, an
 #    illegal move (a play and a reply), a wrong child state, an extra edge,
 #    a cycle, a value the strategy does not achieve, malformed lines, a
-#    truncated file, an unknown node; 40 seeded mutants of a valid proof
+#    truncated file, an unknown node, an edge's symmetry past the count (0,
+#    and 1 on tic-tac-toe), ids past 2^64 - 1; 40 seeded mutants of a valid proof
 #    exit 0 or 1 (no crash, nothing for the sanitizers);
 #  - symmetries on tic-tac-toe (games/tictactoe.kif, and the corpus's):
 #    a true reflection written out in full (27 facts, 9 moves of each role)
