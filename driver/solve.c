@@ -261,7 +261,9 @@ static int solve_cmd(CliArgs *a)
         } else {
             fprintf(stderr, "gdlc %s: %s: %s\n", a->cmd, c.path, err ? err : gdl_status_name(st));
         }
-        rc = CLI_FAULT;
+        /* a --resume file that cannot be read, a --save file that cannot
+         * be written: 2, as every file that cannot be read or written */
+        rc = st == GDL_IO_ERROR ? CLI_USAGE : CLI_FAULT;
         if (c.proof)
             remove(c.proof); /* an incomplete proof is no proof */
         goto out;

@@ -104,6 +104,8 @@ if [ -w /dev/full ]; then
 fi
 printf 'not a graph' >"$tmp/damaged.graph"
 expect 1 "damaged --resume" "$gdlc" solve "$dir/sub4.kif" --quiet --resume "$tmp/damaged.graph"
+expect 2 "missing --resume" "$gdlc" solve "$dir/sub4.kif" --quiet --resume "$tmp/no-such.graph"
+expect 2 "--save into no directory" "$gdlc" solve "$dir/sub4.kif" --quiet --save "$tmp/no-such/g.graph"
 
 # ---- --save and --resume ----
 expect 3 "save after 3 nodes" "$gdlc" solve "$dir/nim123.kif" --quiet --max-nodes 3 --save "$tmp/g.graph"
