@@ -11,12 +11,13 @@
  *     (once a solve that never ended), a terminal state's goal, an
  *     unexpanded node's a-priori interval, an edge to another state, a
  *     move removed;
- *   - seeded mutants (GDLC_SAVED_MUTANTS, default 200 per game, 60 under
- *     the sanitizers) of a partial and of a solved graph: values and ids
- *     set anew, bytes changed, the hash recomputed; every resume is refused with
- *     GDL_BAD_ARGUMENT and a message, or reports the true value; every
- *     proof written after a resume holds under the independent checker
- *     (solve/check.c) with that value.
+ *   - seeded mutants (GDLC_SAVED_MUTANTS, default 200 per game; under the
+ *     sanitizers 12 of tic-tac-toe and 60 of Nim) of a partial and of a
+ *     solved graph: values and ids set anew, bytes changed, the hash
+ *     recomputed; every resume is refused with GDL_BAD_ARGUMENT and a
+ *     message, or reports the true value; every proof written after a
+ *     resume holds under the independent checker (solve/check.c) with
+ *     that value.
  * A hang fails the test by SIGALRM. GDLC_SAVED_VERBOSE=1 prints counts.
  */
 #include <setjmp.h>
@@ -48,9 +49,7 @@ typedef struct Game {
 
 static void game_open(Game *gm, const char *rel, int value)
 {
-    static char path[512];
-    snprintf(path, sizeof path, "%s/%s", GDLC_SOURCE_DIR, rel);
-    gm->path = base_xstrdup(path);
+    gm->path = base_sprintf("%s/%s", GDLC_SOURCE_DIR, rel);
     gm->value = value;
     assert_int_equal(gdl_game_load_file(gm->path, &gm->g, NULL), GDL_OK);
     char *err = NULL;
@@ -481,13 +480,14 @@ static void test_edits(void **state)
         free(b0);
         Layout l;
         layout(b, len, &l);
-        const Field *f = find_field(&l, root_of(part), FK_NMOVES, 0);
+        uint32_t proot = root_of(part);
+        const Field *f = find_field(&l, proot, FK_NMOVES, 0);
         size_t q = f->at, n;
         uint64_t nm = rd_var(b, &q, &n);
         /* drop the last joint move's bytes: from its first move text to its sym */
         uint32_t last = BASE_NONE;
         for (uint32_t k = 0; k < l.f.n; k++)
-            if (l.f.v[k].node == root_of(part) && l.f.v[k].kind == FK_SYM)
+            if (l.f.v[k].node == proot && l.f.v[k].kind == FK_SYM)
                 last = k;
         uint32_t prev = last - 2; /* the previous edge's sym, or nmoves when one edge */
         size_t from = l.f.v[prev].at + l.f.v[prev].len, to = l.f.v[last].at + l.f.v[last].len;
@@ -589,25 +589,29 @@ static void mutants_of(Game *gm, const char *graph, unsigned count, unsigned *re
     free(src);
 }
 
-static unsigned mutant_count(void)
+/* GDLC_SAVED_MUTANTS, or dflt. */
+static unsigned mutant_count(unsigned dflt)
 {
     const char *e = getenv("GDLC_SAVED_MUTANTS");
-#ifdef GDLC_SAVED_SANITIZE
-    unsigned dflt = 60; /* some 5 s under the sanitizers */
-#else
-    unsigned dflt = 200; /* some 5 s a game */
-#endif
     return e ? (unsigned)atoi(e) : dflt;
 }
 
-static void run_mutants(const char *rel, int value, uint64_t partial)
+/* Under the sanitizers checking a proof of tic-tac-toe and its eight
+ * symmetries takes a second: fewer mutants there. */
+#ifdef GDLC_SAVED_SANITIZE
+#define SANITIZED(plain, sanitized) (sanitized)
+#else
+#define SANITIZED(plain, sanitized) (plain)
+#endif
+
+static void run_mutants(const char *rel, int value, uint64_t partial, unsigned count)
 {
     alarm(240);
     Game gm;
     game_open(&gm, rel, value);
     char *full = save_graph(&gm, "mfull.graph", 0);
     char *part = save_graph(&gm, "mpart.graph", partial);
-    unsigned n = mutant_count(), refused = 0, resumed = 0;
+    unsigned n = mutant_count(count), refused = 0, resumed = 0;
     mutants_of(&gm, part, n - n / 2, &refused, &resumed);
     mutants_of(&gm, full, n / 2, &refused, &resumed);
     if (getenv("GDLC_SAVED_VERBOSE"))
@@ -623,13 +627,13 @@ static void run_mutants(const char *rel, int value, uint64_t partial)
 static void test_mutants_tictactoe(void **state)
 {
     (void)state;
-    run_mutants("games/tictactoe.kif", 50, 150);
+    run_mutants("games/tictactoe.kif", 50, 150, SANITIZED(200, 12));
 }
 
 static void test_mutants_nim(void **state)
 {
     (void)state;
-    run_mutants("tests/solve/nim123.kif", 0, 12);
+    run_mutants("tests/solve/nim123.kif", 0, 12, SANITIZED(200, 60));
 }
 
 int main(void)
