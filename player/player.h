@@ -153,6 +153,9 @@ typedef struct PlayerServerOptions {
     double forget_seconds;  /* a match silent this long (0: 900 s), or two play
                                clocks and a minute when that is less, is
                                dropped when a START finds the table full */
+    double request_seconds; /* a request must come in whole (headers and body)
+                               within this (0: 30 s); its connection is closed
+                               after */
     /* when not NULL, the port bound is written here once listening */
     unsigned *bound_port;
 } PlayerServerOptions;

@@ -16,6 +16,14 @@
  * the dead that the serving loop frees (freeing a session stops and joins
  * its threads: no request waits for that).
  *
+ * Connection slots: a thread per connection is kept (a PLAY thinking for
+ * its whole clock blocks only its own thread, and MHD's polling modes
+ * would need suspended connections and a worker pool for the same end),
+ * with a watchdog for what MHD's idle timeout cannot see: a request must
+ * come in whole within request_seconds (30 s) however slowly it trickles,
+ * and at most MAX_RECEIVING of the MAX_CONNECTIONS slots may be receiving,
+ * the oldest cut for a newcomer (see "connection slots" below).
+ *
  * Everything can be stopped. Each match has a cancel flag (its session's
  * PlayOptions.cancel) that ABORT raises before it waits for the match's
  * lock, as does a STOP that finds a PLAY thinking, and the server's stop
@@ -74,6 +82,7 @@
 #include <unistd.h>
 
 #include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <microhttpd.h>
 
@@ -84,8 +93,10 @@
 enum {
     MAX_BODY = 16 << 20,      /* bytes of a request body (the largest rules are far smaller) */
     DEFAULT_MAX_MATCHES = 16, /* matches at once when the options say 0 */
-    MAX_CONNECTIONS = 64,     /* connections (threads) at once */
-    IDLE_TIMEOUT = 60,        /* seconds a connection may stay silent */
+    MAX_CONNECTIONS = 128,    /* connections (threads) at once */
+    MAX_RECEIVING = 96,       /* of which still receiving their request: the
+                                 rest are kept for requests being handled */
+    REQUEST_SECONDS = 30,     /* a request must be in (headers and body) within this */
     MAX_CLOCK = 3600,         /* seconds: a longer clock is clamped to this */
     MAX_REFUSED = 256,        /* ids of refused matches remembered (the oldest forgotten first) */
     FORGET_MAX = 900,         /* seconds: a silent match is forgotten after at most this */
@@ -166,8 +177,21 @@ typedef struct Match {
     unsigned refs;         /* the table's, and requests' (server lock) */
 } Match;
 
+/* A connection, as the watchdog sees it (MHD's socket context). */
+typedef struct Conn {
+    int fd;             /* its socket (open while the Conn is listed) */
+    double since;       /* gdl_now when its request began to come in */
+    bool handling;      /* its request is in: being handled or answered */
+    bool cut;           /* the watchdog has shut its socket down */
+    struct Conn *prev, *next;
+} Conn;
+
 typedef struct Server {
     const PlayerServerOptions *o;
+    pthread_mutex_t conn_lock; /* the connections' list */
+    Conn *conns;               /* every open connection, oldest last */
+    unsigned receiving;        /* listed, not handling, not cut */
+    double request_seconds;    /* REQUEST_SECONDS or the options' */
     unsigned max_matches;
     double forget;        /* seconds of silence after which a match may be dropped */
     pthread_mutex_t lock; /* the table and the dead */
@@ -654,6 +678,117 @@ static enum MHD_Result send_reply(Server *sv, struct MHD_Connection *c, const ch
     return q;
 }
 
+/* ---- connection slots -------------------------------------------------- */
+
+/* A thread per connection serves requests that may think for a whole play
+ * clock, but a client that sends its request a byte every few seconds
+ * (slow loris) defeats MHD's idle timeout and holds its thread for good;
+ * MAX_CONNECTIONS of them held every slot and INFO went unanswered. So
+ * every connection is listed (MHD's connection notifications), and the
+ * serving loop's watchdog shuts down the socket of a connection whose
+ * request has not fully come in within request_seconds of its start,
+ * whatever its pace. And at most MAX_RECEIVING connections may be
+ * receiving at once: a new connection beyond that cuts the oldest
+ * receiving one, so a new client always gets in and slots stay in reserve
+ * for requests being handled. Connections are never limited per address:
+ * managers, GGP-Base's GameServer and the tests all connect from one.
+ * The socket is shut down (not closed) under the list's lock; MHD closes
+ * it only after it has told us the connection is closed, so the watchdog
+ * never touches a descriptor that has been reused. */
+
+/* Shuts down c's socket: its thread sees the end of the stream and closes
+ * the connection. conn_lock held. */
+static void conn_cut_locked(Server *sv, Conn *c)
+{
+    if (c->cut)
+        return;
+    if (!c->handling)
+        sv->receiving--;
+    c->cut = true;
+    shutdown(c->fd, SHUT_RDWR);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *mc, void **ctx, enum MHD_ConnectionNotificationCode toe)
+{
+    Server *sv = cls;
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
+        Conn *c = ci ? base_try_realloc(NULL, sizeof *c) : NULL;
+        *ctx = c;
+        if (!c)
+            return;
+        memset(c, 0, sizeof *c);
+        c->fd = ci->connect_fd;
+        c->since = gdl_now();
+        pthread_mutex_lock(&sv->conn_lock);
+        if (sv->receiving >= MAX_RECEIVING) { /* the oldest receiving connections go */
+            Conn *old = sv->conns;
+            while (old && old->next)
+                old = old->next;
+            for (; old && sv->receiving >= MAX_RECEIVING; old = old->prev)
+                if (!old->handling)
+                    conn_cut_locked(sv, old);
+        }
+        c->next = sv->conns;
+        if (sv->conns)
+            sv->conns->prev = c;
+        sv->conns = c;
+        sv->receiving++;
+        pthread_mutex_unlock(&sv->conn_lock);
+    } else if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+        Conn *c = *ctx;
+        if (!c)
+            return;
+        pthread_mutex_lock(&sv->conn_lock);
+        if (!c->handling && !c->cut)
+            sv->receiving--;
+        if (c->prev)
+            c->prev->next = c->next;
+        else
+            sv->conns = c->next;
+        if (c->next)
+            c->next->prev = c->prev;
+        pthread_mutex_unlock(&sv->conn_lock);
+        free(c);
+        *ctx = NULL;
+    }
+}
+
+/* The connection's request is in (handling) or answered (not handling:
+ * a kept-alive connection's next request starts now). */
+static void conn_mark(Server *sv, struct MHD_Connection *mc, bool handling)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    Conn *c = ci ? ci->socket_context : NULL;
+    if (!c)
+        return;
+    pthread_mutex_lock(&sv->conn_lock);
+    if (handling) /* a PLAY may think for its whole clock: only the watchdog times requests */
+        MHD_set_connection_option(mc, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
+    if (c->handling != handling && !c->cut) {
+        c->handling = handling;
+        if (handling)
+            sv->receiving--;
+        else
+            sv->receiving++;
+    }
+    if (!handling)
+        c->since = gdl_now();
+    pthread_mutex_unlock(&sv->conn_lock);
+}
+
+/* The watchdog (the serving loop, every tick): cuts the connections whose
+ * request has been coming in for longer than request_seconds. */
+static void conn_watch(Server *sv)
+{
+    double now = gdl_now();
+    pthread_mutex_lock(&sv->conn_lock);
+    for (Conn *c = sv->conns; c; c = c->next)
+        if (!c->handling && !c->cut && now - c->since > sv->request_seconds)
+            conn_cut_locked(sv, c);
+    pthread_mutex_unlock(&sv->conn_lock);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload, size_t *upload_size, void **req_cls)
 {
@@ -663,6 +798,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     memset(&r, 0, sizeof r);
     if (!rq) { /* the headers are in: decide whether to read a body */
         double t0 = gdl_now();
+        if (strcmp(method, MHD_HTTP_METHOD_POST) != 0)
+            conn_mark(sv, c, true); /* answered now: no body to wait for */
         if (strcmp(method, MHD_HTTP_METHOD_OPTIONS) == 0) { /* a browser's preflight */
             set_body(&r, 200, "");
             return send_reply(sv, c, method, &r, t0);
@@ -713,6 +850,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return MHD_YES;
     }
     /* the whole body is in */
+    conn_mark(sv, c, true);
     if (rq->too_big) {
         char why[120];
         snprintf(why, sizeof why, "request body too large: more than %d bytes", MAX_BODY);
@@ -725,6 +863,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls, enum MHD_RequestTerminationCode code)
 {
+    conn_mark(cls, c, false);
     Request *rq = *req_cls;
     if (rq) {
         free(rq->body);
@@ -772,8 +911,10 @@ int player_serve(const PlayerServerOptions *o, const volatile sig_atomic_t *stop
 {
     Server sv = {.o = o,
                  .max_matches = o->max_matches ? o->max_matches : DEFAULT_MAX_MATCHES,
-                 .forget = o->forget_seconds > 0 ? o->forget_seconds : FORGET_MAX};
+                 .forget = o->forget_seconds > 0 ? o->forget_seconds : FORGET_MAX,
+                 .request_seconds = o->request_seconds > 0 ? o->request_seconds : REQUEST_SECONDS};
     pthread_mutex_init(&sv.lock, NULL);
+    pthread_mutex_init(&sv.conn_lock, NULL);
     if (o->port > 65535) {
         fprintf(err, "gdlc player: port %u is out of range (0 to 65535)\n", o->port);
         return -1;
@@ -781,12 +922,14 @@ int player_serve(const PlayerServerOptions *o, const volatile sig_atomic_t *stop
     struct MHD_Daemon *d = MHD_start_daemon(
         MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, (uint16_t)o->port, NULL,
         NULL, on_request, &sv, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, (void *)err, MHD_OPTION_NOTIFY_COMPLETED,
-        on_completed, &sv, MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned)IDLE_TIMEOUT, MHD_OPTION_UNESCAPE_CALLBACK, unescape, &sv, MHD_OPTION_END);
+        on_completed, &sv, MHD_OPTION_NOTIFY_CONNECTION, on_connection, &sv, MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)(sv.request_seconds + 1),
+        MHD_OPTION_UNESCAPE_CALLBACK, unescape, &sv, MHD_OPTION_END);
     if (!d) {
         fprintf(err, "gdlc player: cannot listen on port %u: %s\n", o->port,
                 errno ? strerror(errno) : "libmicrohttpd refused to start");
         pthread_mutex_destroy(&sv.lock);
+        pthread_mutex_destroy(&sv.conn_lock);
         return -1;
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
@@ -799,6 +942,7 @@ int player_serve(const PlayerServerOptions *o, const volatile sig_atomic_t *stop
         struct timespec ts = {0, 50 * 1000 * 1000};
         nanosleep(&ts, NULL);
         reap(&sv);
+        conn_watch(&sv);
     }
     /* every match's search and waits end now; then the daemon closes the
      * connections and joins their threads */
@@ -817,6 +961,7 @@ int player_serve(const PlayerServerOptions *o, const volatile sig_atomic_t *stop
     free(sv.dead);
     free(sv.m);
     pthread_mutex_destroy(&sv.lock);
+    pthread_mutex_destroy(&sv.conn_lock);
     fprintf(err, "gdlc player: stopped (%zu match%s dropped)\n", left, left == 1 ? "" : "es");
     return 0;
 }

@@ -20,6 +20,7 @@
  *     the leaks).
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <dirent.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -99,6 +100,7 @@ static int setup(void **state)
     T.o.log = T.log;
     T.o.max_matches = MAX_MATCHES;
     T.o.forget_seconds = 2;
+    T.o.request_seconds = 3;
     T.o.bound_port = &T.port;
     pthread_create(&T.thread, NULL, serve, NULL);
     for (int i = 0; i < 500 && !T.port; i++)
@@ -575,6 +577,76 @@ static void test_forgotten_matches(void **state)
     assert_string_equal(r.body, "((name gdlc-test) (status available))");
 }
 
+
+/* Issue 36, class 6: slow clients (each sends its request a byte at a
+ * time, every 0.3 s: an idle timeout never fires) more than the
+ * connection slots. INFO is still answered at once, each slow connection
+ * is closed once its request has been coming in for request_seconds
+ * (whatever its pace), and a PLAY thinking longer than that is not cut.
+ * (Before: 64 slow clients held every slot and INFO went unanswered.) */
+static void test_slow_clients(void **state)
+{
+    enum { SLOW = 140 };
+    int fd[SLOW];
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)T.port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const char *trickle = "POST / HTTP/1.0\r\nContent-Type: text/acl\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    for (int i = 0; i < SLOW; i++) {
+        fd[i] = socket(AF_INET, SOCK_STREAM, 0);
+        assert_true(fd[i] >= 0);
+        assert_int_equal(connect(fd[i], (struct sockaddr *)&a, sizeof a), 0);
+    }
+    /* a PLAY that thinks 5.4 s, past request_seconds, in parallel */
+    const char *rules = "(role thinker) (init (p)) (legal thinker go) (legal thinker wait) "
+                        "(<= (next (q)) (does thinker go)) (<= terminal (true (q))) (goal thinker 100)";
+    char msg[1024];
+    Resp r;
+    snprintf(msg, sizeof msg, "( START slow.think thinker (%s) 5 6 )", rules);
+    post(msg, &r);
+    assert_string_equal(r.body, "ready");
+    Later play;
+    snprintf(play.body, sizeof play.body, "( PLAY slow.think NIL )");
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, post_later, &play), 0);
+    double t0 = gdl_now(), info_took = -1;
+    int open_at_end = 0;
+    for (int step = 0; gdl_now() - t0 < T.o.request_seconds + 2; step++) {
+        for (int i = 0; i < SLOW; i++)
+            if (fd[i] >= 0 && send(fd[i], trickle + step % 60, 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+                close(fd[i]);
+                fd[i] = -1;
+            }
+        if (step == 3) {
+            double t1 = gdl_now();
+            post("( INFO )", &r);
+            info_took = gdl_now() - t1;
+            if (r.status != 200 || !strstr(r.body, "(name gdlc-test)"))
+                fail_msg("INFO with %d slow clients: status %d '%s' after %.3f s", SLOW, r.status, r.body, info_took);
+        }
+        usleep(300 * 1000);
+    }
+    for (int i = 0; i < SLOW; i++)
+        if (fd[i] >= 0) {
+            /* closed by the server: the read sees the end (or a reset) at once */
+            struct timeval tv = {0, 200 * 1000};
+            setsockopt(fd[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+            char b[64];
+            if (recv(fd[i], b, sizeof b, 0) < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+                open_at_end++;
+            close(fd[i]);
+        }
+    pthread_join(th, NULL);
+    print_message("slow clients: INFO answered in %.3f s; %d of %d still open after %.1f s\n", info_took,
+                  open_at_end, SLOW, gdl_now() - t0);
+    assert_true(info_took >= 0 && info_took < 1);
+    assert_int_equal(open_at_end, 0);
+    assert_int_equal(play.r.status, 200);
+    assert_true(strcmp(play.r.body, "go") == 0 || strcmp(play.r.body, "wait") == 0);
+    assert_true(play.took > T.o.request_seconds + 1);
+    post("( ABORT slow.think )", &r);
+    assert_string_equal(r.body, "aborted");
+}
+
 static void test_cap_and_names(void **state)
 {
     const char *rules = "(role r) (init (p)) (legal r go) (<= terminal (true (p))) (goal r 100)";
@@ -616,7 +688,7 @@ static void test_stop(void **state)
     assert_int_equal(T.rc, 0);
     fflush(T.err);
     rewind(T.err);
-    char buf[4096];
+    static char buf[1 << 16];
     size_t n = fread(buf, 1, sizeof buf - 1, T.err);
     buf[n] = 0;
     assert_non_null(strstr(buf, "listening on port"));
@@ -640,6 +712,7 @@ int main(void)
         cmocka_unit_test(test_two_matches_at_once), cmocka_unit_test(test_bad_messages),
         cmocka_unit_test(test_rejected_rules), cmocka_unit_test(test_abort_thinking),
         cmocka_unit_test(test_long_move), cmocka_unit_test(test_forgotten_matches),
+        cmocka_unit_test(test_slow_clients),
         cmocka_unit_test(test_cap_and_names),
         cmocka_unit_test(test_stop),
     };
