@@ -39,9 +39,13 @@
  * it with its rules case-sensitively.
  *
  * Time: the clocks run from the moment the request arrived (GGP-Base's
- * receptionTime). The session gets deadline = arrival + clock - TRANSPORT
- * (the time to write the reply and cross the network); it keeps its own
- * margin (PlayOptions.margin) before that for its search to stop.
+ * receptionTime). Every reply leaves 0.5 s of its clock: the
+ * session gets deadline = arrival + clock - REPLY_MARGIN, and keeps its own
+ * margin (PlayOptions.margin) before that for its search to stop. A START's
+ * work (the rules' spelling, loading, compiling, the analyses) runs in a
+ * thread of its own: the START answers ready at its deadline whatever is
+ * left to do, and each PLAY waits for the session within its own clock
+ * (nil when it is still not ready: the manager plays a random move).
  *
  * Failures, and what the manager sees:
  *   - a body that is not a message (malformed, unknown, truncated, empty):
@@ -101,7 +105,11 @@ enum {
     MAX_REFUSED = 256,        /* ids of refused matches remembered (the oldest forgotten first) */
     FORGET_MAX = 900,         /* seconds: a silent match is forgotten after at most this */
 };
-static const double TRANSPORT = 0.1; /* seconds kept for the reply to reach the manager */
+/* Seconds of every clock aimed to be left when the reply is sent: 0.5 s
+ * for the reply to reach the manager (issue 36: at least that, measured
+ * with both cores busy), and 0.15 s for a machine whose cores are busy
+ * with other work (other matches, a compile) to wake the request late. */
+static const double REPLY_MARGIN = 0.65;
 
 /* ---- small helpers --------------------------------------------------- */
 
@@ -175,6 +183,14 @@ typedef struct Match {
     double last;           /* gdl_now of the last message's arrival or reply (server lock) */
     pthread_mutex_t lock;  /* held through each call on the session */
     unsigned refs;         /* the table's, and requests' (server lock) */
+    /* the START's work (spelling, session_new) runs in a thread of its own
+     * that the START waits for only until its clock less REPLY_MARGIN */
+    pthread_t starter;
+    bool has_starter;      /* starter to be joined */
+    bool started;          /* its work is done: session and spelling set (lock) */
+    pthread_cond_t done;   /* signalled when started (lock; CLOCK_MONOTONIC) */
+    char *rules, *role;    /* the START's, for the starter (freed by it) */
+    double start_t0, start_deadline;
 } Match;
 
 /* A connection, as the watchdog sees it (MHD's socket context). */
@@ -204,6 +220,13 @@ typedef struct Server {
 
 static void match_destroy(Match *m)
 {
+    if (m->has_starter) { /* its flag is raised: it ends soon */
+        player_flag_raise(&m->cancel);
+        pthread_join(m->starter, NULL);
+    }
+    pthread_cond_destroy(&m->done);
+    free(m->rules);
+    free(m->role);
     if (m->session)
         session_free(m->session);
     ggp_spelling_free(m->spelling);
@@ -413,18 +436,92 @@ static void refused_trim_locked(Server *sv)
     }
 }
 
+/* Waits on m's lock (held) until the START's work is done or until
+ * (gdl_now seconds); true when it is done. */
+static bool wait_started(Match *m, double until)
+{
+    while (!m->started) {
+        double left = until - gdl_now();
+        if (left <= 0)
+            return false;
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        double at = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 + (left < 0.05 ? left : 0.05);
+        ts.tv_sec = (time_t)at;
+        ts.tv_nsec = (long)((at - (double)ts.tv_sec) * 1e9);
+        pthread_cond_timedwait(&m->done, &m->lock, &ts);
+    }
+    return true;
+}
+
+/* The START's work, in its own thread: the rules' spelling, then the
+ * session (rules loaded, machines made, the start clock spent). */
+typedef struct Starter {
+    Server *sv;
+    Match *m;
+} Starter;
+
+static void start_work(Server *sv, Match *m)
+{
+    GgpSpelling *sp = ggp_spelling_new(m->rules, strlen(m->rules));
+    char *err = NULL;
+    Session *session = session_new(m->rules, strlen(m->rules), m->role, m->start_deadline, m->playclock, &m->play,
+                                   &err);
+    double took = gdl_now() - m->start_t0;
+    if (session) {
+        mlog(m, "ready after %.3f s%s", took,
+             took > m->start_deadline - m->start_t0 ? " (after the START's reply)" : "");
+    } else {
+        mlog(m, "rules rejected; every PLAY will be answered nil:\n%s", err ? err : "(no message)");
+        if (sv->o->log && sv->o->log_dir == NULL && err && !player_flag_up(&m->cancel))
+            fprintf(sv->o->log, "gdlc player: the rules of a match were rejected:\n%s\n", err);
+        /* it holds nothing now: the id is remembered without a slot */
+        pthread_mutex_lock(&sv->lock);
+        m->refused = true;
+        refused_trim_locked(sv);
+        pthread_mutex_unlock(&sv->lock);
+    }
+    pthread_mutex_lock(&m->lock);
+    m->spelling = sp;
+    m->session = session;
+    free(m->rules); /* not needed any more; the reason why not, for the START's log line */
+    m->rules = session ? NULL : err;
+    err = NULL;
+    m->started = true;
+    pthread_cond_broadcast(&m->done);
+    pthread_mutex_unlock(&m->lock);
+    free(err);
+}
+
+static void *starter_run(void *arg)
+{
+    Starter st = *(Starter *)arg;
+    free(arg);
+    start_work(st.sv, st.m);
+    return NULL;
+}
+
 static void handle_start(Server *sv, const GgpMessage *msg, double t0, Reply *r)
 {
     const PlayerServerOptions *o = sv->o;
     Match *m = base_try_realloc(NULL, sizeof *m);
     if (m)
         memset(m, 0, sizeof *m);
-    if (!m || !(m->id = dup_str(msg->id))) {
+    if (!m || !(m->id = dup_str(msg->id)) || !(m->rules = dup_str(msg->rules)) || !(m->role = dup_str(msg->role))) {
+        if (m) {
+            free(m->id);
+            free(m->rules);
+        }
         free(m);
         set_error(r, 500, "out of memory");
         return;
     }
     pthread_mutex_init(&m->lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&m->done, &ca);
+    pthread_condattr_destroy(&ca);
     /* a clock past the cap is clamped, not refused: a refused START would
      * leave the manager's ABORT or STOP naming a match we do not know */
     unsigned startclock = msg->startclock < MAX_CLOCK ? msg->startclock : MAX_CLOCK;
@@ -432,7 +529,6 @@ static void handle_start(Server *sv, const GgpMessage *msg, double t0, Reply *r)
     m->playclock = playclock;
     m->refs = 2; /* the table's and ours */
     m->last = t0;
-    pthread_mutex_lock(&m->lock); /* a PLAY arriving early waits for the session */
 
     pthread_mutex_lock(&sv->lock);
     Match *old = find_locked(sv, msg->id, false);
@@ -460,7 +556,6 @@ static void handle_start(Server *sv, const GgpMessage *msg, double t0, Reply *r)
     if (refuse) {
         set_body(r, status, status == 500 ? "(error \"out of memory\")" : "busy");
         snprintf(r->note, sizeof r->note, "%s (max %u)", refuse, sv->max_matches);
-        pthread_mutex_unlock(&m->lock);
         match_destroy(m);
         return;
     }
@@ -469,7 +564,6 @@ static void handle_start(Server *sv, const GgpMessage *msg, double t0, Reply *r)
     m->play = o->play;
     m->play.log = m->log;
     m->play.cancel = &m->cancel;
-    m->spelling = ggp_spelling_new(msg->rules, strlen(msg->rules));
     char role[80];
     clean(role, sizeof role, msg->role, 60);
     mlog(m, "START role %s, start clock %u s, play clock %u s, rules %zu bytes", role, msg->startclock,
@@ -481,29 +575,36 @@ static void handle_start(Server *sv, const GgpMessage *msg, double t0, Reply *r)
             fprintf(o->log, "gdlc player: a START's clocks (%u s, %u s) clamped to %u s and %u s\n", msg->startclock,
                     msg->playclock, startclock, playclock);
     }
-    double deadline = t0 + startclock - TRANSPORT;
-    char *err = NULL;
-    m->session = session_new(msg->rules, strlen(msg->rules), msg->role, deadline, playclock, &m->play, &err);
-    if (m->session) {
+    /* the session spends the start clock up to the reply's deadline; what
+     * is not done by then (a compile, a grounding) goes on after the
+     * reply, and the PLAYs wait for it within their own clocks */
+    m->start_t0 = t0;
+    m->start_deadline = t0 + startclock - REPLY_MARGIN;
+    Starter *job = base_try_realloc(NULL, sizeof *job);
+    if (job) {
+        job->sv = sv, job->m = m;
+        m->has_starter = pthread_create(&m->starter, NULL, starter_run, job) == 0;
+        if (!m->has_starter)
+            free(job);
+    }
+    if (!m->has_starter)
+        start_work(sv, m); /* no thread to be had: here, late or not */
+    pthread_mutex_lock(&m->lock);
+    if (!wait_started(m, m->start_deadline)) {
         set_body(r, 200, "ready");
-        mlog(m, "ready after %.3f s", gdl_now() - t0);
+        snprintf(r->note + strlen(r->note), sizeof r->note - strlen(r->note), "%sthe session is still starting",
+                 r->note[0] ? "; " : "");
+        mlog(m, "ready sent at the start clock's margin; the session is still starting");
+    } else if (m->session) {
+        set_body(r, 200, "ready");
     } else {
         /* as GGP-Base's players when metagaming fails: busy, then nil to
          * each PLAY, so that the manager plays a random legal move */
         set_body(r, 200, "busy");
         char first[200];
-        clean(first, sizeof first, err ? err : "?", 150);
+        clean(first, sizeof first, m->rules ? m->rules : "?", 150);
         snprintf(r->note, sizeof r->note, "rules rejected: %s", first);
-        mlog(m, "rules rejected; every PLAY will be answered nil:\n%s", err ? err : "(no message)");
-        if (o->log && o->log_dir == NULL && err)
-            fprintf(o->log, "gdlc player: the rules of a match were rejected:\n%s\n", err);
-        /* it holds nothing now: the id is remembered without a slot */
-        pthread_mutex_lock(&sv->lock);
-        m->refused = true;
-        refused_trim_locked(sv);
-        pthread_mutex_unlock(&sv->lock);
     }
-    free(err);
     pthread_mutex_unlock(&m->lock);
     match_release(sv, m);
 }
@@ -518,12 +619,16 @@ static void handle_play(Server *sv, const GgpMessage *msg, double t0, Reply *r)
     }
     pthread_mutex_lock(&m->lock);
     m->turn++;
-    if (!m->session) {
+    double deadline = t0 + m->playclock - REPLY_MARGIN;
+    if (!wait_started(m, deadline)) {
+        set_body(r, 200, "nil");
+        snprintf(r->note, sizeof r->note, "the session is still starting");
+        mlog(m, "PLAY %u: nil (the session is still starting)", m->turn);
+    } else if (!m->session) {
         set_body(r, 200, "nil");
         snprintf(r->note, sizeof r->note, "the rules were rejected");
         mlog(m, "PLAY %u: nil (the rules were rejected)", m->turn);
     } else {
-        double deadline = t0 + m->playclock - TRANSPORT;
         char *err = NULL;
         const char *move = session_play(m->session, (const char *const *)msg->moves, msg->nmoves, deadline, &err);
         char *spelled = move ? ggp_spelling_apply(m->spelling, move) : NULL;

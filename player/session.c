@@ -98,6 +98,72 @@ static void *an_build_run(void *p)
     return NULL;
 }
 
+/* The chosen engine's machines, made in a thread of their own: compiling
+ * a large game (jit: libtcc, and the plan's timing of a network) can take
+ * longer than the start clock. The session waits for them until its start
+ * clock ends; when they are late it plays on ref machines (made at once)
+ * and adopts them at a later turn. gdl_machine_new cannot be interrupted:
+ * the thread checks the build's cancel flag between machines, and
+ * session_free raises it and joins the thread, so that it waits for one
+ * machine at most and nothing outlives the session. */
+typedef struct EngBuild {
+    pthread_t th;
+    pthread_mutex_t mu;
+    volatile int cancel;  /* raised: no further machine is begun */
+    bool done;            /* the thread has finished (mu) */
+    GdlGame *game;
+    const char *engine;   /* the options' (it outlives the session) */
+    unsigned n;           /* machines to make */
+    GdlMachine **m;       /* n machines, all made when st is GDL_OK */
+    GdlStatus st;
+    char *err;
+    double seconds;       /* how long it took */
+} EngBuild;
+
+static void eng_build_free(EngBuild *b)
+{
+    for (unsigned t = 0; t < b->n; t++)
+        gdl_machine_free(b->m[t]);
+    free(b->m);
+    free(b->err);
+    pthread_mutex_destroy(&b->mu);
+    free(b);
+}
+
+static void *eng_build_run(void *p)
+{
+    EngBuild *b = p;
+    double t0 = gdl_now();
+    GdlStatus st = GDL_OK;
+    char *err = NULL;
+    for (unsigned t = 0; t < b->n && st == GDL_OK; t++)
+        st = player_flag_up(&b->cancel) ? GDL_CANCELLED : gdl_machine_new(b->game, b->engine, &b->m[t], &err);
+    pthread_mutex_lock(&b->mu);
+    b->st = st;
+    b->err = err;
+    b->seconds = gdl_now() - t0;
+    b->done = true;
+    pthread_mutex_unlock(&b->mu);
+    return NULL;
+}
+
+static bool eng_build_done(EngBuild *b)
+{
+    pthread_mutex_lock(&b->mu);
+    bool done = b->done;
+    pthread_mutex_unlock(&b->mu);
+    return done;
+}
+
+/* Stops (when stop) and joins the build's thread, and frees it. */
+static void eng_build_end(EngBuild *b, bool stop)
+{
+    if (stop)
+        player_flag_raise(&b->cancel);
+    pthread_join(b->th, NULL);
+    eng_build_free(b);
+}
+
 struct Session {
     PlayOptions o;
     GdlGame *game;
@@ -106,6 +172,8 @@ struct Session {
     GdlMachine **m;       /* per thread */
     Search **search;      /* per thread */
     AnBuild *ab;          /* the analysis being built (NULL: none, or adopted) */
+    EngBuild *eb;         /* the engine's machines being made (NULL: none, or adopted);
+                             meanwhile m holds ref machines */
     GdlAnalysis *an;      /* the analysis, once built (on an_m) */
     GdlMachine *an_m;     /* its own machine ("ref"): thread 0's search and the
                              session use it, never at the same time */
@@ -172,7 +240,7 @@ static double margin_of(const Session *s)
 {
     if (s->o.margin > 0)
         return s->o.margin;
-    double m = 0.5;
+    double m = 0.25; /* the server keeps 0.5 s of every clock for the reply besides */
     if (s->playclock > 0 && s->playclock / 4 < m)
         m = s->playclock / 4;
     return m;
@@ -211,6 +279,8 @@ void session_free(Session *s)
     gdl_machine_free(s->an_m);
     if (s->ab)
         an_build_end(s->ab, true);
+    if (s->eb)
+        eng_build_end(s->eb, true);
     gdl_game_free(s->game);
     free(s);
 }
@@ -229,7 +299,11 @@ static GdlStatus run_solver(Session *s, double until, SolveResult *r)
     so.analyses = s->o.analyses;
     memset(r, 0, sizeof *r);
     char *err = NULL;
+    /* so.seconds bounds the search; the machine's deadline bounds the rest
+     * (the solver's own analysis polls it, and every query) */
+    gdl_machine_set_deadline(s->m[0], until);
     GdlStatus st = solve_run(s->game, s->m[0], s->state, &so, NULL, NULL, NULL, r, &err);
+    gdl_machine_set_deadline(s->m[0], 0);
     free(err);
     if (st != GDL_OK)
         solve_result_free(r);
@@ -324,6 +398,147 @@ static void use_start_clock(Session *s, double start_deadline)
 
 static const char *pick_engine(Session *s, double start_deadline);
 
+/* Makes n machines of engine into m; GDL_OK, or why not (*e). */
+static GdlStatus machines_new(GdlGame *g, const char *engine, unsigned n, GdlMachine **m, char **e)
+{
+    GdlStatus st = GDL_OK;
+    for (unsigned t = 0; t < n && st == GDL_OK; t++)
+        st = gdl_machine_new(g, engine, &m[t], e);
+    return st;
+}
+
+/* The session's machines: the chosen engine's when they are made within
+ * the start clock (until), else ref machines now and the engine's at a
+ * later turn (adopt_engine); ref when the engine cannot make the game. */
+static bool make_machines(Session *s, double start_deadline, char **err)
+{
+    const char *engine = s->o.engine ? s->o.engine : "jit";
+    if (strcmp(engine, "auto") == 0)
+        engine = pick_engine(s, start_deadline);
+    char *e = NULL;
+    GdlStatus st = GDL_OK;
+    EngBuild *b = strcmp(engine, "ref") != 0 ? calloc(1, sizeof *b) : NULL;
+    if (b && (b->m = calloc(s->nthreads, sizeof *b->m)) && pthread_mutex_init(&b->mu, NULL) == 0) {
+        b->game = s->game;
+        b->engine = engine;
+        b->n = s->nthreads;
+        if (pthread_create(&b->th, NULL, eng_build_run, b) != 0) {
+            pthread_mutex_destroy(&b->mu);
+            free(b->m);
+            free(b);
+            b = NULL;
+        }
+    } else if (b) {
+        free(b->m);
+        free(b);
+        b = NULL;
+    }
+    if (b) {
+        double until = start_deadline - margin_of(s);
+        while (!eng_build_done(b) && gdl_now() < until && !cancelled(s)) {
+            struct timespec ts = {0, 2 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        if (eng_build_done(b) && b->st == GDL_OK) { /* in time: the usual case */
+            pthread_join(b->th, NULL);
+            memcpy(s->m, b->m, s->nthreads * sizeof *s->m);
+            memset(b->m, 0, s->nthreads * sizeof *b->m);
+            eng_build_free(b);
+            b = NULL;
+            engine = NULL;
+        } else if (eng_build_done(b)) {
+            if (b->st == GDL_NO_ENGINE) {
+                *err = player_fmt("no machine for the game: %s", b->err ? b->err : gdl_status_name(b->st));
+                eng_build_end(b, false);
+                return false;
+            }
+            slog(s, "engine %s: %s; falling back to ref", engine, b->err ? b->err : gdl_status_name(b->st));
+            eng_build_end(b, false);
+            b = NULL;
+        } else {
+            slog(s, "engine %s: not made within the start clock; playing on ref until it is", engine);
+        }
+    } else if (strcmp(engine, "ref") != 0) { /* no thread to be had: made here */
+        st = machines_new(s->game, engine, s->nthreads, s->m, &e);
+        if (st == GDL_OK)
+            engine = NULL;
+        else if (st == GDL_NO_ENGINE) {
+            *err = player_fmt("no machine for the game: %s", e ? e : gdl_status_name(st));
+            free(e);
+            return false;
+        } else {
+            slog(s, "engine %s: %s; falling back to ref", engine, e ? e : gdl_status_name(st));
+            for (unsigned t = 0; t < s->nthreads; t++) {
+                gdl_machine_free(s->m[t]);
+                s->m[t] = NULL;
+            }
+        }
+        free(e);
+        e = NULL;
+    }
+    s->eb = b;
+    if (engine && (st = machines_new(s->game, "ref", s->nthreads, s->m, &e)) != GDL_OK) {
+        *err = player_fmt("no machine for the game: %s", e ? e : gdl_status_name(st));
+        free(e);
+        return false;
+    }
+    free(e);
+    for (unsigned t = 0; t < s->nthreads; t++)
+        gdl_machine_set_cancel_flag(s->m[t], s->o.cancel);
+    return true;
+}
+
+/* A search per thread (none for random play), thread 0's with the
+ * analysis; false when memory runs out. */
+static bool make_searches(Session *s)
+{
+    if (s->o.strategy == PLAY_RANDOM)
+        return true;
+    SearchConfig cfg;
+    search_config_default(&cfg);
+    cfg.strategy = s->o.strategy;
+    for (unsigned t = 0; t < s->nthreads; t++)
+        if (!(s->search[t] = search_new(s->m[t], NULL, s->nroles, &cfg, s->o.seed * 0x9E3779B97F4A7C15ULL + t + 1)))
+            return false;
+    if (s->an)
+        search_set_analysis(s->search[0], s->an, s->an_m);
+    return true;
+}
+
+/* Takes the engine's machines over once they are made (the searches are
+ * made again on them: the trees of the ref machines are dropped). */
+static void adopt_engine(Session *s)
+{
+    if (!s->eb || !eng_build_done(s->eb))
+        return;
+    EngBuild *b = s->eb;
+    s->eb = NULL;
+    pthread_join(b->th, NULL);
+    if (b->st != GDL_OK) {
+        slog(s, "engine %s: %s; playing on ref", b->engine, b->err ? b->err : gdl_status_name(b->st));
+        eng_build_free(b);
+        return;
+    }
+    for (unsigned t = 0; t < s->nthreads; t++) {
+        if (s->search) {
+            search_free(s->search[t]);
+            s->search[t] = NULL;
+        }
+        gdl_machine_free(s->m[t]);
+        s->m[t] = b->m[t];
+        b->m[t] = NULL;
+        gdl_machine_set_cancel_flag(s->m[t], s->o.cancel);
+    }
+    slog(s, "engine %s: made in %.2f s; playing on it from now on", b->engine, b->seconds);
+    eng_build_free(b);
+    if (!make_searches(s)) /* out of memory: this turn is played at random */
+        for (unsigned t = 0; t < s->nthreads; t++) {
+            search_free(s->search[t]);
+            s->search[t] = NULL;
+        }
+}
+
+
 Session *session_new(const char *rules, size_t len, const char *role, double start_deadline, double playclock,
                      const PlayOptions *o, char **err)
 {
@@ -366,27 +581,9 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
         session_free(s);
         return NULL;
     }
-    const char *engine = s->o.engine ? s->o.engine : "jit";
-    if (strcmp(engine, "auto") == 0)
-        engine = pick_engine(s, start_deadline);
-    for (unsigned t = 0; t < s->nthreads; t++) {
-        char *e = NULL;
-        st = gdl_machine_new(s->game, engine, &s->m[t], &e);
-        if (st != GDL_OK && st != GDL_NO_ENGINE && t == 0 && strcmp(engine, "ref") != 0) {
-            slog(s, "engine %s: %s; falling back to ref", engine, e ? e : gdl_status_name(st));
-            free(e);
-            e = NULL;
-            engine = "ref";
-            st = gdl_machine_new(s->game, engine, &s->m[t], &e);
-        }
-        if (st != GDL_OK) {
-            *err = player_fmt("no machine for the game: %s", e ? e : gdl_status_name(st));
-            free(e);
-            session_free(s);
-            return NULL;
-        }
-        free(e);
-        gdl_machine_set_cancel_flag(s->m[t], s->o.cancel);
+    if (!make_machines(s, start_deadline, err)) {
+        session_free(s);
+        return NULL;
     }
     if ((st = gdl_initial_state(s->m[0], &s->state)) != GDL_OK) {
         *err = player_fmt("no initial state: %s", gdl_machine_error(s->m[0]));
@@ -399,20 +596,10 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
         session_free(s);
         return NULL;
     }
-    if (s->o.strategy != PLAY_RANDOM) {
-        SearchConfig cfg;
-        search_config_default(&cfg);
-        cfg.strategy = s->o.strategy;
-        for (unsigned t = 0; t < s->nthreads; t++) {
-            s->search[t] = search_new(s->m[t], NULL, s->nroles, &cfg, s->o.seed * 0x9E3779B97F4A7C15ULL + t + 1);
-            if (!s->search[t]) {
-                *err = player_fmt("out of memory");
-                session_free(s);
-                return NULL;
-            }
-        }
-        if (s->an)
-            search_set_analysis(s->search[0], s->an, s->an_m);
+    if (!make_searches(s)) {
+        *err = player_fmt("out of memory");
+        session_free(s);
+        return NULL;
     }
     return s;
 }
@@ -521,7 +708,7 @@ static const char *search_move(Session *s, double until)
 {
     unsigned T = s->nthreads;
     for (unsigned t = 0; t < T; t++)
-        if (search_set_root(s->search[t], s->state) != GDL_OK)
+        if (!s->search[t] || search_set_root(s->search[t], s->state) != GDL_OK)
             return NULL;
     Work w[T];
     pthread_t th[T];
@@ -614,6 +801,7 @@ const char *session_play(Session *s, const char *const *joint, size_t n, double 
     double t0 = gdl_now();
     memset(&s->stats, 0, sizeof s->stats);
     s->stats.threads = s->nthreads;
+    adopt_engine(s); /* the engine's machines, when they came after the start clock */
     if (!advance(s, joint, n, err))
         return NULL;
     bool term;
