@@ -61,6 +61,9 @@ static int run(CliArgs *a)
     if (proof_check(game, m, paths[1], text, len, &pc)) {
         printf("ok: %s gets [%d, %d] (%llu node%s checked)\n", gdl_game_role_name(game, 0), pc.lo, pc.hi,
                (unsigned long long)pc.nodes, pc.nodes == 1 ? "" : "s");
+        /* a proof may start anywhere: say whether its value is the game's */
+        printf("from: %s\n", pc.from_initial ? "the initial state"
+                                              : "the state the proof's start line names, not the initial state");
         rc = CLI_OK;
     } else {
         fflush(stdout);

@@ -525,14 +525,15 @@ void cli_put_line_field(FILE *f, const char *s)
 
 /* ---- --state ------------------------------------------------------------ */
 
-/* The edit distance of a and b, bytes, past limit counted as limit + 1
- * (two rows of the table; texts of facts are short). */
-static size_t edit_distance(const char *a, const char *b, size_t limit)
+/* The edit distance of a and b, bytes, past limit counted as limit + 1:
+ * two rows of the table, rows[0, 2 * (strlen(b) + 1)) (a length past
+ * limit from a's is never tried). */
+static size_t edit_distance(const char *a, const char *b, size_t limit, size_t *rows)
 {
     size_t na = strlen(a), nb = strlen(b);
     if ((na > nb ? na - nb : nb - na) > limit)
         return limit + 1;
-    size_t *prev = base_xcalloc(nb + 1, sizeof *prev), *cur = base_xcalloc(nb + 1, sizeof *cur);
+    size_t *prev = rows, *cur = rows + nb + 1;
     for (size_t j = 0; j <= nb; j++)
         prev[j] = j;
     size_t row_min = 0;
@@ -552,8 +553,6 @@ static size_t edit_distance(const char *a, const char *b, size_t limit)
         prev = cur, cur = t;
     }
     size_t d = row_min > limit ? limit + 1 : prev[nb];
-    free(prev);
-    free(cur);
     return d > limit ? limit + 1 : d;
 }
 
@@ -609,11 +608,14 @@ int cli_read_state(const char *cmd, GdlMachine *m, const char *text, GdlState **
             size_t flen_ = strlen(fact), best = (size_t)-1, bestd = (flen_ / 2 > 2 ? flen_ / 2 : 2) + 1;
             if (bestd > 64)
                 bestd = 64;
+            /* candidates are at most flen_ + 63 bytes long (else too far) */
+            size_t *rows = base_xmalloc(2 * (flen_ + 64) * sizeof *rows);
             for (size_t k = 0; k < nprops; k++) {
-                size_t dk = edit_distance(fact, gdl_move_text(m, sorted[k]), bestd - 1);
+                size_t dk = edit_distance(fact, gdl_move_text(m, sorted[k]), bestd - 1, rows);
                 if (dk < bestd)
                     bestd = dk, best = k;
             }
+            free(rows);
             if (best != (size_t)-1)
                 diag_error(&d, node->off, "%s is not a fact the game can hold (none of its %zu base propositions); "
                            "the nearest is %s", fact, nprops, gdl_move_text(m, sorted[best]));

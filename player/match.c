@@ -253,10 +253,7 @@ static uint64_t fresh_id(void)
     clock_gettime(CLOCK_REALTIME, &ts);
     uint64_t x = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
     x ^= (uint64_t)getpid() << 40 ^ ++counter * 0x9E3779B97F4A7C15ULL;
-    /* splitmix64's finaliser */
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
+    return base_mix64(x);
 }
 
 typedef enum CallKind { CALL_START, CALL_PLAY, CALL_STOP } CallKind;

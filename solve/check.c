@@ -1292,6 +1292,9 @@ bool proof_check(const GdlGame *game, GdlMachine *m, const char *file, const cha
     if (ok) {
         out->lo = c.lo, out->hi = c.hi;
         out->nodes = c.checked;
+        GdlState *init = NULL;
+        out->from_initial = c.start && gdl_initial_state(c.m, &init) == GDL_OK && gdl_state_equal(init, c.start);
+        gdl_state_free(init);
     } else {
         out->error = c.error ? c.error : base_sprintf("%s: the proof does not hold", c.file);
         c.error = NULL;

@@ -15,6 +15,7 @@
 typedef struct ProofCheck {
     int lo, hi;     /* the first role's interval the proof shows (when it holds) */
     uint64_t nodes; /* nodes checked, all sections */
+    bool from_initial; /* the proof's start is the game's initial state (else the value is of another state) */
     char *error;    /* the first failure, "FILE:LINE: error: [node ID: ]what" (malloc'd; NULL when it holds) */
 } ProofCheck;
 

@@ -62,6 +62,7 @@ reject "puzzle: a worse plan" "$dir/twostep.kif" "$tmp/c.proof" "node 1: after (
 # the worked example of docs/proofs.md, as written there
 expect 0 "docs example" "$gdlc" check-proof "$dir/pick.kif" "$dir/pick.proof"
 has "docs example" "$tmp/out" "ok: xplayer gets [50, 50] (9 nodes checked)"
+has "docs example: from the initial state" "$tmp/out" "from: the initial state"
 cmp -s "$dir/pick.proof" "$tmp/pick.proof" || {
     echo "FAIL: the oracle's proof of pick differs from tests/proof/pick.proof (the docs' example)"
     diff "$dir/pick.proof" "$tmp/pick.proof" | head
@@ -90,6 +91,7 @@ end
 END
 expect 0 "a start state" "$gdlc" check-proof "$dir/pick.kif" "$tmp/c.proof"
 has "a start state" "$tmp/out" "ok: xplayer gets [30, 30] (5 nodes checked)"
+has "a start state: said" "$tmp/out" "from: the state the proof's start line names, not the initial state"
 sed 's/^start (took left)/start initial/' "$tmp/c.proof" >"$tmp/c2.proof"
 reject "another start state" "$dir/pick.kif" "$tmp/c2.proof" "c2.proof:7: error: node 7: the root's state is not the start state"
 expect 0 "check-proof --engine jit" "$gdlc" check-proof "$dir/nim23.kif" "$tmp/nim23.proof" --engine jit
