@@ -9,6 +9,9 @@
  * on stderr, and with --log DIR one log per match in DIR.
  */
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -139,6 +142,16 @@ static int run(CliArgs *a)
         return rc;
     if (c.so.log_dir && (rc = log_dir_check(a->cmd, c.so.log_dir)) != CLI_OK)
         return rc;
+#ifdef __GLIBC__
+    /* The player makes and ends threads all the time (a thread per
+     * connection, a START's, its searches', its analysis's), and glibc
+     * gives threads malloc arenas of their own, up to eight per core:
+     * memory freed into one stays with it, and the soak's RSS grew from
+     * 114 MB to 362 MB in 40 s of matches that all ended (from 52 MB to
+     * 55 MB with one arena). A few arenas, one per search thread and one
+     * more, keep it bounded. */
+    mallopt(M_ARENA_MAX, (int)(c.so.play.threads > 1 ? c.so.play.threads + 1 : 2));
+#endif
     player_stop = 0;
     struct sigaction sa, old_int, old_term, old_pipe;
     memset(&sa, 0, sizeof sa);

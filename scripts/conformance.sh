@@ -12,7 +12,10 @@
 #   - random games (tests/gen): GDLC_GEN_SEEDS (default 20000) on jit, pn
 #     and pn:compiled, 200 on aot (each one a system-compiler run), 5000 on ref:ground;
 #   - gdlc analyze --check 20000 on every accepted corpus game (every claim
-#     of the analyses against brute force; tests/analyze-corpus.sh).
+#     of the analyses against brute force; tests/analyze-corpus.sh);
+#   - the player's soak for GDLC_SOAK_SECONDS (default 300): many matches
+#     at once, START, PLAY, STOP and ABORT in random order, slow clients,
+#     RSS bounded, SIGTERM obeyed (the suite runs it for 15 s).
 set -u
 cd "$(dirname "$0")/.."
 shared=${1:-${GDL_SHARED:-$(cd .. && pwd)/shared}}
@@ -29,7 +32,7 @@ step() {
     out=$("$@" 2>&1)
     rc=$?
     echo "$out" | grep -v '^\(/work\|[a-z]\)' | tail -n 5
-    line=$(echo "$out" | grep -E '^(replay|verify|ground|analyze) \(|agrees with' | tail -n 1)
+    line=$(echo "$out" | grep -E '^(replay|verify|ground|analyze) \(|agrees with|^soak: [0-9]' | tail -n 1)
     echo "$name: $line ($(($(date +%s) - start)) s)$([ $rc -ne 0 ] && echo ' FAILED')" | tee -a "$summary"
     [ $rc -eq 0 ] || status=1
 }
@@ -46,6 +49,7 @@ step "random games pn:compiled" env GDLC_GEN_SEEDS=${GDLC_GEN_SEEDS:-20000} GDLC
 step "random games aot" env GDLC_GEN_SEEDS=200 GDLC_GEN_FIRST=100001 GDLC_ENGINE=aot build/test_jit_ref
 step "random games ref:ground" env GDLC_GEN_SEEDS=5000 GDLC_GEN_FIRST=200001 GDLC_ENGINE=ref:ground build/test_jit_ref
 step "analyze check" sh tests/analyze-corpus.sh "$gdlc" "$shared" 20000 120
+step "player soak" build/test_player_soak "$gdlc" "$PWD" "${GDLC_SOAK_SECONDS:-300}"
 echo "== summary"
 cat "$summary"
 exit $status

@@ -30,7 +30,7 @@ start_player() { # start_player NAME ARGS...: sets $pid and $port
     port=
     i=0
     while [ $i -lt 200 ] && [ -z "$port" ]; do
-        port=$(sed -n 's/.*listening on port \([0-9][0-9]*\).*/\1/p' "$tmp/$name.err")
+        port=$(sed -n 's/.*listening on port \([0-9][0-9]*\).*/\1/p' "$tmp/$name.err" 2>/dev/null)
         [ -n "$port" ] || sleep 0.05
         i=$((i + 1))
     done
