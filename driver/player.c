@@ -197,7 +197,7 @@ const CliCommand cli_player = {
     "  --strategy S     random, flat (flat Monte-Carlo) or mcts (UCT, default)\n"
     "  --playouts N     playouts per move (default 0: as many as the clock allows)\n"
     "  --margin S       seconds kept back before each deadline (default, and 0:\n"
-    "                   0.25, or a quarter of the play clock when that is less;\n"
+    "                   0.25, or a quarter of the time left when that is less;\n"
     "                   the server keeps 0.5 s of every clock for the reply besides)\n"
     "  --seed N         the search's random numbers\n"
     "  --no-analyses    play without the analyses and the solver\n"

@@ -39,7 +39,7 @@ typedef struct PlayOptions {
     unsigned threads;       /* search threads, each with its own machine (>= 1) */
     uint64_t playouts;      /* per move; 0: as many as the clock allows */
     double margin;          /* seconds kept back before a deadline (default 0.25, or
-                               a quarter of the play clock when that is less) */
+                               a quarter of the time left when that is less) */
     uint64_t seed;          /* the search's random numbers */
     bool analyses;          /* use the analyses and the solver (default true) */
     FILE *log;              /* one line per decision (NULL: none) */

@@ -236,13 +236,17 @@ static char *diag_text(const GdlDiagnostics *d)
     return out;
 }
 
-static double margin_of(const Session *s)
+/* The seconds kept back before deadline for the search threads to stop
+ * and the move to be chosen: the options', else 0.25 s or a quarter of the
+ * time left when that is less (the server keeps its own margin for the
+ * reply besides). */
+static double margin_of(const Session *s, double deadline)
 {
     if (s->o.margin > 0)
         return s->o.margin;
-    double m = 0.25; /* the server keeps 0.5 s of every clock for the reply besides */
-    if (s->playclock > 0 && s->playclock / 4 < m)
-        m = s->playclock / 4;
+    double m = 0.25, left = deadline - gdl_now();
+    if (left / 4 < m)
+        m = left > 0 ? left / 4 : 0;
     return m;
 }
 
@@ -364,7 +368,7 @@ static bool adopt_analysis(Session *s)
 /* The start clock's work: analyses, then the solver (time budgets only). */
 static void use_start_clock(Session *s, double start_deadline)
 {
-    double until = start_deadline - margin_of(s);
+    double until = start_deadline - margin_of(s, start_deadline);
     if (s->o.analyses && s->o.strategy != PLAY_RANDOM && start_analysis(s)) {
         /* wait for it until the start clock ends */
         while (!adopt_analysis(s) && s->ab && gdl_now() < until && !cancelled(s)) {
@@ -434,7 +438,7 @@ static bool make_machines(Session *s, double start_deadline, char **err)
         b = NULL;
     }
     if (b) {
-        double until = start_deadline - margin_of(s);
+        double until = start_deadline - margin_of(s, start_deadline);
         while (!eng_build_done(b) && gdl_now() < until && !cancelled(s)) {
             struct timespec ts = {0, 2 * 1000 * 1000};
             nanosleep(&ts, NULL);
@@ -810,7 +814,7 @@ const char *session_play(Session *s, const char *const *joint, size_t n, double 
         *err = st != GDL_OK ? player_fmt("%s", gdl_machine_error(s->m[0])) : player_fmt("the game is over");
         return NULL;
     }
-    double until = deadline - margin_of(s);
+    double until = deadline - margin_of(s, deadline);
     /* a legal move ready before anything else */
     GdlMove ready;
     if ((st = gdl_random_move(s->m[0], s->state, s->role, &s->rng, &ready)) != GDL_OK) {
