@@ -452,13 +452,13 @@ static void refused_trim_locked(Server *sv)
     }
 }
 
-/* Waits on m's lock (held) until the START's work is done or until
- * (gdl_now seconds); true when it is done. */
+/* Waits on m's lock (held) until the START's work is done, until (gdl_now
+ * seconds) or the match's cancel flag; true when it is done. */
 static bool wait_started(Match *m, double until)
 {
     while (!m->started) {
         double left = until - gdl_now();
-        if (left <= 0)
+        if (left <= 0 || player_flag_up(&m->cancel))
             return false;
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -479,10 +479,11 @@ typedef struct Starter {
 
 static void start_work(Server *sv, Match *m)
 {
-    GgpSpelling *sp = ggp_spelling_new(m->rules, strlen(m->rules));
     char *err = NULL;
     Session *session = session_new(m->rules, strlen(m->rules), m->role, m->start_deadline, m->playclock, &m->play,
                                    &err);
+    /* the spelling after: a cancelled START does not read the rules twice */
+    GgpSpelling *sp = session ? ggp_spelling_new(m->rules, strlen(m->rules)) : NULL;
     double took = gdl_now() - m->start_t0;
     if (session) {
         mlog(m, "ready after %.3f s%s", took,

@@ -459,6 +459,10 @@ static bool make_machines(Session *s, double start_deadline, char **err)
             slog(s, "engine %s: %s; falling back to ref", engine, b->err ? b->err : gdl_status_name(b->st));
             eng_build_end(b, false);
             b = NULL;
+        } else if (cancelled(s)) {
+            eng_build_end(b, true);
+            *err = player_fmt("cancelled");
+            return false;
         } else {
             slog(s, "engine %s: not made within the start clock; playing on ref until it is", engine);
         }
@@ -571,6 +575,11 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
         return NULL;
     }
     gdl_diagnostics_free(d);
+    if (cancelled(s)) {
+        *err = player_fmt("cancelled");
+        session_free(s);
+        return NULL;
+    }
     s->nroles = gdl_game_role_count(s->game);
     if (gdl_role_find(s->game, role, &s->role) != GDL_OK) {
         *err = player_fmt("no role named '%s' in the rules", role);

@@ -6,8 +6,8 @@
 #    hour) and a PLAY searching towards that deadline: ABORT answers
 #    `aborted` within 1 s, and the PLAY is answered at once;
 #  - SIGTERM while a PLAY searches: the player exits 0 within 1 s;
-#  - SIGTERM while a START waits for the analysis of Amazons (seconds of
-#    grounding): the same.
+#  - SIGTERM while a START reads and compiles 5.6 MB of rules, or waits
+#    for the analysis of Amazons (seconds of grounding): the same.
 # With "sanitize" (the ASan build) the bound for SIGTERM is 5 s.
 set -u
 gdlc=$1 src=$2 shared=$3
@@ -71,6 +71,26 @@ cpid=$!
 sleep 0.5
 sigterm "a PLAY searching"
 wait $cpid
+
+# ---- SIGTERM while a START reads and compiles 5.6 MB of rules -------------
+# (1.1 MB under ASan, which reads ten times slower)
+facts=198000
+[ "$limit" -gt 1 ] && facts=40000
+{
+    printf '( START big.1 xplayer ('
+    sed 's/;.*//' "$src/games/tictactoe.kif" | tr '\n' ' '
+    awk -v n="$facts" 'BEGIN { for (i = 0; i < n; i++) printf "(filler f%d g%d h%d) ", i, i * 7 % 100003, i % 977 }'
+    printf ') 3600 3600 )'
+} >"$tmp/big"
+for wait in 0.6 1.2; do
+    start_player "big$wait"
+    curl -s -0 --max-time 20 -o /dev/null -H 'Content-Type: text/acl' --data-binary "@$tmp/big" \
+        "http://127.0.0.1:$port/" >/dev/null &
+    cpid=$!
+    sleep $wait
+    sigterm "a START of 5.6 MB, SIGTERM after $wait s"
+    wait $cpid
+done
 
 # ---- SIGTERM while a START waits for the analysis of Amazons --------------
 big=$shared/games/ggp-repository/amazons.kif
