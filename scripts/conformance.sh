@@ -15,7 +15,7 @@
 #     of the analyses against brute force; tests/analyze-corpus.sh);
 #   - the player's soak for GDLC_SOAK_SECONDS (default 300): many matches
 #     at once, START, PLAY, STOP and ABORT in random order, slow clients,
-#     RSS bounded, SIGTERM obeyed (the suite runs it for 15 s).
+#     RSS bounded, SIGTERM obeyed (the suite runs it for 10 s).
 set -u
 cd "$(dirname "$0")/.."
 shared=${1:-${GDL_SHARED:-$(cd .. && pwd)/shared}}

@@ -357,6 +357,7 @@ int main(int argc, char **argv)
         pthread_join(m[i], NULL);
     for (int i = 0; i < SLOW; i++)
         pthread_join(s[i], NULL);
+    usleep(500 * 1000); /* every match is over: the serving loop frees the last */
     double last = rss_mb(child);
     printf("soak: %.0f s, %lu requests (%lu START, %lu PLAY, %lu STOP/ABORT, %u INFO); RSS %.0f MB after warm-up, "
            "%.0f MB peak, %.0f MB at the end\n",
