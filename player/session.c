@@ -635,13 +635,14 @@ static const char *pick_engine(Session *s, double start_deadline)
             gdl_machine_free(m);
             continue;
         }
+        gdl_machine_set_cancel_flag(m, s->o.cancel);
         int goals[64];
         GdlRng rng;
         gdl_rng_seed(&rng, 1);
         uint64_t n = 0, depth;
         double t0 = gdl_now(), t1 = t0 + slice;
         gdl_machine_set_deadline(m, t1);
-        while (gdl_now() < t1 && s->nroles <= 64 &&
+        while (gdl_now() < t1 && s->nroles <= 64 && !cancelled(s) &&
                gdl_depth_charge(m, st, &rng, 0, goals, &depth) == GDL_OK)
             n++;
         double rate = (double)n / (gdl_now() - t0);

@@ -759,6 +759,48 @@ static void abandoned_analysis(void **state)
     free(rules);
 }
 
+
+/* Issue 36, class 3: gdl_analysis_new honours the machine's deadline and
+ * cancel flag (grounding Amazons takes seconds): GDL_CANCELLED soon after
+ * the deadline, at once with the flag raised, and the machine usable. */
+static void analysis_cancelled(void **state)
+{
+    (void)state;
+    char path[512];
+    if (!corpus("ggp-repository/amazons.kif", path, sizeof path))
+        return;
+    size_t len;
+    char *rules = slurp(path, &len);
+    GdlGame *g = NULL;
+    GdlMachine *m = NULL;
+    assert_int_equal(gdl_game_load_string("amazons", rules, len, &g, NULL), GDL_OK);
+    assert_int_equal(gdl_machine_new(g, "ref", &m, NULL), GDL_OK);
+    GdlAnalysis *an = NULL;
+    char *err = NULL;
+    double t0 = gdl_now();
+    gdl_machine_set_deadline(m, t0 + 0.3);
+    assert_int_equal(gdl_analysis_new(m, NULL, &an, &err), GDL_CANCELLED);
+    double took = gdl_now() - t0;
+    assert_null(an);
+    free(err);
+    if (took > 1.5)
+        fail_msg("the analysis went on %.3f s past a deadline 0.3 s away", took - 0.3);
+    gdl_machine_set_deadline(m, 0);
+    volatile int flag = 1;
+    gdl_machine_set_cancel_flag(m, &flag);
+    t0 = gdl_now();
+    assert_int_equal(gdl_analysis_new(m, NULL, &an, &err), GDL_CANCELLED);
+    assert_true(gdl_now() - t0 < 0.1);
+    free(err);
+    gdl_machine_set_cancel_flag(m, NULL);
+    GdlState *st = NULL;
+    assert_int_equal(gdl_initial_state(m, &st), GDL_OK);
+    gdl_state_free(st);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+    free(rules);
+}
+
 typedef struct Cancel {
     Session *s;
     double deadline;
@@ -820,7 +862,7 @@ int main(void)
     const struct CMUnitTest tests[] = {cmocka_unit_test(two_threads)};
     (void)legal_every_turn, (void)refuses_bad_joint_moves, (void)simultaneous_decoupled, (void)winning_move_at_once,
         (void)puzzle_plan, (void)record_round_trip, (void)two_player_solver, (void)tree_reuse, (void)specs, (void)confidence_interval,
-        (void)abandoned_analysis, (void)cancel_a_play;
+        (void)abandoned_analysis, (void)cancel_a_play, (void)analysis_cancelled;
 #else
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(legal_every_turn),        cmocka_unit_test(refuses_bad_joint_moves),
@@ -829,7 +871,7 @@ int main(void)
         cmocka_unit_test(two_player_solver),       cmocka_unit_test(tree_reuse),
         cmocka_unit_test(record_round_trip),       cmocka_unit_test(specs),
         cmocka_unit_test(confidence_interval),     cmocka_unit_test(abandoned_analysis),
-        cmocka_unit_test(cancel_a_play),
+        cmocka_unit_test(cancel_a_play),           cmocka_unit_test(analysis_cancelled),
     };
 #endif
     return cmocka_run_group_tests(tests, NULL, NULL);
