@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "search.h"
+#include "internal.h"
 
 typedef struct Node Node;
 struct Node {
@@ -578,7 +579,7 @@ GdlStatus search_run(Search *s, unsigned role, uint64_t playouts, double deadlin
         go = st == GDL_OK && !s->root->terminal;
     }
     while (go && (playouts == 0 || i < playouts)) {
-        if (cancel && *cancel)
+        if (player_flag_up(cancel))
             break;
         /* the clock every 16 iterations: a depth charge polls it too */
         if (deadline > 0 && (i & 15) == 0 && gdl_now() >= deadline)
