@@ -801,6 +801,69 @@ static void analysis_cancelled(void **state)
     free(rules);
 }
 
+
+/* Issue 36, class 8: the chosen engine's machines made after the start
+ * clock. 100,000 facts more than tic-tac-toe and a start clock of 0.3 s:
+ * the session plays on ref at once, and takes jit's machines over at a
+ * later turn, legal moves throughout (the log says both). */
+static void engine_after_start(void **state)
+{
+    (void)state;
+    size_t len;
+    char *ttt = slurp(GAMES "tictactoe.kif", &len);
+    size_t cap = len + 100000 * 40;
+    char *rules = malloc(cap);
+    size_t n = (size_t)snprintf(rules, cap, "%s", ttt);
+    for (int i = 0; i < 100000; i++)
+        n += (size_t)snprintf(rules + n, cap - n, "(filler f%d g%d)\n", i, i % 977);
+    PlayOptions o = opts(PLAY_MCTS, 0, 5);
+    o.threads = 2;
+    o.analyses = false;
+    o.log = tmpfile();
+    char *err = NULL;
+    unsigned threads0;
+    rss_mb(&threads0);
+    Session *s = session_new(rules, n, "xplayer", gdl_now() + 0.3, 1, &o, &err);
+    if (!s)
+        fail_msg("%s", err);
+    const char *mv = session_play(s, NULL, 0, gdl_now() + 0.5, &err);
+    if (!mv)
+        fail_msg("%s", err);
+    char first[64];
+    snprintf(first, sizeof first, "%s", mv);
+    assert_non_null(strstr(first, "(play "));
+    /* jit's machines are made meanwhile: its thread ends (up to 60 s, for
+     * the sanitizers' builds) */
+    unsigned threads;
+    for (int i = 0; i < 600 && (rss_mb(&threads), threads > threads0); i++)
+        usleep(100 * 1000);
+    const char *j1[] = {first, "noop"};
+    mv = session_play(s, j1, 2, gdl_now() + 0.5, &err);
+    if (!mv)
+        fail_msg("%s", err);
+    assert_string_equal(mv, "noop");
+    const char *other = strcmp(first, "(play 2 2)") == 0 ? "(play 1 1)" : "(play 2 2)";
+    const char *j2[] = {"noop", other};
+    mv = session_play(s, j2, 2, gdl_now() + 0.5, &err);
+    if (!mv)
+        fail_msg("%s", err);
+    assert_non_null(strstr(mv, "(play "));
+    assert_string_not_equal(mv, first);
+    assert_string_not_equal(mv, other);
+    session_free(s);
+    fflush(o.log);
+    rewind(o.log);
+    char buf[4096];
+    size_t got = fread(buf, 1, sizeof buf - 1, o.log);
+    buf[got] = 0;
+    fclose(o.log);
+    if (!strstr(buf, "engine jit: not made within the start clock; playing on ref") ||
+        !strstr(buf, "playing on it from now on"))
+        fail_msg("the log does not say ref, then jit:\n%s", buf);
+    free(rules);
+    free(ttt);
+}
+
 typedef struct Cancel {
     Session *s;
     double deadline;
@@ -862,7 +925,8 @@ int main(void)
     const struct CMUnitTest tests[] = {cmocka_unit_test(two_threads)};
     (void)legal_every_turn, (void)refuses_bad_joint_moves, (void)simultaneous_decoupled, (void)winning_move_at_once,
         (void)puzzle_plan, (void)record_round_trip, (void)two_player_solver, (void)tree_reuse, (void)specs, (void)confidence_interval,
-        (void)abandoned_analysis, (void)cancel_a_play, (void)analysis_cancelled;
+        (void)abandoned_analysis, (void)cancel_a_play, (void)analysis_cancelled,
+        (void)engine_after_start;
 #else
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(legal_every_turn),        cmocka_unit_test(refuses_bad_joint_moves),
@@ -872,6 +936,7 @@ int main(void)
         cmocka_unit_test(record_round_trip),       cmocka_unit_test(specs),
         cmocka_unit_test(confidence_interval),     cmocka_unit_test(abandoned_analysis),
         cmocka_unit_test(cancel_a_play),           cmocka_unit_test(analysis_cancelled),
+        cmocka_unit_test(engine_after_start),
     };
 #endif
     return cmocka_run_group_tests(tests, NULL, NULL);
