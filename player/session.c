@@ -3,11 +3,11 @@
  *
  * session_new loads the rules, makes one machine per search thread (the
  * chosen engine; "auto" times pn and jit and takes the faster; "ref" when
- * the engine cannot make one: GdlMachine is not
- * thread-safe, states are shared by every machine of the game), and spends
- * the start clock: an analysis per machine (built under the machine's
- * deadline; a game that does not ground, or not in time, is searched
- * without), then, for a session budgeted by time, the solver: a puzzle's
+ * the engine cannot make one: GdlMachine is not thread-safe, states are
+ * shared by every machine of the game), and spends the start clock: the
+ * analysis, built in a thread of its own (a game that does not ground, or
+ * not in time, is searched without it until it is done), then, for a
+ * session budgeted by time, the solver: a puzzle's
  * plan is replayed when it is proven optimal, and a two-player game solved
  * exactly within the start clock is solved again from each later state
  * (it is smaller) and played by its proven best moves. A session budgeted
@@ -23,6 +23,16 @@
  * playout budget or at the deadline less the margin, through the
  * machine's deadline. A random legal move is known before any search, so
  * a move is always ready.
+ *
+ * Threads and cancellation (issue 36). The engine's machines are made in a
+ * thread (EngBuild): when they are late the session plays on ref machines
+ * and takes them over at a later turn. The analysis is built in another
+ * (AnBuild). Both are joined by session_free after their cancel flags are
+ * raised, so nothing a session starts outlives it. The owner's flag
+ * (PlayOptions.cancel) is every machine's cancel flag and is polled by
+ * the search, the start clock's waits and session_new between its steps:
+ * raised, every call returns at once (session_play with the move it has
+ * ready). The solver runs under the machine's deadline and flag too.
  */
 #include <ctype.h>
 #include <pthread.h>
