@@ -35,6 +35,7 @@
  * ready). The solver runs under the machine's deadline and flag too.
  */
 #include <ctype.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -448,7 +449,9 @@ static bool make_machines(Session *s, double start_deadline, char **err)
         b = NULL;
     }
     if (b) {
-        double until = start_deadline - margin_of(s, start_deadline);
+        /* a session budgeted by playouts waits for them whatever the clock:
+         * its play must depend on its seed alone, not on when they come */
+        double until = s->o.playouts > 0 ? INFINITY : start_deadline - margin_of(s, start_deadline);
         while (!eng_build_done(b) && gdl_now() < until && !cancelled(s)) {
             struct timespec ts = {0, 2 * 1000 * 1000};
             nanosleep(&ts, NULL);
