@@ -332,8 +332,10 @@ GdlStatus gdl_state_read(GdlMachine *m, const void *buf, size_t len, GdlState **
  * thread). options: NULL or "samples=N,seed=S,max-atoms=N,max-rules=N,
  * max-links=N" (samples: states sampled along seeded random playthroughs
  * for joint latches, default 16). GDL_LIMIT, with the grounder's message in
- * *err, when the game does not ground within the budgets. Free it before
- * its machine. */
+ * *err, when the game does not ground within the budgets. The machine's
+ * deadline and cancel flag hold while it is built (grounding, the network,
+ * the analyses): GDL_CANCELLED when either stops it. Free it before its
+ * machine. */
 typedef struct GdlAnalysis GdlAnalysis;
 GdlStatus gdl_analysis_new(GdlMachine *m, const char *options, GdlAnalysis **a, char **err);
 void gdl_analysis_free(GdlAnalysis *a);

@@ -328,15 +328,6 @@ static void claims_build(GdlAnalysis *a)
     }
 }
 
-/* Has the machine's cancel flag been raised, or its deadline passed? (The
- * flag is read atomically: another thread raises it while this one builds,
- * and ground_cancelled and the analyses read it so too.) */
-static bool build_stopped(const RtControl *ctl)
-{
-    return (ctl->flag && __atomic_load_n(ctl->flag, __ATOMIC_RELAXED)) ||
-           (ctl->deadline > 0 && gdl_now() >= ctl->deadline);
-}
-
 /* The build stopped by the machine's cancel flag or deadline. */
 static GdlStatus cancelled(GdlMachine *m, char **err)
 {
@@ -364,13 +355,13 @@ static GdlStatus analysis_new_(GdlMachine *m, const char *options, GdlAnalysis *
      * the largest games) are checked after */
     lim.cancel = opt.cancel = m->ctl.flag;
     lim.deadline = opt.deadline = m->ctl.deadline;
-    if (build_stopped(&m->ctl))
+    if (rt_stop_now(&m->ctl))
         return cancelled(m, err);
     GdlAnalysis *a = base_xcalloc(1, sizeof *a);
     a->m = m;
     a->opt = opt;
     bool built = rt_propnet(&m->game->front.ir, &lim, &m->store, PN_OPT_ALL, &a->pn, NULL, &why);
-    if (build_stopped(&m->ctl)) {
+    if (rt_stop_now(&m->ctl)) {
         free(why);
         analysis_free_(a);
         return cancelled(m, err);

@@ -64,12 +64,12 @@ GdlStatus rt_fail(RtControl *ctl, GdlStatus status, const char *fmt, ...)
 
 bool rt_stop_now(const RtControl *ctl)
 {
-    return (ctl->flag && *ctl->flag) || (ctl->deadline > 0 && gdl_now() >= ctl->deadline);
+    return rt_flag_up(ctl) || (ctl->deadline > 0 && gdl_now() >= ctl->deadline);
 }
 
 bool rt_stop_coarse(const RtControl *ctl)
 {
-    if (ctl->flag && *ctl->flag)
+    if (rt_flag_up(ctl))
         return true;
     if (ctl->deadline <= 0)
         return false;
@@ -82,7 +82,7 @@ bool rt_stop_coarse(const RtControl *ctl)
 
 bool rt_should_stop(RtControl *ctl)
 {
-    if (ctl->flag && *ctl->flag)
+    if (rt_flag_up(ctl))
         return true;
     return ctl->deadline > 0 && (++ctl->poll & 255) == 0 && rt_stop_now(ctl);
 }

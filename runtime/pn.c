@@ -811,7 +811,7 @@ static bool set_state(Pn *p, const Gt *facts, uint32_t n)
  * the next: api.c's poll count). */
 static inline bool pn_stop(RtControl *c)
 {
-    return (c->flag && *c->flag) || (c->deadline > 0 && (++c->poll & 7) == 0 && rt_stop_coarse(c));
+    return rt_flag_up(c) || (c->deadline > 0 && (++c->poll & 7) == 0 && rt_stop_coarse(c));
 }
 
 #define PN_POLL(p)                                                             \

@@ -48,6 +48,14 @@ typedef struct RtControl {
                                 * asked of next); else 0 */
 } RtControl;
 
+/* Whether the cancel flag is raised: read atomically (relaxed), since
+ * another thread raises it while this one evaluates; on the machines we
+ * build for, as cheap as the plain read. */
+static inline bool rt_flag_up(const RtControl *ctl)
+{
+    return ctl->flag && __atomic_load_n(ctl->flag, __ATOMIC_RELAXED);
+}
+
 /* Sets ctl->error from a format and returns status. */
 GdlStatus rt_fail(RtControl *ctl, GdlStatus status, const char *fmt, ...) BASE_PRINTF(3, 4);
 /* Should evaluation stop? Cheap: reads the clock every 256 calls. */
