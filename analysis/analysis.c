@@ -192,6 +192,7 @@ void an_analyse(const Propnet *pn, const AnOptions *o, Analysis *a)
     PASS(an_find_joint_latches(&c, a); joints_sort(a));
     PASS(an_find_inhibitors(&c, a); SORT_UNIQUE(a->inhibitors, cmp_inhibitor));
     PASS(an_find_goal_latches(&c, a); SORT_UNIQUE(a->goal_latches, cmp_goal_latch));
+    PASS(an_find_joint_goals(&c, a));
     PASS(an_find_dead(&c, a); SORT_UNIQUE(a->dead, cmp_dead));
     PASS(an_find_control(&c, a); SORT_UNIQUE(a->control, cmp_u32));
     PASS(an_find_irrelevant(&c, a));
@@ -208,6 +209,7 @@ void an_free(Analysis *a)
         vec_free(a->joints.v[i].lits);
     vec_free(a->joints);
     vec_free(a->goal_latches);
+    vec_free(a->joint_goals);
     vec_free(a->inhibitors);
     vec_free(a->dead);
     vec_free(a->control);

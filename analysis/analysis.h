@@ -134,6 +134,19 @@ typedef struct AnGoalLatch {
     AnEffect effect;
 } AnGoalLatch;
 
+/* What a joint latch proves of one role's goal: from any state where all
+ * its literals hold, every goal value the role can end the game with is
+ * `fixed` (when >= 0) and none whose bit is set in `excluded` (bit v of
+ * word v / 64, v in 0..100). Found as goal latches are (goals.c), with the
+ * joint latch's literals set together. */
+typedef struct AnJointGoals {
+    uint32_t joint;       /* its joint latch: an index into its list of joint latches */
+    uint32_t role;
+    int fixed;            /* -1: none */
+    uint64_t excluded[2];
+} AnJointGoals;
+typedef VEC(AnJointGoals) AnJointGoalsVec;
+
 /* p true forces q false in the next state (both base indexes). */
 typedef struct AnInhibitor {
     uint32_t p, q;
@@ -179,6 +192,8 @@ typedef struct Analysis {
     AnJointVec joints;          /* joint latches */
     uint32_t joint_states;      /* states the joint latches were sought from */
     VEC(AnGoalLatch) goal_latches;
+    AnJointGoalsVec joint_goals; /* what each joint latch proves of the goals (by joint, then role; only
+                                    the pairs where it proves something) */
     VEC(AnInhibitor) inhibitors;
     VEC(AnDead) dead;
     U32Vec control;             /* bases independent of every move choice */
@@ -205,12 +220,18 @@ AnQuery *an_query_new(const Analysis *a);
 void an_query_free(AnQuery *q);
 
 /* The range [*lo, *hi] of role's achievable goal values from state: from
- * the goal latches that hold in it (and the goal itself in a terminal
- * state). Every value the role can end with from the state is in it. */
+ * the goal latches that hold in it, and what every joint latch whose
+ * literals all hold in it proves of the goals (the game's, and those
+ * an_joint_latch_at found from any state with this query: a joint latch
+ * found from one state holds in every state that has its literals), and
+ * the goal itself in a terminal state. Every value the role can end with
+ * from the state is in it. */
 void an_goal_range(AnQuery *q, const uint64_t *state, uint32_t role, int *lo, int *hi);
 /* The role's legal moves (input indexes) in state that win at once (every
  * joint move containing it leads to a terminal state where the role gets
- * its highest goal value) or lose at once (its lowest), each proven: a
+ * the highest goal value it can end with from the state: the top of its
+ * goal range there, its highest over the game unless latches bound it) or
+ * lose at once (the bottom of the range), each proven: a
  * deduction (terminal false at turn 1) rules out the moves that do not force
  * the end, and evaluation confirms the others over every joint move (at
  * most max_joint of them per move; a move with more is not reported). */
@@ -219,13 +240,17 @@ void an_winning_moves(AnQuery *q, const uint64_t *state, uint32_t role, uint64_t
 /* A lower bound on the turns before one of role's highest goals can hold,
  * from state: 0 when one holds; -1 when none can ever (the known bases
  * repeat while the goal stays forced false); at most max_turns (the bound
- * returned when deduction still forces the goal false after max_turns). */
+ * returned when deduction still forces the goal false after max_turns).
+ * The larger of two bounds: the turns deduction keeps the goal forced
+ * false, and the facts the goal needs that the state has wrong, over the
+ * most of them one transition can make right (see moves.c). */
 int an_goal_distance(AnQuery *q, const uint64_t *state, uint32_t role, uint32_t max_turns);
 /* The joint latch through state (the search an_analyse runs from each
  * sampled state: every base with its value in state, shrunk to a closed
  * set, single latches left out when the rest is closed alone): its
  * literals, sorted by base, in out (emptied first); false when there is
- * none. */
+ * none. A latch the game's list lacks is remembered by the query, with
+ * what it proves of the goals, for the goal ranges it answers later. */
 bool an_joint_latch_at(AnQuery *q, const uint64_t *state, AnLitVec *out);
 /* The inputs of role's most constrained partition group in state: the
  * group, among those whose base holds, with the fewest legal moves (at

@@ -26,6 +26,19 @@
  *
  * Method 1 is the brief's (d1); method 2 is an addition: method 1 alone does
  * not find Untwisty Corridor's dead latch, which the issue asks for.
+ *
+ * Joint latches and the goals. A joint latch J (every literal of J true
+ * forces every one true in the next state) holds, once it holds, in every
+ * later state, the final one included. What it proves of a role's goals is
+ * found as above with all of J's literals set together: method 1 (d1, one
+ * turn) gives G's value in every state with J; method 2 (d2) refutes J at
+ * turn 1 with G = !w at turn 1, so every state that follows a transition
+ * and has J has G = w. The per-state goal range uses it for states where J
+ * holds that are not terminal (a terminal one's goal is evaluated): their
+ * final state follows at least one transition, so both methods apply, and
+ * no check of the initial state is needed. A joint latch found from one
+ * state (an_joint_latch_at) is a joint latch in every state: its closure
+ * was deduced from its literals alone, so it holds wherever they do.
  */
 #include "internal.h"
 
@@ -147,4 +160,65 @@ void an_find_dead(AnCtx *c, Analysis *a)
         }
     }
     init_goals_free(&ig);
+}
+
+/* ---- joint latches and the goals ------------------------------------- */
+
+/* Sets every literal of lits at turn in d (reset first); false when that is
+ * inconsistent. */
+static bool set_lits(AnCtx *c, AnDeduce *d, const AnLit *lits, uint32_t n, uint32_t turn)
+{
+    an_deduce_reset(d);
+    for (uint32_t i = 0; i < n; i++)
+        if (!an_deduce_set(d, c->pn->base.v[lits[i].base].comp, turn, lits[i].value))
+            return false;
+    return true;
+}
+
+void an_joint_goals(AnCtx *c, const AnLit *lits, uint32_t n, uint32_t joint, AnJointGoalsVec *out)
+{
+    const Propnet *pn = c->pn;
+    /* method 1: every state with the literals (none: nothing to say) */
+    if (!set_lits(c, c->d1, lits, n, 0)) {
+        an_deduce_reset(c->d1);
+        return;
+    }
+    for (uint32_t r = 0; r < pn->roles.n; r++) {
+        const PnRole *role = &pn->roles.v[r];
+        AnJointGoals jg = {joint, r, -1, {0, 0}};
+        bool any = false;
+        for (uint32_t g = 0; g < role->goals.n; g++) {
+            uint32_t value = role->goals.v[g].value;
+            if (value > 100)
+                continue;
+            int v = an_deduce_get(c->d1, role->goals.v[g].comp, 0);
+            if (v < 0) {
+                /* method 2: refuted at turn 1, after a transition */
+                for (int w = 0; w <= 1 && v < 0; w++) {
+                    if (!set_lits(c, c->d2, lits, n, 1))
+                        break; /* no transition makes them: the range never asks */
+                    if (!an_deduce_set(c->d2, role->goals.v[g].comp, 1, !w))
+                        v = w;
+                }
+                an_deduce_reset(c->d2);
+                /* d2 shares nothing with d1: d1 still holds the literals */
+            }
+            if (v == 1 && jg.fixed < 0) {
+                jg.fixed = (int)value;
+                any = true;
+            } else if (v == 0) {
+                jg.excluded[value / 64] |= (uint64_t)1 << (value % 64);
+                any = true;
+            }
+        }
+        if (any)
+            vec_push(*out, jg);
+    }
+    an_deduce_reset(c->d1);
+}
+
+void an_find_joint_goals(AnCtx *c, Analysis *a)
+{
+    for (uint32_t j = 0; j < a->joints.n; j++)
+        an_joint_goals(c, a->joints.v[j].lits.v, a->joints.v[j].lits.n, j, &a->joint_goals);
 }

@@ -32,6 +32,10 @@ void an_find_inhibitors(AnCtx *c, Analysis *a);
 /* goals.c */
 void an_find_goal_latches(AnCtx *c, Analysis *a);
 void an_find_dead(AnCtx *c, Analysis *a);
+/* What the joint latch lits[0, n) proves of the goals, appended to out as
+ * one record per role it bounds (joint: its index in its list). */
+void an_joint_goals(AnCtx *c, const AnLit *lits, uint32_t n, uint32_t joint, AnJointGoalsVec *out);
+void an_find_joint_goals(AnCtx *c, Analysis *a);
 /* structure.c */
 void an_find_control(AnCtx *c, Analysis *a);
 void an_find_irrelevant(AnCtx *c, Analysis *a);
@@ -46,7 +50,19 @@ struct AnQuery {
     uint64_t *next;
     U32Vec tmp, tmp2;
     U32Vec joint;
+    /* joint latches an_joint_latch_at found that the game's list lacks
+     * (at most AN_QUERY_MAX_JOINTS), and what they prove of the goals */
+    AnJointVec found;
+    AnJointGoalsVec found_goals;
+    /* goal distance: per role, the most target facts one transition can
+     * make right (0: not computed yet), and the scratch of its count */
+    U32Vec kfix;        /* per role: k + 1 (0: not computed yet) */
+    U32Vec need;        /* per (component, value), 2 * comp + value: need + 1 (0: unknown) */
+    U32Vec need_stack;  /* the walk's stack */
+    U32Vec need_touched; /* the entries of need set by the last count */
 };
+
+enum { AN_QUERY_MAX_JOINTS = 256 };
 
 /* Makes and frees the context (used by an_analyse and an_query_new). */
 void an_ctx_init(AnCtx *c, const Propnet *pn, const AnOptions *o);

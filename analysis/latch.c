@@ -281,6 +281,22 @@ void an_find_inhibitors(AnCtx *c, Analysis *a)
     vec_free(cand);
 }
 
+/* Whether lits (sorted) is in joints. */
+static bool joint_known(const AnJointVec *joints, const AnLitVec *lits)
+{
+    for (uint32_t i = 0; i < joints->n; i++) {
+        const AnLitVec *l = &joints->v[i].lits;
+        if (l->n != lits->n)
+            continue;
+        uint32_t k = 0;
+        while (k < l->n && l->v[k].base == lits->v[k].base && l->v[k].value == lits->v[k].value)
+            k++;
+        if (k == l->n)
+            return true;
+    }
+    return false;
+}
+
 bool an_joint_latch_at(AnQuery *q, const uint64_t *state, AnLitVec *out)
 {
     AnJointVec one = {0};
@@ -290,7 +306,14 @@ bool an_joint_latch_at(AnQuery *q, const uint64_t *state, AnLitVec *out)
         return false;
     for (uint32_t i = 0; i < one.v[0].lits.n; i++)
         vec_push(*out, one.v[0].lits.v[i]);
-    vec_free(one.v[0].lits);
+    /* a latch the game's list lacks is remembered, with what it proves of
+     * the goals, for the ranges this query answers later */
+    if (q->found.n < AN_QUERY_MAX_JOINTS && !joint_known(&q->a->joints, out) && !joint_known(&q->found, out)) {
+        an_joint_goals(&q->ctx, out->v, out->n, q->found.n, &q->found_goals);
+        vec_push(q->found, one.v[0]);
+    } else {
+        vec_free(one.v[0].lits);
+    }
     vec_free(one);
     return true;
 }

@@ -17,7 +17,10 @@
  * player of the puzzle need only consider one group: every candidate must
  * be switched off before the best goal, and only its group does it.
  *
- * Winning and losing moves. The converse trick of Alloy: the state set at
+ * Winning and losing moves. A move wins (loses) when it ends the game at
+ * once with the best (worst) value the role can end with from the state:
+ * the top (bottom) of its goal range, which holds every reachable outcome,
+ * so no move does better (worse). The converse trick of Alloy: the state set at
  * turn 0 of d2 and terminal set false at turn 1; a legal move of the role
  * whose does is then forced false cannot avoid the end, so only those are
  * candidates (all the legal moves when the deduction is inconsistent: no
@@ -38,6 +41,27 @@
  * exactly), the goal stays forced false for ever: -1. An inconsistent
  * deduction (no transition from any state agreeing with K_{d-1}) is -1 as
  * well. The bound max_turns is returned when reached.
+ *
+ * Goal distance by counting. A best goal G needs some base facts right:
+ * need(c, v), a lower bound on the facts the state has wrong that must be
+ * made right for component c to take value v, over the gates: a base is 0
+ * or 1 (its bit against v), a constant 0 or never (INF), NOT passes !v
+ * on; a gate all of whose inputs must take v (AND true, OR false) needs
+ * the most any input needs, and at least one per input that is a base
+ * fact (or the NOT of one) the state has wrong, all distinct; a gate one
+ * of whose inputs must (AND false, OR true) the least any input needs. A
+ * component met again on the walk (a cycle) counts 0. n = the least
+ * need(G, true) over the best goals. The facts counted are the target T:
+ * the base facts the walk reaches, each with the value it wants. One
+ * transition makes at most k of them right: for each role, the most facts
+ * of T any of its input moves M can make right, where "f wrong at turn 0,
+ * (does M) at turn 0, f right at turn 1" is not refuted by deduction
+ * (d2); every transition includes a move of every role, so the least of
+ * those over the roles bounds it (puzzle.c's argument, per role). So the
+ * goal holds no sooner than ceil(n / k) turns (k at least 1; with more
+ * than AN_KFIX_BUDGET deductions k is the size of T). Tic-tac-toe's
+ * xplayer needs three marks in a line, and each transition makes at most
+ * one (cell m n x) true: 3 from the start, where deduction alone says 1.
  *
  * Partition moves. The role's partition's groups whose base still holds in
  * the state, each with the role's legal moves in it (by evaluation); the
@@ -191,7 +215,9 @@ void an_winning_moves(AnQuery *q, const uint64_t *state, uint32_t role, uint64_t
     uint32_t nroles = pn->roles.n;
     if (role >= nroles || a->best.v[role] < 0)
         return;
-    int best = a->best.v[role], worst = a->worst.v[role];
+    /* the best and worst the role can end with from here: its range */
+    int best, worst;
+    an_goal_range(q, state, role, &worst, &best);
     AnEval *ev = q->ctx.ev;
     an_eval(ev, state, NULL);
     if (an_eval_terminal(ev))
@@ -287,7 +313,227 @@ static uint64_t known_set(AnDeduce *d, const Propnet *pn, uint32_t turn, U32Vec 
     return h;
 }
 
+static int goal_distance_deduced(AnQuery *q, const uint64_t *state, uint32_t role, uint32_t max_turns);
+
+enum {
+    NEED_INF = UINT32_MAX / 4,       /* never */
+    NEED_OPEN = UINT32_MAX,          /* on the walk's path: counts 0 */
+    AN_KFIX_BUDGET = 20000,          /* deductions for k, per role */
+};
+
+/* The need of (comp, v), memoised in q->need (need + 1, NEED_OPEN while
+ * being walked); NEED_INF when never. Iterative: stack entries 2 * comp + v,
+ * with the top bit set once the inputs were pushed. */
+static uint32_t need_of(AnQuery *q, const uint64_t *state, uint32_t comp0, bool v0)
+{
+    const Propnet *pn = q->ctx.pn;
+    uint32_t *memo = q->need.v;
+    U32Vec *st = &q->need_stack;
+    st->n = 0;
+    vec_push(*st, 2 * comp0 + v0);
+    while (st->n > 0) {
+        uint32_t top = st->v[st->n - 1], key = top & 0x7fffffffu, comp = key >> 1;
+        bool v = key & 1, again = top >> 31;
+        const PnComp *c = &pn->comps.v[comp];
+        if (!again) {
+            if (memo[key] != 0 && memo[key] != NEED_OPEN) {
+                st->n--;
+                continue;
+            }
+            if (memo[key] == NEED_OPEN) { /* met again on the path */
+                st->n--;
+                continue;
+            }
+            uint32_t val;
+            switch (c->kind) {
+            case PN_CONST:
+                val = (c->const_value != 0) == v ? 0 : NEED_INF;
+                break;
+            case PN_BASE:
+                val = an_bit(state, c->index) == v ? 0 : 1;
+                break;
+            case PN_INPUT:
+                val = 0;
+                break;
+            default:
+                val = NEED_OPEN;
+                break;
+            }
+            vec_push(q->need_touched, key);
+            if (val != NEED_OPEN) {
+                memo[key] = val + 1;
+                st->n--;
+                continue;
+            }
+            memo[key] = NEED_OPEN;
+            st->v[st->n - 1] = top | 0x80000000u;
+            bool child_v = c->kind == PN_NOT ? !v : v;
+            for (uint32_t i = 0; i < c->nin; i++) {
+                uint32_t in = pn->in.v[c->in_at + i], k = 2 * in + child_v;
+                if (memo[k] == 0)
+                    vec_push(*st, k);
+            }
+            continue;
+        }
+        st->n--;
+        bool child_v = c->kind == PN_NOT ? !v : v;
+        bool all = (c->kind == PN_AND && v) || (c->kind == PN_OR && !v);
+        uint32_t most = 0, least = NEED_INF, wrong = 0;
+        for (uint32_t i = 0; i < c->nin; i++) {
+            uint32_t in = pn->in.v[c->in_at + i], m = memo[2 * in + child_v];
+            uint32_t x = m == NEED_OPEN || m == 0 ? 0 : m - 1;
+            if (x > most)
+                most = x;
+            if (x < least)
+                least = x;
+            const PnComp *ic = &pn->comps.v[in];
+            if (ic->kind == PN_BASE)
+                wrong += an_bit(state, ic->index) != child_v;
+            else if (ic->kind == PN_NOT && pn->comps.v[pn->in.v[ic->in_at]].kind == PN_BASE)
+                wrong += an_bit(state, pn->comps.v[pn->in.v[ic->in_at]].index) == child_v;
+        }
+        uint32_t val;
+        if (c->kind == PN_NOT)
+            val = c->nin ? most : 0;
+        else if (all)
+            val = most >= NEED_INF ? NEED_INF : most > wrong ? most : wrong;
+        else
+            val = c->nin ? least : (c->kind == PN_AND ? 0 : NEED_INF); /* an empty OR is false */
+        memo[key] = val + 1;
+    }
+    uint32_t m = memo[2 * comp0 + v0];
+    return m == 0 || m == NEED_OPEN ? 0 : m - 1;
+}
+
+/* The target facts of role's best goals (the base facts the walk of
+ * need_of reaches, each with the value wanted) into out, as 2 * base +
+ * value, each once. */
+static void target_facts(AnQuery *q, uint32_t role, U32Vec *out)
+{
+    const Propnet *pn = q->ctx.pn;
+    const U32Vec *best = &q->ctx.best_goals.v[role];
+    uint8_t *seen = base_xcalloc(2 * (size_t)pn->comps.n + 1, 1);
+    U32Vec st = {0};
+    out->n = 0;
+    for (uint32_t g = 0; g < best->n; g++)
+        if (!seen[2 * best->v[g] + 1]) {
+            seen[2 * best->v[g] + 1] = 1;
+            vec_push(st, 2 * best->v[g] + 1);
+        }
+    while (st.n > 0) {
+        uint32_t key = st.v[--st.n], comp = key >> 1;
+        bool v = key & 1;
+        const PnComp *c = &pn->comps.v[comp];
+        if (c->kind == PN_BASE) {
+            vec_push(*out, 2 * c->index + v);
+            continue;
+        }
+        if (c->kind != PN_AND && c->kind != PN_OR && c->kind != PN_NOT)
+            continue;
+        bool child_v = c->kind == PN_NOT ? !v : v;
+        for (uint32_t i = 0; i < c->nin; i++) {
+            uint32_t k = 2 * pn->in.v[c->in_at + i] + child_v;
+            if (!seen[k]) {
+                seen[k] = 1;
+                vec_push(st, k);
+            }
+        }
+    }
+    vec_free(st);
+    free(seen);
+}
+
+/* k for role (see the essay), computed once per query. */
+static uint32_t kfix_of(AnQuery *q, uint32_t role)
+{
+    const Propnet *pn = q->ctx.pn;
+    if (q->kfix.n < pn->roles.n) {
+        vec_reserve(q->kfix, pn->roles.n);
+        while (q->kfix.n < pn->roles.n)
+            q->kfix.v[q->kfix.n++] = 0;
+    }
+    if (q->kfix.v[role])
+        return q->kfix.v[role] - 1;
+    U32Vec target = {0};
+    target_facts(q, role, &target);
+    uint64_t work = (uint64_t)target.n * pn->inputs.n;
+    uint32_t k = target.n;
+    if (target.n > 0 && work <= AN_KFIX_BUDGET) {
+        AnDeduce *d = q->ctx.d2;
+        for (uint32_t r = 0; r < pn->roles.n; r++) {
+            uint32_t most = 0;
+            bool any = false;
+            for (uint32_t i = 0; i < pn->inputs.n; i++) {
+                if (pn->inputs.v[i].role != r)
+                    continue;
+                an_deduce_reset(d);
+                if (!an_deduce_set(d, pn->inputs.v[i].comp, 0, true))
+                    continue; /* never played */
+                any = true;
+                uint32_t fixes = 0;
+                for (uint32_t t = 0; t < target.n; t++) {
+                    uint32_t b = target.v[t] >> 1;
+                    bool want = target.v[t] & 1;
+                    uint32_t bc = pn->base.v[b].comp;
+                    an_deduce_reset(d);
+                    if (an_deduce_set(d, pn->inputs.v[i].comp, 0, true) && an_deduce_set(d, bc, 0, !want) &&
+                        an_deduce_set(d, bc, 1, want))
+                        fixes++;
+                }
+                if (fixes > most)
+                    most = fixes;
+            }
+            if (any && most < k)
+                k = most;
+        }
+        an_deduce_reset(d);
+    }
+    vec_free(target);
+    if (k == 0)
+        k = 1;
+    q->kfix.v[role] = k + 1;
+    return k;
+}
+
+/* ceil(n / k): the count's bound on the turns before a best goal of role
+ * can hold; 0 when it says nothing. */
+static uint32_t count_bound(AnQuery *q, const uint64_t *state, uint32_t role)
+{
+    const Propnet *pn = q->ctx.pn;
+    const U32Vec *best = &q->ctx.best_goals.v[role];
+    if (q->need.n < 2 * pn->comps.n) {
+        vec_reserve(q->need, 2 * pn->comps.n);
+        memset(q->need.v + q->need.n, 0, (2 * (size_t)pn->comps.n - q->need.n) * sizeof *q->need.v);
+        q->need.n = 2 * pn->comps.n;
+    }
+    uint32_t n = NEED_INF;
+    for (uint32_t g = 0; g < best->n; g++) {
+        uint32_t x = need_of(q, state, best->v[g], true);
+        if (x < n)
+            n = x;
+    }
+    for (uint32_t i = 0; i < q->need_touched.n; i++)
+        q->need.v[q->need_touched.v[i]] = 0;
+    q->need_touched.n = 0;
+    if (n == 0 || n >= NEED_INF)
+        return 0;
+    uint32_t k = kfix_of(q, role);
+    return (n + k - 1) / k;
+}
+
 int an_goal_distance(AnQuery *q, const uint64_t *state, uint32_t role, uint32_t max_turns)
+{
+    int d = goal_distance_deduced(q, state, role, max_turns);
+    if (d <= 0)
+        return d;
+    uint32_t c = count_bound(q, state, role);
+    if (c > max_turns)
+        c = max_turns;
+    return (uint32_t)d > c ? d : (int)c;
+}
+
+/* The deduction's bound (the essay's goal distance). */
+static int goal_distance_deduced(AnQuery *q, const uint64_t *state, uint32_t role, uint32_t max_turns)
 {
     const Propnet *pn = q->ctx.pn;
     if (role >= pn->roles.n)

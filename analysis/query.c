@@ -16,8 +16,12 @@
  * left (only an unreachable state can exclude every value). A goal latch
  * holds from the state where its literal holds to the end of the game, so
  * every goal value the role can end with from a reachable state is in the
- * range. Cost: one evaluation of the state (for terminal) and one bit test
- * per goal latch of the role.
+ * range. Then every joint latch whose literals all hold in the state
+ * applies what it proves of the role's goals (a->joint_goals, and
+ * q->found_goals for the joint latches an_joint_latch_at found with this
+ * query): a fixed value, or values excluded. Cost: one evaluation of the
+ * state (for terminal), one bit test per goal latch of the role, and a few
+ * per joint latch that bounds the role's goals.
  */
 #include "internal.h"
 
@@ -47,6 +51,14 @@ void an_query_free(AnQuery *q)
     vec_free(q->tmp);
     vec_free(q->tmp2);
     vec_free(q->joint);
+    for (uint32_t i = 0; i < q->found.n; i++)
+        vec_free(q->found.v[i].lits);
+    vec_free(q->found);
+    vec_free(q->found_goals);
+    vec_free(q->kfix);
+    vec_free(q->need);
+    vec_free(q->need_stack);
+    vec_free(q->need_touched);
     free(q);
 }
 
@@ -96,6 +108,26 @@ void an_goal_range(AnQuery *q, const uint64_t *state, uint32_t role, int *lo, in
                 fixed = gl->goal;
         } else {
             allowed[gl->goal] = false;
+        }
+    }
+    for (int list = 0; list < 2; list++) {
+        const AnJointVec *joints = list ? &q->found : &a->joints;
+        const AnJointGoalsVec *goals = list ? &q->found_goals : &a->joint_goals;
+        for (uint32_t i = 0; i < goals->n; i++) {
+            const AnJointGoals *jg = &goals->v[i];
+            if (jg->role != role)
+                continue;
+            const AnJoint *j = &joints->v[jg->joint];
+            bool holds = true;
+            for (uint32_t k = 0; k < j->lits.n && holds; k++)
+                holds = an_bit(state, j->lits.v[k].base) == j->lits.v[k].value;
+            if (!holds)
+                continue;
+            if (jg->fixed >= 0 && fixed < 0)
+                fixed = jg->fixed;
+            for (int v = 0; v <= 100; v++)
+                if (jg->excluded[v / 64] >> (v % 64) & 1)
+                    allowed[v] = false;
         }
     }
     if (fixed >= 0) {

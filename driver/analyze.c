@@ -663,6 +663,7 @@ typedef struct AzCheck {
     int *best, *worst;        /* per role: the network's highest and lowest goal value (-1: none) */
     uint64_t checked[GDL_CLAIM_NKINDS];
     uint64_t queries;         /* per-state answers checked */
+    uint64_t narrow;          /* of them, goal ranges narrower than the role's whole range */
     uint64_t unsound;
     uint64_t shown;
 } AzCheck;
@@ -997,6 +998,7 @@ static void check_queries(AzCheck *c, unsigned r, const int *lo, const int *hi, 
             answer_free(&a);
             continue;
         }
+        c->narrow += a.lo > c->worst[r] || a.hi < c->best[r];
         if (lo[i] <= hi[i] && (a.lo > lo[i] || a.hi < hi[i])) {
             snprintf(why, sizeof why, "goal range of %s [%d, %d], yet outcomes from %d to %d are reachable from",
                      role_name(c->game, r), a.lo, a.hi, lo[i], hi[i]);
@@ -1005,7 +1007,9 @@ static void check_queries(AzCheck *c, unsigned r, const int *lo, const int *hi, 
         for (int w = 0; w < 2; w++) {
             const GdlMove *mv = w ? a.lose.v : a.win.v;
             size_t n = w ? a.lose.n : a.win.n;
-            int want = w ? c->worst[r] : c->best[r];
+            /* the best (worst) value the role can end with from here: the
+             * range, which the check above holds to every outcome reachable */
+            int want = w ? a.lo : a.hi;
             for (size_t k = 0; k < n; k++) {
                 if (!x->expanded)
                     break;
@@ -1034,6 +1038,50 @@ static void check_queries(AzCheck *c, unsigned r, const int *lo, const int *hi, 
         }
         answer_free(&a);
     }
+}
+
+/* The joint latch through every state queried (one in stride), each
+ * distinct one held on every transition as the game's are: a latch found
+ * from one state must hold in every state with its literals (the analysis
+ * remembers them, and the goal ranges checked after use them). Returns how
+ * many distinct ones were found. */
+static uint32_t check_state_joints(AzCheck *c, uint32_t stride)
+{
+    AzGraph *g = c->g;
+    Symtab seen;
+    symtab_init(&seen);
+    uint32_t found = 0;
+    StrBuf key = {0};
+    for (uint32_t i = 0; i < g->nodes.n; i += stride) {
+        if (g->nodes.v[i].failed)
+            continue;
+        const char *const *sent = NULL;
+        const bool *vals = NULL;
+        size_t k = 0;
+        GdlStatus st = gdl_analysis_joint_latch(c->an, g->nodes.v[i].s, &sent, &vals, &k);
+        if (st != GDL_OK) {
+            char why[200];
+            snprintf(why, sizeof why, "the joint latch through the state failed: %s: %s", gdl_status_name(st),
+                     gdl_machine_error(c->m));
+            refute(c, NULL, why, i, -1);
+            continue;
+        }
+        if (k == 0)
+            continue;
+        key.len = 0;
+        strbuf_add(&key, "");
+        for (size_t j = 0; j < k; j++)
+            strbuf_addf(&key, "%s%d ", sent[j], (int)vals[j]);
+        if (symtab_find(&seen, key.s, key.len) != BASE_NONE)
+            continue;
+        symtab_intern(&seen, key.s, key.len);
+        found++;
+        GdlClaim cl = {.kind = GDL_CLAIM_JOINT_LATCH, .n = k, .sentences = sent, .values = vals};
+        check_latch(c, &cl);
+    }
+    free(key.s);
+    symtab_free(&seen);
+    return found;
 }
 
 /* The network's highest and lowest goal values of each role, from
@@ -1165,7 +1213,7 @@ static int run_check(const AzOpts *o, GdlMachine *m, const GdlGame *game, GdlAna
 
     unsigned nroles = g.nroles;
     AzCheck c = {&g, m, game, an, base_xcalloc(nroles + 1, sizeof(int)), base_xcalloc(nroles + 1, sizeof(int)),
-                 {0}, 0, 0, 0};
+                 {0}, 0, 0, 0, 0};
     goal_values(&c);
     uint32_t n = g.nodes.n;
     uint8_t *target = base_xcalloc(n + 1, 1), *reach = base_xcalloc(n + 1, 1);
@@ -1209,6 +1257,7 @@ static int run_check(const AzOpts *o, GdlMachine *m, const GdlGame *game, GdlAna
     }
     uint64_t pairs = (uint64_t)n * nroles;
     uint32_t stride = pairs > AZ_MAX_QUERIES ? (uint32_t)((pairs + AZ_MAX_QUERIES - 1) / AZ_MAX_QUERIES) : 1;
+    uint32_t state_joints = check_state_joints(&c, stride);
     for (unsigned r = 0; r < nroles; r++) {
         outcomes(&g, r, lo, hi);
         for (uint32_t j = 0; j < n; j++)
@@ -1227,6 +1276,9 @@ static int run_check(const AzOpts *o, GdlMachine *m, const GdlGame *game, GdlAna
     if (stride > 1)
         fprintf(out, " (one state in %u)", stride);
     fputc('\n', out);
+    fprintf(out, "check: %u distinct joint latches through the states queried, each held on every transition; "
+                 "goal ranges narrower than the role's whole range in %llu of %llu (state, role) pairs\n",
+            state_joints, (unsigned long long)c.narrow, (unsigned long long)c.queries);
     fprintf(out, "check: goal values (best, worst):");
     for (unsigned r = 0; r < nroles; r++)
         fprintf(out, " %s (%d, %d)", role_name(game, r), c.best[r], c.worst[r]);
@@ -1430,7 +1482,15 @@ static int analyze_run(CliArgs *a)
         goto out;
     }
     unsigned nroles = gdl_game_role_count(game);
+    AzJoint jl = {0};
     if (state) {
+        /* the joint latch through the state first: the per-state answers
+         * use it (the analysis remembers the latches it finds) */
+        if ((st = gdl_analysis_joint_latch(an, state, &jl.sentences, &jl.values, &jl.n)) != GDL_OK) {
+            fprintf(stderr, "gdlc %s: --state: %s: %s\n", a->cmd, gdl_status_name(st), gdl_machine_error(m));
+            rc = CLI_FAULT;
+            goto out;
+        }
         ans = base_xcalloc(nroles + 1, sizeof *ans);
         for (unsigned r = 0; r < nroles; r++) {
             answer_role(an, state, r, &ans[r]);
@@ -1442,7 +1502,7 @@ static int analyze_run(CliArgs *a)
             }
         }
     }
-    AzJoint jl = {0};
+    /* again, for the report: the answers' calls moved what it pointed to */
     if (state && (st = gdl_analysis_joint_latch(an, state, &jl.sentences, &jl.values, &jl.n)) != GDL_OK) {
         fprintf(stderr, "gdlc %s: --state: %s: %s\n", a->cmd, gdl_status_name(st), gdl_machine_error(m));
         rc = CLI_FAULT;

@@ -376,21 +376,28 @@ unsigned gdl_analysis_sampled(const GdlAnalysis *a);
 double gdl_analysis_seconds(const GdlAnalysis *a);
 
 /* The range of role's achievable goal values from s: every value the role
- * can end the game with is in [*lo, *hi]. */
+ * can end the game with is in [*lo, *hi]. It uses the goal latches and the
+ * joint latches that hold in s: the game's, and every one
+ * gdl_analysis_joint_latch found with this analysis from any state (a
+ * joint latch holds in every state that has its literals). */
 GdlStatus gdl_analysis_goal_range(GdlAnalysis *a, const GdlState *s, unsigned role, int *lo, int *hi);
 /* role's legal moves in s proven to win at once (every joint move with it
- * ends the game with the role's highest value) and to lose at once (its
- * lowest). *win and *lose point into the analysis until its next call. */
+ * ends the game with the highest value the role can end with from s, the
+ * top of its goal range there) and to lose at once (the bottom). *win and
+ * *lose point into the analysis until its next call. */
 GdlStatus gdl_analysis_winning_moves(GdlAnalysis *a, const GdlState *s, unsigned role, const GdlMove **win,
                                      size_t *nwin, const GdlMove **lose, size_t *nlose);
 /* A lower bound on the turns before role's highest goal can hold from s
- * (0: it holds); -1 when it never can. */
+ * (0: it holds); -1 when it never can. It counts: the facts that goal needs
+ * and s has wrong, over the most of them one transition can make right. */
 GdlStatus gdl_analysis_goal_distance(GdlAnalysis *a, const GdlState *s, unsigned role, int *turns);
 
 /* The joint latch through s: the bases, with their values in s, that keep
  * each other once all hold (the search the game-level joint latches come
  * from, run from s). *n is 0 when there is none; the sentences and values
- * point into the analysis until its next call. */
+ * point into the analysis until its next call. The analysis remembers the
+ * latches it finds (up to 256 beyond the game's), and its per-state
+ * answers use them in every state that has their literals. */
 GdlStatus gdl_analysis_joint_latch(GdlAnalysis *a, const GdlState *s, const char *const **sentences,
                                    const bool **values, size_t *n);
 

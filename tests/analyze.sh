@@ -45,6 +45,17 @@ has joint '"state_joint_latch":{"sentences":["(lamp a)","(lamp b)"],"values":[tr
 json joint --state "(lamp a)"
 has joint '"state_joint_latch":null'
 
+# a joint latch that decides the goal: with both lamps lit the range is
+# [100, 100] (neither lamp is a latch alone); with one lit it is not
+json joint_goal --state "(lamp a) (lamp b) (step 1)"
+has joint_goal '"state_joint_latch":{"sentences":["(lamp a)","(lamp b)"],"values":[true,true]}'
+has joint_goal '"goal_range":{"player":[100,100]}'
+json joint_goal --state "(lamp a) (step 1)"
+has joint_goal '"goal_range":{"player":[0,100]}'
+expect 0 "joint_goal check" "$gdlc" analyze --check 1000 "$dir/joint_goal.kif"
+has "joint_goal check" "check: 0 unsound"
+has "joint_goal check" "goal ranges narrower than the role's whole range in 6 of 16 (state, role) pairs"
+
 json goal
 has goal '{"role":"robot","goal":0,"sentence":"whole","value":false,"effect":"fixes"}'
 has goal '{"role":"robot","goal":100,"sentence":"whole","value":false,"effect":"excludes"}'
@@ -137,6 +148,10 @@ expect 0 "tictactoe check" "$gdlc" analyze --check 10000 "$ttt"
 has "tictactoe check" "5478 reachable states, all enumerated"
 has "tictactoe check" "completeness: 27 true single latches over the reachable states"
 has "tictactoe check" "check: 0 unsound"
+# goal distance counts: three marks in a line, one made a turn at most
+expect 0 "tictactoe distance" "$gdlc" analyze --json --state \
+    "(cell 1 1 b) (cell 1 2 b) (cell 1 3 b) (cell 2 1 b) (cell 2 2 b) (cell 2 3 b) (cell 3 1 b) (cell 3 2 b) (cell 3 3 b) (control xplayer)" "$ttt"
+has "tictactoe distance from the start" '"goal_distance":{"xplayer":3,"oplayer":3}'
 
 # --dot
 expect 0 "dot" "$gdlc" analyze --dot "$tmp/a.dot" "$dir/dead.kif"

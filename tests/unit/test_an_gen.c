@@ -125,7 +125,7 @@ static bool has_latch(const Analysis *a, uint32_t b, bool v)
     return false;
 }
 
-static uint32_t missed_total, true_total;
+static uint32_t missed_total, true_total, joint_fixed;
 
 static void check_game(uint64_t seed)
 {
@@ -133,6 +133,17 @@ static void check_game(uint64_t seed)
     size_t len = strlen(text);
     text = realloc(text, len + sizeof PLANTED);
     memcpy(text + len, PLANTED, sizeof PLANTED);
+    /* the planted joint latch fixes the goal: the sentence the best goal
+     * reads, (pN C), also holds with jp and jq */
+    const char *g100 = strstr(text, "(<= (goal ?r 100) (role ?r) (");
+    assert_non_null(g100);
+    const char *lit = g100 + strlen("(<= (goal ?r 100) (role ?r) "), *end = strchr(lit, ')');
+    assert_non_null(end);
+    char rule[128];
+    snprintf(rule, sizeof rule, "(<= %.*s (true jp) (true jq))\n", (int)(end + 1 - lit), lit);
+    len = strlen(text);
+    text = realloc(text, len + strlen(rule) + 1);
+    memcpy(text + len, rule, strlen(rule) + 1);
     char path[] = "/tmp/gdlc-an-gen-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -167,6 +178,7 @@ static void check_game(uint64_t seed)
     Graph g = {0};
     explore(pn, e, &g);
     uint32_t nroles = pn->roles.n;
+    uint32_t jp = base_named(pn, &n.store, "jp"), jq = base_named(pn, &n.store, "jq");
 
     /* every claim on every transition or state */
     for (uint32_t i = 0; i < g.n; i++) {
@@ -279,6 +291,30 @@ static void check_game(uint64_t seed)
             const uint64_t *s = state_of(&g, i);
             for (uint32_t r = 0; r < nroles; r++) {
                 int rl, rh;
+                if (r == 0) {
+                    /* the joint latch through the state, remembered by the
+                     * query: where it holds jp and jq the best goal holds
+                     * for good, and the range must say so */
+                    AnLitVec jl = {0};
+                    bool pq = false;
+                    if (an_joint_latch_at(q, s, &jl)) {
+                        bool hp = false, hq = false;
+                        for (uint32_t l = 0; l < jl.n; l++) {
+                            hp |= jl.v[l].base == jp && jl.v[l].value;
+                            hq |= jl.v[l].base == jq && jl.v[l].value;
+                        }
+                        pq = hp && hq;
+                    }
+                    vec_free(jl);
+                    an_eval(e, s, NULL);
+                    for (uint32_t rr = 0; pq && !an_eval_terminal(e) && rr < nroles; rr++) {
+                        an_goal_range(q, s, rr, &rl, &rh);
+                        if (rl != 100 || rh != 100)
+                            fail_msg("seed %llu: jp and jq hold for good, yet the range of role %u is [%d, %d]",
+                                     (unsigned long long)seed, rr, rl, rh);
+                        joint_fixed++;
+                    }
+                }
                 an_goal_range(q, s, r, &rl, &rh);
                 uint32_t x = i * nroles + r;
                 if (lo[x] <= hi[x] && (rl > lo[x] || rh < hi[x]))
@@ -292,7 +328,7 @@ static void check_game(uint64_t seed)
                 an_eval(e, s, NULL);
                 for (uint32_t w = 0; w < win.n + lose.n; w++) {
                     uint32_t mv = w < win.n ? win.v[w] : lose.v[w - win.n];
-                    int want = w < win.n ? a.best.v[r] : a.worst.v[r];
+                    int want = w < win.n ? rh : rl; /* the best (worst) it can end with */
                     /* every joint move with it ends the game with want */
                     uint32_t nj = 0;
                     uint32_t *joint = calloc(nroles + 1, 4);
@@ -359,7 +395,6 @@ static void check_game(uint64_t seed)
 
     /* the planted ones */
     uint32_t lp = base_named(pn, &n.store, "(lp a)"), ln = base_named(pn, &n.store, "(ln a)");
-    uint32_t jp = base_named(pn, &n.store, "jp"), jq = base_named(pn, &n.store, "jq");
     if (lp != PN_NONE && !an_base_fixed(pn, lp) && !has_latch(&a, lp, true))
         fail_msg("seed %llu: the planted latch (lp a) was not found", (unsigned long long)seed);
     if (ln != PN_NONE && !an_base_fixed(pn, ln) && !has_latch(&a, ln, false))
@@ -395,8 +430,10 @@ static void random_games(void **state)
     uint32_t games = env && atoi(env) > 0 ? (uint32_t)atoi(env) : 40;
     for (uint32_t s = 1; s <= games; s++)
         check_game(s);
-    print_message("analyses on %u random games: %u true latches of the reachable states, %u missed\n", games,
-                  true_total, missed_total);
+    print_message("analyses on %u random games: %u true latches of the reachable states, %u missed; "
+                  "%u (state, role) ranges fixed at 100 by the planted joint latch\n",
+                  games, true_total, missed_total, joint_fixed);
+    assert_true(joint_fixed > 0);
 }
 
 int main(void)
