@@ -54,12 +54,14 @@
  * need(G, true) over the best goals. The facts counted are the target T:
  * the base facts the walk reaches, each with the value it wants. One
  * transition makes at most k of them right: for each role, the most facts
- * of T any of its input moves M can make right, where "f wrong at turn 0,
- * (does M) at turn 0, f right at turn 1" is not refuted by deduction
- * (d2); every transition includes a move of every role, so the least of
- * those over the roles bounds it (puzzle.c's argument, per role). So the
- * goal holds no sooner than ceil(n / k) turns (k at least 1; with more
- * than AN_KFIX_BUDGET deductions k is the size of T). Tic-tac-toe's
+ * of T any of its input moves M may make right, M may fix f when deduction
+ * (d2) from "f wrong at turn 0, f right at turn 1" does not force (does M)
+ * false (one deduction per fact, every input read); every transition
+ * includes a move of every role, so the least of those over the roles
+ * bounds it (puzzle.c's argument, per role). So the goal holds no sooner
+ * than ceil(n / k) turns (k at least 1; past AN_KFIX_MAX_TARGET facts k is
+ * the size of T, and since n is at most that, the walk is skipped whenever
+ * ceil(|T| / k) cannot beat deduction's bound). Tic-tac-toe's
  * xplayer needs three marks in a line, and each transition makes at most
  * one (cell m n x) true: 3 from the start, where deduction alone says 1.
  *
@@ -318,7 +320,7 @@ static int goal_distance_deduced(AnQuery *q, const uint64_t *state, uint32_t rol
 enum {
     NEED_INF = UINT32_MAX / 4,       /* never */
     NEED_OPEN = UINT32_MAX,          /* on the walk's path: counts 0 */
-    AN_KFIX_BUDGET = 20000,          /* deductions for k, per role */
+    AN_KFIX_MAX_TARGET = 4096,       /* target facts for k (a deduction each), per role */
 };
 
 /* The need of (comp, v), memoised in q->need (need + 1, NEED_OPEN while
@@ -443,64 +445,72 @@ static void target_facts(AnQuery *q, uint32_t role, U32Vec *out)
     free(seen);
 }
 
-/* k for role (see the essay), computed once per query. */
-static uint32_t kfix_of(AnQuery *q, uint32_t role)
+/* k for role (see the essay), and the size of its target in *ntarget,
+ * computed once per query (q->kfix: k + 1 and the size, per role). */
+static uint32_t kfix_of(AnQuery *q, uint32_t role, uint32_t *ntarget)
 {
     const Propnet *pn = q->ctx.pn;
-    if (q->kfix.n < pn->roles.n) {
-        vec_reserve(q->kfix, pn->roles.n);
-        while (q->kfix.n < pn->roles.n)
+    if (q->kfix.n < 2 * pn->roles.n) {
+        vec_reserve(q->kfix, 2 * pn->roles.n);
+        while (q->kfix.n < 2 * pn->roles.n)
             q->kfix.v[q->kfix.n++] = 0;
     }
-    if (q->kfix.v[role])
-        return q->kfix.v[role] - 1;
+    if (q->kfix.v[2 * role]) {
+        *ntarget = q->kfix.v[2 * role + 1];
+        return q->kfix.v[2 * role] - 1;
+    }
     U32Vec target = {0};
     target_facts(q, role, &target);
-    uint64_t work = (uint64_t)target.n * pn->inputs.n;
     uint32_t k = target.n;
-    if (target.n > 0 && work <= AN_KFIX_BUDGET) {
+    if (target.n > 0 && target.n <= AN_KFIX_MAX_TARGET) {
+        /* one deduction per target fact f: f wrong at turn 0 and right at
+         * turn 1; an input whose does is not forced false may fix f */
         AnDeduce *d = q->ctx.d2;
+        uint32_t *fixes = base_xcalloc(pn->inputs.n + 1, sizeof *fixes);
+        for (uint32_t t = 0; t < target.n; t++) {
+            uint32_t bc = pn->base.v[target.v[t] >> 1].comp;
+            bool want = target.v[t] & 1;
+            an_deduce_reset(d);
+            if (!an_deduce_set(d, bc, 0, !want) || !an_deduce_set(d, bc, 1, want))
+                continue; /* no transition makes f right */
+            for (uint32_t i = 0; i < pn->inputs.n; i++)
+                fixes[i] += an_deduce_get(d, pn->inputs.v[i].comp, 0) != 0;
+        }
+        an_deduce_reset(d);
         for (uint32_t r = 0; r < pn->roles.n; r++) {
             uint32_t most = 0;
             bool any = false;
-            for (uint32_t i = 0; i < pn->inputs.n; i++) {
-                if (pn->inputs.v[i].role != r)
-                    continue;
-                an_deduce_reset(d);
-                if (!an_deduce_set(d, pn->inputs.v[i].comp, 0, true))
-                    continue; /* never played */
-                any = true;
-                uint32_t fixes = 0;
-                for (uint32_t t = 0; t < target.n; t++) {
-                    uint32_t b = target.v[t] >> 1;
-                    bool want = target.v[t] & 1;
-                    uint32_t bc = pn->base.v[b].comp;
-                    an_deduce_reset(d);
-                    if (an_deduce_set(d, pn->inputs.v[i].comp, 0, true) && an_deduce_set(d, bc, 0, !want) &&
-                        an_deduce_set(d, bc, 1, want))
-                        fixes++;
+            for (uint32_t i = 0; i < pn->inputs.n; i++)
+                if (pn->inputs.v[i].role == r) {
+                    any = true;
+                    if (fixes[i] > most)
+                        most = fixes[i];
                 }
-                if (fixes > most)
-                    most = fixes;
-            }
             if (any && most < k)
                 k = most;
         }
-        an_deduce_reset(d);
+        free(fixes);
     }
+    *ntarget = target.n;
     vec_free(target);
     if (k == 0)
         k = 1;
-    q->kfix.v[role] = k + 1;
+    q->kfix.v[2 * role] = k + 1;
+    q->kfix.v[2 * role + 1] = *ntarget;
     return k;
 }
 
 /* ceil(n / k): the count's bound on the turns before a best goal of role
- * can hold; 0 when it says nothing. */
-static uint32_t count_bound(AnQuery *q, const uint64_t *state, uint32_t role)
+ * can hold; 0 when it says nothing more than d, deduction's bound (n is at
+ * most the target's size: when that over k is no more than d, the walk is
+ * not made; with k the whole target, as past the budget, it never is). */
+static uint32_t count_bound(AnQuery *q, const uint64_t *state, uint32_t role, uint32_t d)
 {
     const Propnet *pn = q->ctx.pn;
     const U32Vec *best = &q->ctx.best_goals.v[role];
+    uint32_t ntarget = 0, k = kfix_of(q, role, &ntarget);
+    if ((ntarget + k - 1) / k <= d)
+        return 0;
     if (q->need.n < 2 * pn->comps.n) {
         vec_reserve(q->need, 2 * pn->comps.n);
         memset(q->need.v + q->need.n, 0, (2 * (size_t)pn->comps.n - q->need.n) * sizeof *q->need.v);
@@ -517,7 +527,6 @@ static uint32_t count_bound(AnQuery *q, const uint64_t *state, uint32_t role)
     q->need_touched.n = 0;
     if (n == 0 || n >= NEED_INF)
         return 0;
-    uint32_t k = kfix_of(q, role);
     return (n + k - 1) / k;
 }
 
@@ -526,7 +535,7 @@ int an_goal_distance(AnQuery *q, const uint64_t *state, uint32_t role, uint32_t 
     int d = goal_distance_deduced(q, state, role, max_turns);
     if (d <= 0)
         return d;
-    uint32_t c = count_bound(q, state, role);
+    uint32_t c = count_bound(q, state, role, (uint32_t)d);
     if (c > max_turns)
         c = max_turns;
     return (uint32_t)d > c ? d : (int)c;
