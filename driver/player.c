@@ -15,16 +15,51 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../player/player.h"
 #include "cli.h"
 
 static volatile sig_atomic_t player_stop;
 
+/* SIGINT or SIGTERM ends the player within a second whatever is running.
+ * The serving loop stops every search and wait and joins every thread, but
+ * a few steps of a START cannot be interrupted (reading megabytes of rules,
+ * libtcc compiling them): past STOP_GRACE seconds after the signal the
+ * process ends at once (_exit, status 0 as after an orderly stop; every
+ * log line is already written). The sanitizer builds, ten times slower,
+ * get longer, so that their orderly stop and leak check still run. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define STOP_GRACE_NS 4000000000L
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define STOP_GRACE_NS 4000000000L
+#endif
+#endif
+#ifndef STOP_GRACE_NS
+#define STOP_GRACE_NS 750000000L
+#endif
+static timer_t stop_timer;
+static bool stop_timer_made;
+
 static void on_signal(int sig)
 {
     (void)sig;
+    if (!player_stop && stop_timer_made) {
+        struct itimerspec it = {{0, 0}, {STOP_GRACE_NS / 1000000000L, STOP_GRACE_NS % 1000000000L}};
+        timer_settime(stop_timer, 0, &it, NULL); /* async-signal-safe */
+    }
     player_stop = 1;
+}
+
+static void on_grace_over(int sig)
+{
+    (void)sig;
+    static const char msg[] = "gdlc player: stopped (forced: work that cannot be interrupted was still running)\n";
+    ssize_t w = write(2, msg, sizeof msg - 1);
+    (void)w;
+    _exit(0);
 }
 
 typedef struct PlayerCli {
@@ -153,10 +188,18 @@ static int run(CliArgs *a)
     mallopt(M_ARENA_MAX, (int)(c.so.play.threads > 1 ? c.so.play.threads + 1 : 2));
 #endif
     player_stop = 0;
-    struct sigaction sa, old_int, old_term, old_pipe;
+    struct sigaction sa, old_int, old_term, old_pipe, old_grace;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
+    /* the grace timer: SIGUSR2 when it runs out */
+    sa.sa_handler = on_grace_over;
+    sigaction(SIGUSR2, &sa, &old_grace);
+    struct sigevent sev;
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_SIGNAL;
+    sev.sigev_signo = SIGUSR2;
+    stop_timer_made = timer_create(CLOCK_MONOTONIC, &sev, &stop_timer) == 0;
+    sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     sa.sa_handler = SIG_IGN; /* a manager hanging up must not end the player */
@@ -165,6 +208,11 @@ static int run(CliArgs *a)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGPIPE, &old_pipe, NULL);
+    if (stop_timer_made) {
+        timer_delete(stop_timer);
+        stop_timer_made = false;
+    }
+    sigaction(SIGUSR2, &old_grace, NULL);
     return st == 0 ? CLI_OK : CLI_USAGE;
 }
 
