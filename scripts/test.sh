@@ -3,7 +3,7 @@
 # and runs the whole test suite four ways: an optimised build with -Werror,
 # a build under AddressSanitizer and UndefinedBehaviorSanitizer, the
 # threading tests under ThreadSanitizer, and a short libFuzzer run of the
-# front end and the engines. About 16 minutes on 2 cores (CI allows 90).
+# front end and the engines. About 18 minutes on 2 cores (CI allows 90).
 # FUZZ_SECONDS (default 60) sets the length of each fuzzing run.
 set -eu
 cd "$(dirname "$0")/.."
