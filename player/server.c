@@ -178,6 +178,7 @@ typedef struct Match {
     GgpSpelling *spelling; /* the rules' spelling, for replies */
     unsigned playclock;    /* seconds */
     unsigned turn;         /* PLAY messages answered */
+    int plays;             /* PLAYs in flight (atomic): a second one is answered busy at once */
     FILE *log;             /* this match's log (NULL: none) */
     PlayOptions play;      /* the server's, with log = this match's log and
                               cancel = &cancel */
@@ -212,6 +213,7 @@ typedef struct Server {
     unsigned receiving;        /* listed, not handling, not cut */
     double request_seconds;    /* REQUEST_SECONDS or the options' */
     unsigned max_matches;
+    bool stopping;        /* the player stops: a match added now is cancelled at once (lock) */
     double forget;        /* seconds of silence after which a match may be dropped */
     pthread_mutex_t lock; /* the table and the dead */
     Match **m;            /* the matches going on, refused ones included */
@@ -492,10 +494,14 @@ static void start_work(Server *sv, Match *m)
         mlog(m, "rules rejected; every PLAY will be answered nil:\n%s", err ? err : "(no message)");
         if (sv->o->log && sv->o->log_dir == NULL && err && !player_flag_up(&m->cancel))
             fprintf(sv->o->log, "gdlc player: the rules of a match were rejected:\n%s\n", err);
-        /* it holds nothing now: the id is remembered without a slot */
+        /* it holds nothing now: the id is remembered without a slot; a
+         * cancelled match is leaving (ABORT, STOP, the player's stop, which
+         * frees the table's matches: the trim must not read them) */
         pthread_mutex_lock(&sv->lock);
-        m->refused = true;
-        refused_trim_locked(sv);
+        if (!player_flag_up(&m->cancel)) {
+            m->refused = true;
+            refused_trim_locked(sv);
+        }
         pthread_mutex_unlock(&sv->lock);
     }
     pthread_mutex_lock(&m->lock);
@@ -567,6 +573,8 @@ static void handle_start(Server *sv, const GgpMessage *msg, double t0, Reply *r)
     }
     if (!refuse)
         sv->m[sv->n++] = m;
+    if (!refuse && sv->stopping)
+        player_flag_raise(&m->cancel); /* the stop already raised every other flag */
     pthread_mutex_unlock(&sv->lock);
     if (old)
         match_release(sv, old);
@@ -634,6 +642,16 @@ static void handle_play(Server *sv, const GgpMessage *msg, double t0, Reply *r)
         snprintf(r->note, sizeof r->note, "no match with this id");
         return;
     }
+    /* one PLAY in flight per match: a manager sends the next only after
+     * the reply, so a second is a careless or hostile client, and queuing
+     * it on the match would let PLAYs for one match hold every slot */
+    if (__atomic_fetch_add(&m->plays, 1, __ATOMIC_ACQ_REL) > 0) {
+        __atomic_fetch_sub(&m->plays, 1, __ATOMIC_ACQ_REL);
+        set_body(r, 200, "busy");
+        snprintf(r->note, sizeof r->note, "a PLAY of this match is in progress");
+        match_release(sv, m);
+        return;
+    }
     pthread_mutex_lock(&m->lock);
     m->turn++;
     double deadline = t0 + m->playclock - REPLY_MARGIN;
@@ -669,6 +687,7 @@ static void handle_play(Server *sv, const GgpMessage *msg, double t0, Reply *r)
         free(err);
     }
     pthread_mutex_unlock(&m->lock);
+    __atomic_fetch_sub(&m->plays, 1, __ATOMIC_ACQ_REL);
     match_release(sv, m);
 }
 
@@ -1071,15 +1090,23 @@ int player_serve(const PlayerServerOptions *o, const volatile sig_atomic_t *stop
     /* every match's search and waits end now; then the daemon closes the
      * connections and joins their threads */
     pthread_mutex_lock(&sv.lock);
+    sv.stopping = true;
     for (size_t i = 0; i < sv.n; i++)
         player_flag_raise(&sv.m[i]->cancel);
     pthread_mutex_unlock(&sv.lock);
     MHD_stop_daemon(d);
+    /* each match leaves the table under the lock before it is freed: a
+     * START's thread still ending may take the lock */
     size_t left = 0;
-    for (size_t i = 0; i < sv.n; i++) {
-        left += !sv.m[i]->refused;
-        mlog(sv.m[i], "the player stops: the match is dropped");
-        match_destroy(sv.m[i]);
+    for (;;) {
+        pthread_mutex_lock(&sv.lock);
+        Match *x = sv.n ? sv.m[--sv.n] : NULL;
+        pthread_mutex_unlock(&sv.lock);
+        if (!x)
+            break;
+        left += !x->refused;
+        mlog(x, "the player stops: the match is dropped");
+        match_destroy(x);
     }
     reap(&sv);
     free(sv.dead);

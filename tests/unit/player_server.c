@@ -490,6 +490,15 @@ static void test_abort_thinking(void **state)
         pthread_t th;
         assert_int_equal(pthread_create(&th, NULL, post_later, &play), 0);
         usleep(300 * 1000);
+        if (k == 0) {
+            /* a second PLAY while one thinks is answered at once, not queued
+             * on the match (128 of them held every slot for an hour) */
+            snprintf(msg, sizeof msg, "( PLAY think.%d NIL )", k);
+            double t1 = gdl_now();
+            post(msg, &r);
+            if (r.status != 200 || strcmp(r.body, "busy") != 0 || gdl_now() - t1 > 1)
+                fail_msg("a second PLAY answered %d '%s' after %.3f s", r.status, r.body, gdl_now() - t1);
+        }
         snprintf(msg, sizeof msg, ends[k], k);
         double t0 = gdl_now();
         post(msg, &r);
