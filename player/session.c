@@ -456,14 +456,17 @@ static bool make_machines(Session *s, double start_deadline, char **err)
             struct timespec ts = {0, 2 * 1000 * 1000};
             nanosleep(&ts, NULL);
         }
-        if (eng_build_done(b) && b->st == GDL_OK) { /* in time: the usual case */
+        /* read once: a build ending between two reads would take the
+         * failure's branch with machines that are fine */
+        bool done = eng_build_done(b);
+        if (done && b->st == GDL_OK) { /* in time: the usual case */
             pthread_join(b->th, NULL);
             memcpy(s->m, b->m, s->nthreads * sizeof *s->m);
             memset(b->m, 0, s->nthreads * sizeof *b->m);
             eng_build_free(b);
             b = NULL;
             engine = NULL;
-        } else if (eng_build_done(b)) {
+        } else if (done) {
             if (b->st == GDL_NO_ENGINE) {
                 *err = player_fmt("no machine for the game: %s", b->err ? b->err : gdl_status_name(b->st));
                 eng_build_end(b, false);
