@@ -11,6 +11,8 @@
 # seconds is stopped and counted over. Exit 1 if any game is over a limit
 # or fails.
 #   GDLC (default build/gdlc; a name without a slash is looked up on PATH).
+# The current run is kept in bench/results/compile-sweep.txt
+# (bench/results/README.md).
 set -u
 here=$(pwd)
 shared=${1:-${GDL_SHARED:-}}

@@ -8,7 +8,8 @@
 # optimised, and the state changes per second of `pn` and `jit` for SECONDS
 # each (default 1), with their ratio. One tab-separated line per game on
 # standard output, then a summary. A benchmark, not a test: it fails only
-# when gdlc cannot be run.
+# when gdlc cannot be run. The current run is kept in
+# bench/results/pnsweep.txt (bench/results/README.md).
 set -u
 cd "$(dirname "$0")/.."
 seconds=${1:-1}

@@ -6,27 +6,30 @@
 # playthroughs; `gdlc bench`). Writes DIR/results.json, DIR/results.md (the
 # table) and DIR/chart.png (gnuplot), and prints the table.
 #   --seconds S   seconds per cell (default 30, as published measurements use)
-#   --quick       a smoke run: 1 second per cell
+#   --quick       a smoke run: 1 second per cell, written to build/bench-quick
+#                 unless --out says otherwise
 #   --engines     default "ref jit aot native"; native (bench/native, built
 #                 here with cc -O2) exists for our Reversi and split-turn
 #                 Amazons and for the corpus Reversi, Connect Four and
 #                 Breakthrough (native_of below)
-#   --out DIR     default bench/results
+#   --out DIR     default bench/results, where the current full run is kept
+#                 in git (bench/results/README.md): a new run replaces it
 # Games: ours in games/, and, when the shared corpus is there, the corpus
 # files other engines are measured on. aot cells report the load time of a
 # cached object; the compile time of a cold cache is its own column.
 set -eu
 cd "$(dirname "$0")/.."
-seconds=30 engines="ref jit aot native" out=bench/results
+seconds=30 engines="ref jit aot native" out=
 while [ $# -gt 0 ]; do
     case $1 in
     --seconds) seconds=$2; shift 2 ;;
-    --quick) seconds=1; shift ;;
+    --quick) seconds=1 quick=1; shift ;;
     --engines) engines=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     *) echo "usage: bench/run.sh [--seconds S] [--quick] [--engines \"E...\"] [--out DIR]" >&2; exit 2 ;;
     esac
 done
+[ -n "$out" ] || { [ -n "${quick:-}" ] && out=build/bench-quick || out=bench/results; }
 shared=${GDL_SHARED:-$(cd .. && pwd)/shared}
 [ -x build/gdlc ] || scripts/build.sh build -DCMAKE_BUILD_TYPE=Release >/dev/null
 mkdir -p "$out"

@@ -10,7 +10,8 @@
 # ticTacToe, nim1..4, chomp (two players), untwistycorridor and 8puzzle
 # (puzzles), then checkersTiny, breakthroughSmall, kalaha5x2x3 and
 # dotsAndBoxes, as far as they go within the bound. Run it alone on the
-# machine (the seconds are wall-clock). A benchmark, not a test.
+# machine (the seconds are wall-clock). A benchmark, not a test. The
+# current run is kept in bench/results/solve.txt (bench/results/README.md).
 set -eu
 cd "$(dirname "$0")/.."
 shared=${GDL_SHARED:-$(cd .. && pwd)/shared}

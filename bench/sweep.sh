@@ -10,6 +10,9 @@
 #   an engine with another (BASE="build/gdlc jit:goal").
 #   PLAN="propositional network" keeps the games NEW's machine plays by that
 #   plan (gdl_machine_plan, read from a bench of a few milliseconds).
+# The current runs are kept in bench/results/ (sweep.txt against jit at
+# 50b187f, sweep-ref.txt against ref, sweep-plan.txt against jit:goal; see
+# bench/results/README.md, which says how each was run).
 set -u
 cd "$(dirname "$0")/.."
 seconds=${1:-2}
