@@ -13,7 +13,7 @@
  * message.
  *
  * Part 2, on breakthrough and connectFour: N states (default 200) from
- * seeded random playthroughs (gdl_random_joint_move, every state of each
+ * seeded random playthroughs (gdl_state_random_joint_move, every state of each
  * playthrough, terminal ones included), then microseconds per call of
  * gdl_analysis_goal_range, gdl_analysis_winning_moves and
  * gdl_analysis_goal_distance, each over every state and role in turn
@@ -61,18 +61,18 @@ static void game_level(const char *path)
     GdlGame *g = load(path);
     GdlMachine *m = NULL;
     char *err = NULL;
-    if (gdl_machine_new(g, "ref", &m, &err) != GDL_OK) {
-        printf("%-22s machine: %s\n", base_name(path), err ? err : "?");
+    if (gdl_machine_new(g, "ref", &m) != GDL_OK) {
+        printf("%-22s machine: %s\n", base_name(path), gdl_game_error(g));
         free(err);
         gdl_game_free(g);
         return;
     }
     GdlAnalysis *a = NULL;
     double t0 = gdl_now();
-    GdlStatus st = gdl_analysis_new(m, NULL, &a, &err);
+    GdlStatus st = gdl_analysis_new(m, NULL, &a);
     double total = gdl_now() - t0;
     if (st != GDL_OK) {
-        printf("%-22s %s after %.3f s: %s\n", base_name(path), gdl_status_name(st), total, err ? err : "");
+        printf("%-22s %s after %.3f s: %s\n", base_name(path), gdl_status_name(st), total, gdl_machine_error(m));
         free(err);
     } else {
         printf("%-22s %8.3f %8.3f %7u", base_name(path), total, gdl_analysis_seconds(a), gdl_analysis_sampled(a));
@@ -94,17 +94,17 @@ static GdlState **playthrough_states(GdlMachine *m, uint64_t seed, size_t n)
     GdlMove joint[64];
     GdlState *s = NULL;
     for (size_t k = 0; k < n;) {
-        if (!s && gdl_initial_state(m, &s) != GDL_OK)
+        if (!s && gdl_state_initial(m, &s) != GDL_OK)
             break;
         v[k++] = gdl_state_copy(s);
         bool terminal = true;
-        if (gdl_is_terminal(m, s, &terminal) != GDL_OK || terminal || gdl_random_joint_move(m, s, &rng, joint) != GDL_OK) {
+        if (gdl_state_is_terminal(m, s, &terminal) != GDL_OK || terminal || gdl_state_random_joint_move(m, s, &rng, joint) != GDL_OK) {
             gdl_state_free(s);
             s = NULL;
             continue;
         }
         GdlState *next = NULL;
-        if (gdl_next_state(m, s, joint, &next) != GDL_OK)
+        if (gdl_state_next(m, s, joint, &next) != GDL_OK)
             break;
         gdl_state_free(s);
         s = next;
@@ -150,15 +150,15 @@ static void queries(const char *path, size_t nstates, uint64_t seed, double seco
     unsigned nroles = gdl_game_role_count(g);
     GdlMachine *m = NULL;
     char *err = NULL;
-    if (gdl_machine_new(g, "pn", &m, &err) != GDL_OK && gdl_machine_new(g, "ref", &m, &err) != GDL_OK) {
-        printf("%-22s machine: %s\n", base_name(path), err ? err : "?");
+    if (gdl_machine_new(g, "pn", &m) != GDL_OK && gdl_machine_new(g, "ref", &m) != GDL_OK) {
+        printf("%-22s machine: %s\n", base_name(path), gdl_game_error(g));
         free(err);
         gdl_game_free(g);
         return;
     }
     GdlAnalysis *a = NULL;
-    if (gdl_analysis_new(m, NULL, &a, &err) != GDL_OK) {
-        printf("%-22s analysis: %s\n", base_name(path), err ? err : "?");
+    if (gdl_analysis_new(m, NULL, &a) != GDL_OK) {
+        printf("%-22s analysis: %s\n", base_name(path), gdl_machine_error(m));
         free(err);
         gdl_machine_free(m);
         gdl_game_free(g);

@@ -46,10 +46,10 @@ static long long play(Player *p, unsigned nroles, double slice, GdlMove *joint, 
     do {
         for (int i = 0; i < 64; i++) { /* the clock read every 64 steps */
             bool t;
-            if (gdl_is_terminal(p->m, p->s, &t) != GDL_OK)
+            if (gdl_state_is_terminal(p->m, p->s, &t) != GDL_OK)
                 return -1;
             if (t) {
-                if (gdl_goals(p->m, p->s, goals) != GDL_OK)
+                if (gdl_state_goals(p->m, p->s, goals) != GDL_OK)
                     return -1;
                 p->s = p->init;
                 continue;
@@ -57,12 +57,12 @@ static long long play(Player *p, unsigned nroles, double slice, GdlMove *joint, 
             for (unsigned k = 0; k < nroles; k++) {
                 const GdlMove *mv;
                 size_t nm;
-                if (gdl_legal_moves(p->m, p->s, k, &mv, &nm) != GDL_OK || !nm)
+                if (gdl_state_legal(p->m, p->s, k, &mv, &nm) != GDL_OK || !nm)
                     return -1;
                 joint[k] = mv[gdl_rng_below(&p->rng, nm)];
             }
             GdlState **out = &p->buf[p->which];
-            if (gdl_next_state_into(p->m, p->s, joint, out) != GDL_OK)
+            if (gdl_state_next_into(p->m, p->s, joint, out) != GDL_OK)
                 return -1;
             p->s = *out;
             p->which ^= 1;
@@ -102,11 +102,11 @@ int main(int argc, char **argv)
         Player *p = &pl[i];
         char *err = NULL;
         p->engine = argv[4 + i];
-        if (gdl_machine_new(g, p->engine, &p->m, &err) != GDL_OK) {
-            fprintf(stderr, "interleave: %s: %s\n", p->engine, err ? err : "no machine");
+        if (gdl_machine_new(g, p->engine, &p->m) != GDL_OK) {
+            fprintf(stderr, "interleave: %s: %s\n", p->engine, gdl_game_error(g));
             return 1;
         }
-        if (gdl_initial_state(p->m, &p->init) != GDL_OK)
+        if (gdl_state_initial(p->m, &p->init) != GDL_OK)
             return fprintf(stderr, "interleave: %s: %s\n", p->engine, gdl_machine_error(p->m)), 1;
         p->s = p->init;
         gdl_rng_seed(&p->rng, 1);

@@ -71,18 +71,18 @@ static void positions(GdlMachine *m, uint64_t seed, unsigned want, GdlState **st
     GdlRng rng;
     gdl_rng_seed(&rng, seed);
     GdlState *s = NULL;
-    gdl_initial_state(m, &s);
+    gdl_state_initial(m, &s);
     *n = 0;
     GdlMove joint[64];
     for (unsigned step = 0; *n < want && step < 1000; step++) {
         bool term;
-        if (gdl_is_terminal(m, s, &term) != GDL_OK || term)
+        if (gdl_state_is_terminal(m, s, &term) != GDL_OK || term)
             break;
         if (step % 4 == 0) {
             for (unsigned r = 0; r < 2; r++) {
                 const GdlMove *lm;
                 size_t k;
-                if (gdl_legal_moves(m, s, r, &lm, &k) == GDL_OK && k > 1) {
+                if (gdl_state_legal(m, s, r, &lm, &k) == GDL_OK && k > 1) {
                     states[*n] = gdl_state_copy(s);
                     roles[(*n)++] = r;
                     break;
@@ -90,7 +90,7 @@ static void positions(GdlMachine *m, uint64_t seed, unsigned want, GdlState **st
             }
         }
         GdlState *next = NULL;
-        if (gdl_random_joint_move(m, s, &rng, joint) != GDL_OK || gdl_next_state(m, s, joint, &next) != GDL_OK)
+        if (gdl_state_random_joint_move(m, s, &rng, joint) != GDL_OK || gdl_state_next(m, s, joint, &next) != GDL_OK)
             break;
         gdl_state_free(s);
         s = next;
@@ -137,7 +137,7 @@ int main(int argc, char **argv)
     }
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     GdlMachine *m = NULL;
-    if (gdl_machine_new(g, engine, &m, NULL) != GDL_OK) {
+    if (gdl_machine_new(g, engine, &m) != GDL_OK) {
         fprintf(stderr, "bench_player: no %s machine for %s\n", engine, path);
         return 1;
     }
@@ -151,12 +151,12 @@ int main(int argc, char **argv)
         Work w[64];
         pthread_t th[64];
         for (unsigned t = 0; t < T; t++) {
-            if (gdl_machine_new(g, engine, &ms[t], NULL) != GDL_OK)
+            if (gdl_machine_new(g, engine, &ms[t]) != GDL_OK)
                 return 1;
             char *err = NULL;
             ans[t] = NULL;
             /* as a session: the analysis in thread 0's search only */
-            if (t == 0 && gdl_analysis_new(ms[t], NULL, &ans[t], &err) != GDL_OK)
+            if (t == 0 && gdl_analysis_new(ms[t], NULL, &ans[t]) != GDL_OK)
                 ans[t] = NULL;
             free(err);
         }
@@ -192,8 +192,8 @@ int main(int argc, char **argv)
         GdlAnalysis *an = NULL;
         char *err = NULL;
         double ta = gdl_now();
-        if (gdl_analysis_new(m, NULL, &an, &err) != GDL_OK) {
-            printf("%s: no analysis: %s\n", name, err ? err : "");
+        if (gdl_analysis_new(m, NULL, &an) != GDL_OK) {
+            printf("%s: no analysis: %s\n", name, gdl_machine_error(m));
             return 0;
         }
         ta = gdl_now() - ta;

@@ -4,7 +4,7 @@
  * "step" (the default) plays N random playouts through the per-step API as
  * `gdlc bench` does (every role's legal moves, a random move each, next
  * state; terminal every step, goals at the end); "charge" runs N
- * gdl_depth_charge calls from the initial state. Prints the state changes
+ * gdl_state_depth_charge calls from the initial state. Prints the state changes
  * and a checksum of the goals, so that two engines can be compared.
  */
 #include <stdio.h>
@@ -31,15 +31,15 @@ int main(int argc, char **argv)
     gdl_diagnostics_free(d);
     GdlMachine *m;
     char *err = NULL;
-    if (gdl_machine_new(g, argv[2], &m, &err) != GDL_OK) {
-        fprintf(stderr, "%s\n", err ? err : "no machine");
+    if (gdl_machine_new(g, argv[2], &m) != GDL_OK) {
+        fprintf(stderr, "%s\n", gdl_game_error(g));
         return 1;
     }
     unsigned nroles = gdl_game_role_count(g);
     GdlRng rng;
     gdl_rng_seed(&rng, seed);
     GdlState *init;
-    if (gdl_initial_state(m, &init) != GDL_OK)
+    if (gdl_state_initial(m, &init) != GDL_OK)
         return 1;
     int goals[64];
     GdlMove joint[64];
@@ -47,31 +47,31 @@ int main(int argc, char **argv)
     for (long i = 0; i < n; i++) {
         if (strcmp(mode, "charge") == 0) {
             uint64_t depth;
-            if (gdl_depth_charge(m, init, &rng, 0, goals, &depth) != GDL_OK)
+            if (gdl_state_depth_charge(m, init, &rng, 0, goals, &depth) != GDL_OK)
                 return fprintf(stderr, "%s\n", gdl_machine_error(m)), 1;
             changes += depth;
         } else {
             GdlState *s = gdl_state_copy(init), *next;
             for (;;) {
                 bool t;
-                if (gdl_is_terminal(m, s, &t) != GDL_OK)
+                if (gdl_state_is_terminal(m, s, &t) != GDL_OK)
                     return fprintf(stderr, "%s\n", gdl_machine_error(m)), 1;
                 if (t)
                     break;
                 for (unsigned k = 0; k < nroles; k++) {
                     const GdlMove *mv;
                     size_t nm;
-                    if (gdl_legal_moves(m, s, k, &mv, &nm) != GDL_OK)
+                    if (gdl_state_legal(m, s, k, &mv, &nm) != GDL_OK)
                         return fprintf(stderr, "%s\n", gdl_machine_error(m)), 1;
                     joint[k] = mv[gdl_rng_below(&rng, nm)];
                 }
-                if (gdl_next_state(m, s, joint, &next) != GDL_OK)
+                if (gdl_state_next(m, s, joint, &next) != GDL_OK)
                     return fprintf(stderr, "%s\n", gdl_machine_error(m)), 1;
                 gdl_state_free(s);
                 s = next;
                 changes++;
             }
-            if (gdl_goals(m, s, goals) != GDL_OK)
+            if (gdl_state_goals(m, s, goals) != GDL_OK)
                 return fprintf(stderr, "%s\n", gdl_machine_error(m)), 1;
             gdl_state_free(s);
         }

@@ -17,7 +17,7 @@
  * propnet (jit unless --engine names another; a pn machine is replaced by
  * a jit one for the check): nodes are states (deduplicated by
  * gdl_state_hash and gdl_state_equal), an expanded node knows all its
- * successors (gdl_next_states) with their joint moves. When the reachable
+ * successors (gdl_state_successors) with their joint moves. When the reachable
  * states number at most N every one is expanded (exhaustive); otherwise
  * the graph is thrown away and remade from seeded random playthroughs:
  * every state on a playthrough is expanded, its successors are leaves
@@ -487,7 +487,7 @@ static void graph_rehash(AzGraph *g)
     g->slots = base_xcalloc(n, sizeof *g->slots);
     g->nslots = n;
     for (uint32_t i = 0; i < g->nodes.n; i++) {
-        uint32_t k = (uint32_t)gdl_state_hash(g->m, g->nodes.v[i].s) & (n - 1);
+        uint32_t k = (uint32_t)gdl_state_hash(g->nodes.v[i].s) & (n - 1);
         while (g->slots[k])
             k = (k + 1) & (n - 1);
         g->slots[k] = i + 1;
@@ -505,7 +505,7 @@ static uint32_t graph_node(AzGraph *g, const GdlState *s)
 {
     if ((g->nodes.n + 1) * 2 > g->nslots)
         graph_rehash(g);
-    uint64_t h = gdl_state_hash(g->m, s);
+    uint64_t h = gdl_state_hash(s);
     uint32_t k = (uint32_t)h & (g->nslots - 1);
     for (; g->slots[k]; k = (k + 1) & (g->nslots - 1))
         if (gdl_state_equal(g->nodes.v[g->slots[k] - 1].s, s))
@@ -521,18 +521,18 @@ static uint32_t graph_node(AzGraph *g, const GdlState *s)
     x.nfacts = (uint32_t)nf;
     qsort(g->facts.v + x.fact_at, nf, sizeof(uint32_t), cmp_u32);
     bool term = false;
-    if (gdl_is_terminal(g->m, s, &term) != GDL_OK)
+    if (gdl_state_is_terminal(g->m, s, &term) != GDL_OK)
         x.failed = true;
     x.terminal = term;
     for (unsigned r = 0; r < g->nroles; r++) {
         int v = GDL_NO_GOAL;
-        if (gdl_goal(g->m, s, r, &v) != GDL_OK)
+        if (gdl_state_goal(g->m, s, r, &v) != GDL_OK)
             v = GDL_NO_GOAL;
         vec_push(g->goals, v);
         uint64_t lh = 0;
         const GdlMove *mv;
         size_t n;
-        if (!term && gdl_legal_moves(g->m, s, r, &mv, &n) == GDL_OK) {
+        if (!term && gdl_state_legal(g->m, s, r, &mv, &n) == GDL_OK) {
             lh = base_hash_bytes(mv, n * sizeof *mv, 0x51ed27) | 1;
         }
         vec_push(g->legal, lh);
@@ -576,7 +576,7 @@ static bool graph_expand(AzGraph *g, uint32_t i)
     if (g->nodes.v[i].failed)
         return false;
     GdlSuccessors sx = {0};
-    GdlStatus st = gdl_next_states(g->m, g->nodes.v[i].s, AZ_MAX_JOINT, &sx);
+    GdlStatus st = gdl_state_successors(g->m, g->nodes.v[i].s, AZ_MAX_JOINT, &sx);
     if (st != GDL_OK) {
         if (st != GDL_LIMIT) {
             g->nodes.v[i].failed = true;
@@ -641,8 +641,8 @@ static void graph_sample(AzGraph *g, const GdlState *init, uint64_t max, uint64_
             }
             /* too many joint moves (or a failure): one random step */
             GdlState *next = NULL;
-            if (g->nodes.v[at].failed || gdl_random_joint_move(g->m, g->nodes.v[at].s, &rng, joint.v) != GDL_OK ||
-                gdl_next_state(g->m, g->nodes.v[at].s, joint.v, &next) != GDL_OK)
+            if (g->nodes.v[at].failed || gdl_state_random_joint_move(g->m, g->nodes.v[at].s, &rng, joint.v) != GDL_OK ||
+                gdl_state_next(g->m, g->nodes.v[at].s, joint.v, &next) != GDL_OK)
                 break;
             at = graph_node(g, next);
             gdl_state_free(next);
@@ -1172,8 +1172,8 @@ static int run_check(const AzOpts *o, GdlMachine *m, const GdlGame *game, GdlAna
     GdlMachine *cm = m;
     if (strncmp(gdl_machine_engine(m), "pn", 2) == 0) {
         char *err = NULL;
-        if (gdl_machine_new(game, "jit", &cm, &err) != GDL_OK) {
-            fprintf(stderr, "gdlc analyze: --check: %s\n", err ? err : "cannot make a jit machine");
+        if (gdl_machine_new(game, "jit", &cm) != GDL_OK) {
+            fprintf(stderr, "gdlc analyze: --check: %s\n", gdl_game_error(game));
             free(err);
             return CLI_FAULT;
         }
@@ -1184,7 +1184,7 @@ static int run_check(const AzOpts *o, GdlMachine *m, const GdlGame *game, GdlAna
     symtab_init(&g.names);
     GdlState *init = NULL;
     int rc = CLI_OK;
-    if (gdl_initial_state(cm, &init) != GDL_OK) {
+    if (gdl_state_initial(cm, &init) != GDL_OK) {
         fprintf(stderr, "gdlc analyze: --check: no initial state: %s\n", gdl_machine_error(cm));
         rc = CLI_FAULT;
         goto done;
@@ -1463,17 +1463,17 @@ static int analyze_run(CliArgs *a)
     char *err = NULL, *opts = analysis_options(&o);
     if ((rc = cli_open_game(o.path, &game, NULL)) != CLI_OK)
         goto out;
-    GdlStatus st = gdl_machine_new(game, o.engine, &m, &err);
+    GdlStatus st = gdl_machine_new(game, o.engine, &m);
     if (st != GDL_OK) {
-        fprintf(stderr, "gdlc %s: %s\n", a->cmd, err ? err : gdl_status_name(st));
+        fprintf(stderr, "gdlc %s: %s\n", a->cmd, gdl_game_error(game));
         rc = st == GDL_NO_ENGINE || st == GDL_IO_ERROR ? CLI_USAGE : CLI_FAULT;
         goto out;
     }
     if (o.state && (rc = cli_read_state(a->cmd, m, o.state, &state)) != CLI_OK)
         goto out;
-    st = gdl_analysis_new(m, opts, &an, &err);
+    st = gdl_analysis_new(m, opts, &an);
     if (st != GDL_OK) {
-        fprintf(stderr, "gdlc %s: %s: %s\n", a->cmd, o.path, err ? err : gdl_status_name(st));
+        fprintf(stderr, "gdlc %s: %s: %s\n", a->cmd, o.path, gdl_machine_error(m));
         if (st == GDL_LIMIT)
             fprintf(stderr, "gdlc %s: every analysis of this command reads the game's propositional network: "
                             "none of them runs without it (raise --max-atoms, --max-rules or --max-links)\n",

@@ -44,9 +44,9 @@ static int run(CliArgs *a)
     int rc = cli_open_game(paths[0], &game, NULL);
     if (rc != CLI_OK)
         goto out;
-    GdlStatus st = gdl_machine_new(game, engine, &m, &err);
+    GdlStatus st = gdl_machine_new(game, engine, &m);
     if (st != GDL_OK) {
-        fprintf(stderr, "gdlc %s: %s\n", a->cmd, err ? err : gdl_status_name(st));
+        fprintf(stderr, "gdlc %s: %s\n", a->cmd, gdl_game_error(game));
         rc = st == GDL_NO_ENGINE || st == GDL_IO_ERROR ? CLI_USAGE : CLI_FAULT;
         goto out;
     }

@@ -577,10 +577,10 @@ int cli_read_state(const char *cmd, GdlMachine *m, const char *text, GdlState **
         goto print;
     /* every fact must be one of the game's base propositions (a superset
      * of the facts it can ever hold): a typo would give another state */
-    const GdlMove *props = NULL;
+    const GdlFact *props = NULL;
     size_t nprops = 0;
-    GdlMove *sorted = NULL;
-    GdlStatus st = gdl_base_propositions(m, CLI_STATE_MAX_PROPS, &props, &nprops);
+    GdlFact *sorted = NULL;
+    GdlStatus st = gdl_machine_base_propositions(m, CLI_STATE_MAX_PROPS, &props, &nprops);
     if (st == GDL_OK) {
         sorted = base_xmalloc((nprops ? nprops : 1) * sizeof *sorted);
         memcpy(sorted, props, nprops * sizeof *sorted);
@@ -600,8 +600,8 @@ int cli_read_state(const char *cmd, GdlMachine *m, const char *text, GdlState **
         }
         kif_print(f, &doc, &syms, doc.tops.v[i]);
         fclose(f);
-        GdlMove mv;
-        if (gdl_move_parse(m, fact, &mv) != GDL_OK) {
+        GdlFact mv;
+        if (gdl_fact_parse(m, fact, &mv) != GDL_OK) {
             diag_error(&d, node->off, "%s", gdl_machine_error(m));
         } else if (!bsearch(&mv, sorted, nprops, sizeof *sorted, cmp_move)) {
             /* the nearest base proposition by edit distance, to name the typo */
@@ -611,14 +611,14 @@ int cli_read_state(const char *cmd, GdlMachine *m, const char *text, GdlState **
             /* candidates are at most flen_ + 63 bytes long (else too far) */
             size_t *rows = base_xmalloc(2 * (flen_ + 64) * sizeof *rows);
             for (size_t k = 0; k < nprops; k++) {
-                size_t dk = edit_distance(fact, gdl_move_text(m, sorted[k]), bestd - 1, rows);
+                size_t dk = edit_distance(fact, gdl_fact_text(m, sorted[k]), bestd - 1, rows);
                 if (dk < bestd)
                     bestd = dk, best = k;
             }
             free(rows);
             if (best != (size_t)-1)
                 diag_error(&d, node->off, "%s is not a fact the game can hold (none of its %zu base propositions); "
-                           "the nearest is %s", fact, nprops, gdl_move_text(m, sorted[best]));
+                           "the nearest is %s", fact, nprops, gdl_fact_text(m, sorted[best]));
             else
                 diag_error(&d, node->off, "%s is not a fact the game can hold (none of its %zu base propositions)",
                            fact, nprops);

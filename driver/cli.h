@@ -100,7 +100,7 @@ int cli_open_game(const char *path, struct GdlGame **game, char **why);
 void cli_put_line_field(FILE *f, const char *s);
 
 /* --state FACTS, read as a state of m's game. Text that is not KIF, and a
- * fact outside the game's base propositions (gdl_base_propositions, a
+ * fact outside the game's base propositions (gdl_machine_base_propositions, a
  * superset of every fact it can hold: a typo such as (cel 1 1 x) would
  * silently give another state), is an error located in the text
  * (--state:1:COL with a caret), the latter naming the nearest base

@@ -69,8 +69,7 @@ static int emit_run(CliArgs *a)
          * is a candidate (jit:pn, untimed: the answer does not depend on the
          * clock), and the goal-directed code whose plan follows */
         GdlMachine *m = NULL;
-        char *merr = NULL;
-        const char *how = gdl_machine_new(g, "jit:pn", &m, &merr) == GDL_OK ? gdl_machine_plan(m) : NULL;
+        const char *how = gdl_machine_new(g, "jit:pn", &m) == GDL_OK ? gdl_machine_plan(m) : NULL;
         unsigned phases = 0;
         if (how)
             sscanf(how, "propositional network in %u phases", &phases);
@@ -85,12 +84,11 @@ static int emit_run(CliArgs *a)
                                         made)
                      : how ? base_sprintf("engines jit and aot: the goal-directed plan below (the grounding passes "
                                           "their budget for the network)\n")
-                           : base_sprintf("engines jit and aot: not made (%s)\n", merr ? merr : "?");
+                           : base_sprintf("engines jit and aot: not made (%s)\n", gdl_game_error(g));
         char *both = base_sprintf("%s%.*s", head, (int)len, code);
         len += strlen(head);
         free(head);
         free(code);
-        free(merr);
         gdl_machine_free(m);
         code = both;
     }

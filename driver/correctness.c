@@ -160,11 +160,11 @@ static CtEnd ct_write(CtWriter *w, uint64_t n, uint64_t seed)
         step = 0;
         gdl_state_free(s);
         s = NULL;
-        if ((st = gdl_initial_state(w->m, &s)) != GDL_OK)
+        if ((st = gdl_state_initial(w->m, &s)) != GDL_OK)
             break;
         for (;;) {
             bool terminal = false;
-            if ((st = gdl_is_terminal(w->m, s, &terminal)) != GDL_OK)
+            if ((st = gdl_state_is_terminal(w->m, s, &terminal)) != GDL_OK)
                 break;
             if (fputs(terminal ? "!T!true\n" : "!T!false\n", w->out) < 0) {
                 end = CT_WRITE;
@@ -175,7 +175,7 @@ static CtEnd ct_write(CtWriter *w, uint64_t n, uint64_t seed)
             for (unsigned k = 0; k < nroles && st == GDL_OK && end == CT_DONE; k++) {
                 const GdlMove *moves;
                 size_t nm;
-                if ((st = gdl_legal_moves(w->m, s, k, &moves, &nm)) != GDL_OK)
+                if ((st = gdl_state_legal(w->m, s, k, &moves, &nm)) != GDL_OK)
                     break;
                 if (!ct_moves(w, "!L!", moves, nm))
                     end = CT_WRITE;
@@ -187,7 +187,7 @@ static CtEnd ct_write(CtWriter *w, uint64_t n, uint64_t seed)
                 end = CT_WRITE;
                 break;
             }
-            if ((st = gdl_next_state(w->m, s, joint, &next)) != GDL_OK)
+            if ((st = gdl_state_next(w->m, s, joint, &next)) != GDL_OK)
                 break;
             gdl_state_free(s);
             s = next;
@@ -196,7 +196,7 @@ static CtEnd ct_write(CtWriter *w, uint64_t n, uint64_t seed)
         }
         if (st != GDL_OK || end != CT_DONE)
             break;
-        if ((st = gdl_goals(w->m, s, goals)) != GDL_OK)
+        if ((st = gdl_state_goals(w->m, s, goals)) != GDL_OK)
             break;
         if (!ct_goals(w, goals))
             end = CT_WRITE;
@@ -394,14 +394,14 @@ static int ct_check(CtCheck *c, uint64_t n)
         GdlStatus st;
         gdl_state_free(s);
         s = NULL;
-        if ((st = gdl_initial_state(c->m, &s)) != GDL_OK) {
+        if ((st = gdl_state_initial(c->m, &s)) != GDL_OK) {
             rc = ct_engine_failed(c, st, "the initial state");
             done = true;
             break;
         }
         for (;;) {
             bool terminal = false;
-            if ((st = gdl_is_terminal(c->m, s, &terminal)) != GDL_OK) {
+            if ((st = gdl_state_is_terminal(c->m, s, &terminal)) != GDL_OK) {
                 rc = ct_engine_failed(c, st, "terminal");
                 done = true;
                 break;
@@ -420,7 +420,7 @@ static int ct_check(CtCheck *c, uint64_t n)
             for (unsigned k = 0; k < nroles && rc == CLI_OK && !done; k++) {
                 const GdlMove *moves;
                 size_t nm;
-                if ((st = gdl_legal_moves(c->m, s, k, &moves, &nm)) != GDL_OK) {
+                if ((st = gdl_state_legal(c->m, s, k, &moves, &nm)) != GDL_OK) {
                     rc = ct_engine_failed(c, st, "the legal moves");
                     done = true;
                     break;
@@ -449,7 +449,7 @@ static int ct_check(CtCheck *c, uint64_t n)
             }
             if (rc != CLI_OK)
                 break;
-            if ((st = gdl_next_state(c->m, s, joint, &next)) != GDL_OK) {
+            if ((st = gdl_state_next(c->m, s, joint, &next)) != GDL_OK) {
                 rc = ct_engine_failed(c, st, "the next state");
                 done = true;
                 break;
@@ -461,7 +461,7 @@ static int ct_check(CtCheck *c, uint64_t n)
         }
         if (rc != CLI_OK || done)
             break;
-        GdlStatus gs = gdl_goals(c->m, s, goals);
+        GdlStatus gs = gdl_state_goals(c->m, s, goals);
         if (gs != GDL_OK) {
             rc = ct_engine_failed(c, gs, "the goals");
             break;
@@ -556,9 +556,9 @@ static int correctness_run(CliArgs *a)
         free(why);
         GdlMachine *m = NULL;
         char *err = NULL;
-        GdlStatus st = rc == CLI_OK ? gdl_machine_new(game, engine ? engine : "ref", &m, &err) : GDL_OK;
+        GdlStatus st = rc == CLI_OK ? gdl_machine_new(game, engine ? engine : "ref", &m) : GDL_OK;
         if (st != GDL_OK) {
-            fprintf(stderr, "gdlc correctness-test: %s\n", err ? err : gdl_status_name(st));
+            fprintf(stderr, "gdlc correctness-test: %s\n", gdl_game_error(game));
             rc = st == GDL_NO_ENGINE ? CLI_USAGE : CLI_FAULT;
             free(err);
         }
@@ -589,10 +589,9 @@ static int correctness_run(CliArgs *a)
     int rc = cli_open_game(pos[0], &game, &why);
     GdlMachine *m = NULL;
     if (rc == CLI_OK) {
-        GdlStatus st = gdl_machine_new(game, engine, &m, &why);
+        GdlStatus st = gdl_machine_new(game, engine, &m);
         if (st != GDL_OK) {
-            if (!why)
-                why = base_xstrdup(gdl_status_name(st));
+            why = base_xstrdup(gdl_game_error(game));
             fprintf(stderr, "gdlc correctness-test: %s\n", why);
             rc = st == GDL_NO_ENGINE ? CLI_USAGE : CLI_FAULT;
         }

@@ -76,14 +76,11 @@ static int session_open(Session *s, const char *path, const char *engine, char *
     long count0 = 0, count1 = 0;
     if (aot)
         aot_cache_look(&newest0, &count0);
-    char *err = NULL;
-    GdlStatus st = gdl_machine_new(s->game, engine, &s->m, &err);
+    GdlStatus st = gdl_machine_new(s->game, engine, &s->m);
     if (st != GDL_OK) {
-        fprintf(stderr, "gdlc: %s\n", err);
+        fprintf(stderr, "gdlc: %s\n", gdl_game_error(s->game));
         if (why)
-            *why = err;
-        else
-            free(err);
+            *why = base_xstrdup(gdl_game_error(s->game));
         gdl_game_free(s->game);
         /* no such engine, or an so: object that cannot be read: exit 2 */
         return st == GDL_NO_ENGINE || st == GDL_IO_ERROR ? CLI_USAGE : CLI_FAULT;
@@ -206,7 +203,7 @@ typedef struct Playing {
 static GdlStatus playing_open(GdlMachine *m, Playing *pl)
 {
     *pl = (Playing){0};
-    return gdl_initial_state(m, &pl->init);
+    return gdl_state_initial(m, &pl->init);
 }
 
 static void playing_close(Playing *pl)
@@ -236,10 +233,10 @@ static GdlStatus playout(GdlMachine *m, const GdlGame *g, GdlRng *rng, uint64_t 
         bool terminal;
         if (f)
             fprintf(f, "(step %llu)\n", (unsigned long long)res->steps), write_state(f, m, s);
-        if ((st = gdl_is_terminal(m, s, &terminal)) != GDL_OK)
+        if ((st = gdl_state_is_terminal(m, s, &terminal)) != GDL_OK)
             break;
         if (terminal) {
-            if ((st = gdl_goals(m, s, goals)) != GDL_OK)
+            if ((st = gdl_state_goals(m, s, goals)) != GDL_OK)
                 break;
             if (f) {
                 fputs("(terminal)\n(goals", f);
@@ -252,7 +249,7 @@ static GdlStatus playout(GdlMachine *m, const GdlGame *g, GdlRng *rng, uint64_t 
         for (unsigned k = 0; k < nroles && st == GDL_OK; k++) {
             const GdlMove *moves;
             size_t n;
-            if ((st = gdl_legal_moves(m, s, k, &moves, &n)) != GDL_OK)
+            if ((st = gdl_state_legal(m, s, k, &moves, &n)) != GDL_OK)
                 break;
             if (f) {
                 fprintf(f, "(legal %s", gdl_game_role_name(g, k));
@@ -274,7 +271,7 @@ static GdlStatus playout(GdlMachine *m, const GdlGame *g, GdlRng *rng, uint64_t 
         }
         /* into the buffer s is not, as a player's loop does */
         GdlState **into = &pl->buf[s == pl->buf[0]];
-        if ((st = gdl_next_state_into(m, s, joint, into)) != GDL_OK)
+        if ((st = gdl_state_next_into(m, s, joint, into)) != GDL_OK)
             break;
         s = *into;
         res->steps++;
@@ -536,7 +533,7 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
         rc = CLI_FAULT;
         goto out;
     }
-    if ((st = gdl_initial_state(m, &s)) != GDL_OK)
+    if ((st = gdl_state_initial(m, &s)) != GDL_OK)
         goto engine_failed;
     for (uint32_t i = 0; i < r.doc.tops.n && rc == CLI_OK; i++) {
         uint32_t node = r.doc.tops.v[i];
@@ -624,7 +621,7 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
             nlegal++;
             const GdlMove *moves;
             size_t nm;
-            if ((st = gdl_legal_moves(m, s, k, &moves, &nm)) != GDL_OK)
+            if ((st = gdl_state_legal(m, s, k, &moves, &nm)) != GDL_OK)
                 goto engine_failed;
             char what[300];
             snprintf(what, sizeof what, "legal moves of %s", gdl_game_role_name(g, k));
@@ -650,7 +647,7 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
                 break;
             }
             bool terminal;
-            if ((st = gdl_is_terminal(m, s, &terminal)) != GDL_OK)
+            if ((st = gdl_state_is_terminal(m, s, &terminal)) != GDL_OK)
                 goto engine_failed;
             if (terminal) {
                 fprintf(stderr, "%s: step %llu: engine %s finds the state terminal; the trace plays on\n", path,
@@ -661,7 +658,7 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
             for (unsigned k = 0; k < nroles && rc == CLI_OK; k++) {
                 const GdlMove *moves;
                 size_t nm;
-                if ((st = gdl_legal_moves(m, s, k, &moves, &nm)) != GDL_OK)
+                if ((st = gdl_state_legal(m, s, k, &moves, &nm)) != GDL_OK)
                     goto engine_failed;
                 bool legal = false;
                 for (size_t q = 0; q < nm; q++)
@@ -675,7 +672,7 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
             if (rc != CLI_OK)
                 break;
             GdlState *next;
-            if ((st = gdl_next_state(m, s, joint, &next)) != GDL_OK)
+            if ((st = gdl_state_next(m, s, joint, &next)) != GDL_OK)
                 goto engine_failed;
             gdl_state_free(s);
             s = next;
@@ -688,7 +685,7 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
                 break;
             }
             bool terminal;
-            if ((st = gdl_is_terminal(m, s, &terminal)) != GDL_OK)
+            if ((st = gdl_state_is_terminal(m, s, &terminal)) != GDL_OK)
                 goto engine_failed;
             if (!terminal) {
                 fprintf(stderr, "%s: step %llu: the trace ends in a terminal state; engine %s finds it not terminal\n",
@@ -701,7 +698,7 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
                 rc = trace_error(&r, node, "malformed trace: (goals ...) follows (terminal), one value per role");
                 break;
             }
-            if ((st = gdl_goals(m, s, goals)) != GDL_OK)
+            if ((st = gdl_state_goals(m, s, goals)) != GDL_OK)
                 goto engine_failed;
             for (unsigned k = 0; k < nroles; k++) {
                 uint32_t c = kif_elem(&r.doc, node, k + 1);
@@ -729,7 +726,7 @@ static int replay_one(const char *path, GdlMachine *m, const GdlGame *g, double 
     if (rc == CLI_OK && !saw_terminal) {
         /* a trace cut short: the last state must be non-terminal */
         bool terminal;
-        if ((st = gdl_is_terminal(m, s, &terminal)) != GDL_OK)
+        if ((st = gdl_state_is_terminal(m, s, &terminal)) != GDL_OK)
             goto engine_failed;
         if (terminal) {
             fprintf(stderr, "%s: step %llu: engine %s finds the state terminal; the trace has legal moves there\n",
@@ -1244,7 +1241,7 @@ static int verify_playout(Verify *v, GdlRng *rng, uint64_t max_steps, double end
     GdlMove *je = base_xcalloc(nroles + 1, sizeof *je), *jr = base_xcalloc(nroles + 1, sizeof *jr);
     int *ge = base_xcalloc(nroles + 1, sizeof *ge), *gr = base_xcalloc(nroles + 1, sizeof *gr);
     bool stop = false;
-    int rc = verify_status(v, "the initial state", gdl_initial_state(v->e, &se), gdl_initial_state(v->ref, &sr),
+    int rc = verify_status(v, "the initial state", gdl_state_initial(v->e, &se), gdl_state_initial(v->ref, &sr),
                            &stop);
     for (v->step = 0; rc == CLI_OK && !stop; v->step++) {
         char *a = state_text(v->e, se), *b = state_text(v->ref, sr);
@@ -1257,14 +1254,14 @@ static int verify_playout(Verify *v, GdlRng *rng, uint64_t max_steps, double end
         }
         v->states++;
         bool te = false, tr = false;
-        if ((rc = verify_status(v, "terminal", gdl_is_terminal(v->e, se, &te), gdl_is_terminal(v->ref, sr, &tr),
+        if ((rc = verify_status(v, "terminal", gdl_state_is_terminal(v->e, se, &te), gdl_state_is_terminal(v->ref, sr, &tr),
                                 &stop)) != CLI_OK || stop)
             break;
         if (verify_differs(v, "terminal", te ? "terminal" : "not terminal", tr ? "terminal" : "not terminal")) {
             rc = CLI_FAULT;
             break;
         }
-        GdlStatus st_e = gdl_goals(v->e, se, ge), st_r = gdl_goals(v->ref, sr, gr);
+        GdlStatus st_e = gdl_state_goals(v->e, se, ge), st_r = gdl_state_goals(v->ref, sr, gr);
         if ((rc = verify_status(v, "goals", st_e, st_r, &stop)) != CLI_OK)
             break;
         /* a query cut by the deadline (stop) left its values unset */
@@ -1281,9 +1278,9 @@ static int verify_playout(Verify *v, GdlRng *rng, uint64_t max_steps, double end
         for (unsigned k = 0; k < nroles && rc == CLI_OK && !stop; k++) {
             const GdlMove *me, *mr;
             size_t ne, nr;
-            GdlStatus a2 = gdl_legal_moves(v->e, se, k, &me, &ne);
+            GdlStatus a2 = gdl_state_legal(v->e, se, k, &me, &ne);
             char *ta = a2 == GDL_OK ? moves_text(v->e, me, ne) : NULL;
-            GdlStatus b2 = gdl_legal_moves(v->ref, sr, k, &mr, &nr);
+            GdlStatus b2 = gdl_state_legal(v->ref, sr, k, &mr, &nr);
             char *tb = b2 == GDL_OK ? moves_text(v->ref, mr, nr) : NULL;
             char what[300];
             snprintf(what, sizeof what, "the legal moves of %s", gdl_game_role_name(v->g, k));
@@ -1301,7 +1298,7 @@ static int verify_playout(Verify *v, GdlRng *rng, uint64_t max_steps, double end
         if (rc != CLI_OK || stop)
             break;
         GdlState *ne2 = NULL, *nr2 = NULL;
-        GdlStatus a3 = gdl_next_state(v->e, se, je, &ne2), b3 = gdl_next_state(v->ref, sr, jr, &nr2);
+        GdlStatus a3 = gdl_state_next(v->e, se, je, &ne2), b3 = gdl_state_next(v->ref, sr, jr, &nr2);
         rc = verify_status(v, "the next state", a3, b3, &stop);
         gdl_state_free(se);
         gdl_state_free(sr);
@@ -1333,8 +1330,8 @@ static int verify_run(CliArgs *a)
         return rc;
     GdlMachine *ref = NULL;
     char *err = NULL;
-    if (gdl_machine_new(s.game, "ref", &ref, &err) != GDL_OK) {
-        fprintf(stderr, "gdlc verify: %s\n", err);
+    if (gdl_machine_new(s.game, "ref", &ref) != GDL_OK) {
+        fprintf(stderr, "gdlc verify: %s\n", gdl_game_error(s.game));
         free(err);
         session_close(&s);
         return CLI_FAULT;

@@ -222,9 +222,9 @@ static int solve_cmd(CliArgs *a)
     memset(&r, 0, sizeof r);
     if ((rc = cli_open_game(c.path, &game, NULL)) != CLI_OK)
         return rc;
-    GdlStatus st = gdl_machine_new(game, c.engine, &m, &err);
+    GdlStatus st = gdl_machine_new(game, c.engine, &m);
     if (st != GDL_OK) {
-        fprintf(stderr, "gdlc %s: %s\n", a->cmd, err ? err : gdl_status_name(st));
+        fprintf(stderr, "gdlc %s: %s\n", a->cmd, gdl_game_error(game));
         rc = st == GDL_NO_ENGINE || st == GDL_IO_ERROR ? CLI_USAGE : CLI_FAULT;
         goto out;
     }

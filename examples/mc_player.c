@@ -35,14 +35,14 @@ int main(int argc, char **argv)
     }
     gdl_diagnostics_free(diags);
     unsigned me, nroles = gdl_game_role_count(game);
-    if (gdl_role_find(game, argv[2], &me) != GDL_OK || charges < 1) {
+    if (gdl_game_role_find(game, argv[2], &me) != GDL_OK || charges < 1) {
         fprintf(stderr, "mc_player: no role '%s', or a bad number of charges\n", argv[2]);
         return 2;
     }
     GdlMachine *m;
     char *err;
-    if (gdl_machine_new(game, argc > 4 ? argv[4] : NULL, &m, &err) != GDL_OK) {
-        fprintf(stderr, "mc_player: %s\n", err);
+    if (gdl_machine_new(game, argc > 4 ? argv[4] : NULL, &m) != GDL_OK) {
+        fprintf(stderr, "mc_player: %s\n", gdl_game_error(game));
         free(err);
         return 1;
     }
@@ -51,15 +51,15 @@ int main(int argc, char **argv)
     GdlRng rng;
     gdl_rng_seed(&rng, 2026);
     GdlState *s, *child = NULL; /* child is reused: no allocation per step */
-    if (gdl_initial_state(m, &s) != GDL_OK)
+    if (gdl_state_initial(m, &s) != GDL_OK)
         return fail(m);
     bool terminal;
-    while (gdl_is_terminal(m, s, &terminal) == GDL_OK && !terminal) {
+    while (gdl_state_is_terminal(m, s, &terminal) == GDL_OK && !terminal) {
         gdl_machine_set_deadline(m, gdl_now() + 10.0); /* never blow the play clock */
         /* The legal moves point into the machine until its next call: copy. */
         const GdlMove *legal;
         size_t n;
-        if (gdl_legal_moves(m, s, me, &legal, &n) != GDL_OK)
+        if (gdl_state_legal(m, s, me, &legal, &n) != GDL_OK)
             return fail(m);
         mine = realloc(mine, n * sizeof *mine);
         memcpy(mine, legal, n * sizeof *mine);
@@ -69,26 +69,26 @@ int main(int argc, char **argv)
             long total = 0;
             for (int c = 0; c < charges; c++) {
                 uint64_t depth;
-                if (gdl_random_joint_move(m, s, &rng, joint) != GDL_OK)
+                if (gdl_state_random_joint_move(m, s, &rng, joint) != GDL_OK)
                     return fail(m);
                 joint[me] = mine[i];
-                if (gdl_next_state_into(m, s, joint, &child) != GDL_OK ||
-                    gdl_depth_charge(m, child, &rng, 0, goals, &depth) != GDL_OK)
+                if (gdl_state_next_into(m, s, joint, &child) != GDL_OK ||
+                    gdl_state_depth_charge(m, child, &rng, 0, goals, &depth) != GDL_OK)
                     return fail(m);
                 total += goals[me];
             }
             if ((double)total / charges > best_mean)
                 best_mean = (double)total / charges, best = i;
         }
-        if (gdl_random_joint_move(m, s, &rng, joint) != GDL_OK)
+        if (gdl_state_random_joint_move(m, s, &rng, joint) != GDL_OK)
             return fail(m);
         joint[me] = mine[best];
         for (unsigned r = 0; r < nroles; r++)
             printf("%s plays %s\n", gdl_game_role_name(game, r), gdl_move_text(m, joint[r]));
-        if (gdl_next_state_into(m, s, joint, &s) != GDL_OK)
+        if (gdl_state_next_into(m, s, joint, &s) != GDL_OK)
             return fail(m);
     }
-    if (gdl_goals(m, s, goals) != GDL_OK)
+    if (gdl_state_goals(m, s, goals) != GDL_OK)
         return fail(m);
     for (unsigned r = 0; r < nroles; r++)
         printf("%s scores %d\n", gdl_game_role_name(game, r), goals[r]);

@@ -23,8 +23,8 @@ int main(int argc, char **argv)
     gdl_diagnostics_free(diags);
     GdlMachine *m;
     char *err;
-    if (gdl_machine_new(game, "ref", &m, &err) != GDL_OK) {
-        fprintf(stderr, "%s\n", err);
+    if (gdl_machine_new(game, "ref", &m) != GDL_OK) {
+        fprintf(stderr, "%s\n", gdl_game_error(game));
         free(err);
         return 1;
     }
@@ -33,14 +33,14 @@ int main(int argc, char **argv)
     GdlRng rng;
     gdl_rng_seed(&rng, 7);
     GdlState *s;
-    gdl_initial_state(m, &s);
+    gdl_state_initial(m, &s);
     bool terminal = false;
-    while (gdl_is_terminal(m, s, &terminal) == GDL_OK && !terminal) {
+    while (gdl_state_is_terminal(m, s, &terminal) == GDL_OK && !terminal) {
         gdl_machine_set_deadline(m, gdl_now() + 1.0); /* never blow the play clock */
         for (unsigned r = 0; r < nroles; r++) {
             const GdlMove *moves;
             size_t n;
-            if (gdl_legal_moves(m, s, r, &moves, &n) != GDL_OK) {
+            if (gdl_state_legal(m, s, r, &moves, &n) != GDL_OK) {
                 fprintf(stderr, "%s\n", gdl_machine_error(m));
                 return 1;
             }
@@ -48,7 +48,7 @@ int main(int argc, char **argv)
             printf("%s plays %s\n", gdl_game_role_name(game, r), gdl_move_text(m, joint[r]));
         }
         GdlState *next;
-        if (gdl_next_state(m, s, joint, &next) != GDL_OK) {
+        if (gdl_state_next(m, s, joint, &next) != GDL_OK) {
             fprintf(stderr, "%s\n", gdl_machine_error(m));
             return 1;
         }
@@ -56,7 +56,7 @@ int main(int argc, char **argv)
         s = next;
     }
     int *goals = calloc(nroles, sizeof *goals);
-    if (gdl_goals(m, s, goals) == GDL_OK)
+    if (gdl_state_goals(m, s, goals) == GDL_OK)
         for (unsigned r = 0; r < nroles; r++)
             printf("%s scores %d\n", gdl_game_role_name(game, r), goals[r]);
     free(goals);

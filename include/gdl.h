@@ -1,48 +1,95 @@
 /*
  * gdl.h: the public API of gdlc, a compiler of GDL games to state machines.
+ * This is API version 1.0 (GDL_VERSION_NUMBER 10000).
  *
  * The model is GGP-Base's StateMachine: a game has roles, an initial state,
  * legal moves per role, a next state per joint move, terminality and goal
  * values. The API is engine-neutral: a machine is made for a game by engine
- * name, and every engine answers every query identically. The engines:
- *   "ref"      the reference interpreter (no compiler needed)
- *   "jit"      the game compiled to C and run in process by libtcc (default)
- *   "aot"      the game compiled by the system compiler, cached on disk
- *   "so:PATH"  a shared object made earlier by `gdlc compile`
- *   "pn"       the grounded game as a propositional network, evaluated from
- *              tables; "pn:max-atoms=N,max-rules=N,max-links=N" sets the
- *              grounding budgets (a game past one is refused: GDL_LIMIT)
- * The analyses of a game (gdl_analysis_new, below) and the filtered
- * machines built on them work over that same network.
+ * name, and every engine answers every query identically.
  *
- * Objects and ownership
- *   GdlGame     a loaded, validated game. Immutable once loaded: several
- *               machines, in several threads, may share it. Free it after
- *               every machine made from it.
- *   GdlMachine  an engine instance for one game. Not thread-safe: use one
- *               machine per thread.
- *   GdlState    a game state, owned by the caller: free it with
- *               gdl_state_free. States are values: copy, compare, hash.
- *               A state belongs to its game: every machine of the game,
- *               of any engine and in any thread, may read it (a player's
- *               threads share their tree's states). Its machine reads it
- *               fastest; another machine maps its facts to its own terms
- *               once per state (it keeps the last one mapped). A state is
- *               immutable while other threads read it. Across processes,
- *               use gdl_state_write and gdl_state_read.
- *   GdlMove     a ground term (a move) of a machine: an index into the
- *               machine's term store, valid for the machine's lifetime and
- *               meaningless to another machine (use gdl_move_text and
- *               gdl_move_parse to cross).
- *   Strings the API returns point into the object they come from and stay
- *   valid as long as it does, unless said otherwise.
+ * Names
+ *   Every function is gdl_OBJECT_VERB: the object it is about (game,
+ *   diagnostics, machine, state, move, fact, joint_moves, successors, rng,
+ *   analysis, filter, status), then what it does. A call about a state
+ *   takes the machine that evaluates it first, as lua's calls take their
+ *   lua_State: gdl_state_next(m, s, joint, &out). The only exception is
+ *   gdl_now, the clock deadlines are set against.
+ *
+ * Engines (the name given to gdl_machine_new; NULL is "jit")
+ *   "jit"       a plan per game: the game's propositional network where its
+ *               grounding fits a budget and the network plays faster, else
+ *               the game compiled to C and that C compiled in process by
+ *               libtcc; a state the network cannot hold is answered by the
+ *               compiled C. gdl_machine_plan says which plan was taken.
+ *   "jit:goal"  the compiled C alone; "jit:pn" the network, untimed.
+ *   "aot"       as jit, the C compiled by the system compiler (GDLC_CC, CC
+ *               or cc) and cached in $XDG_CACHE_HOME/gdlc; "aot:goal",
+ *               "aot:pn" as for jit.
+ *   "so:PATH"   a shared object made earlier by `gdlc compile` (checked:
+ *               GDL_IO_ERROR when it cannot be read, GDL_BAD_ARGUMENT when
+ *               it is not a gdlc object of this game and version).
+ *   "pn"        the grounded game as a propositional network, evaluated
+ *               from tables. Options after the colon, comma-separated:
+ *               max-atoms=N, max-rules=N, max-links=N (the grounding's
+ *               budgets; a game past one is refused with GDL_LIMIT),
+ *               compiled (the propagation compiled by libtcc; with
+ *               max-lines=N, the code's budget), cc (compiled by the
+ *               system compiler), no-phases, whole, condensed, ordered,
+ *               queued (the network's layout; README: Engine pn).
+ *   "ref"       the reference interpreter, which every engine is checked
+ *               against; "ref:ground" evaluates the ground program.
+ * The analyses of a game (gdl_analysis_new, below) and the filtered
+ * machines built on them work over the propositional network.
+ *
+ * Objects and lifetimes
+ *   what                          owned by   valid until
+ *   GdlGame                       caller     gdl_game_free, after its machines
+ *   GdlDiagnostics                caller     gdl_diagnostics_free
+ *   GdlMachine                    caller     gdl_machine_free, before its game
+ *   GdlState                      caller     gdl_state_free (any machine of
+ *                                            its game may read it; not after
+ *                                            the game is freed)
+ *   GdlMove, GdlFact ids          machine    the machine's life
+ *   text of a move, fact or a     machine    the machine's life
+ *     state's fact
+ *   arrays of moves or facts      machine    the next call on the machine
+ *     (legal moves, base                     (gdl_move_text, gdl_fact_text
+ *     propositions, input moves)             and gdl_state_fact excepted)
+ *   gdl_machine_error's text      machine    the next call on the machine
+ *   gdl_game_error's text         library    the next failing call about the
+ *                                            game in the same thread
+ *   role names                    game       the game's life
+ *   GdlJointMoves                 caller     gdl_joint_moves_free, before
+ *                                            its machine; each joint move
+ *                                            until the next gdl_joint_moves_next
+ *   GdlSuccessors                 caller     gdl_successors_free
+ *   GdlAnalysis                   caller     gdl_analysis_free, before its
+ *                                            machine
+ *   claims, symmetries            analysis   the analysis's life
+ *   other answers of an analysis  analysis   the next call on the analysis
+ *   version, status names         library    always
+ *
+ * Threads
+ *   A GdlGame is immutable once loaded: several machines, in several
+ *   threads, may share it. A GdlMachine is not thread-safe: use one machine
+ *   per thread (an analysis counts as its machine). A state is a value
+ *   that belongs to its game: every machine of the game, of any engine and
+ *   in any thread, may read it (a player's threads share their tree's
+ *   states); its own machine reads it fastest, another maps its facts to
+ *   its own terms once per state. A state is immutable while other threads
+ *   read it. Across processes, use gdl_state_write and gdl_state_read.
+ *   Moves and facts are ids of a machine's term store, meaningless to
+ *   another machine: gdl_move_text and gdl_move_parse cross.
  *
  * Errors
- *   Every call that can fail returns a GdlStatus; GDL_OK is 0. After a failed
- *   call on a machine, gdl_machine_error() describes it. Loading a game
- *   returns its diagnostics as data (GdlDiagnostics), errors and warnings
- *   alike. The library never prints and never exits: running out of memory
- *   is GDL_OUT_OF_MEMORY (the calls that return a pointer return NULL).
+ *   Every call that can fail returns a GdlStatus; GDL_OK is 0. Each object
+ *   has one error channel: after a failed call on a machine (or on an
+ *   analysis or a state, which count as calls on their machine),
+ *   gdl_machine_error() describes it; after a failed call that makes a
+ *   machine of a game, gdl_game_error() does. Loading a game returns its
+ *   diagnostics as data (GdlDiagnostics), errors and warnings alike. The
+ *   library never prints and never exits: running out of memory is
+ *   GDL_OUT_OF_MEMORY (the calls that return a pointer return NULL).
  *   Every object the caller holds stays valid to free, and nothing leaks:
  *   what the call that ran out had allocated is freed with its machine
  *   (at once when loading a game or making a machine).
@@ -62,9 +109,9 @@
  *   state. A propositional network reads the move's bit; otherwise the
  *   machine remembers, per role, the legal moves it last computed and for
  *   which state (every state has a stamp, kept by copies and renewed when
- *   gdl_next_state_into overwrites it), and when it has not computed them
+ *   gdl_state_next_into overwrites it), and when it has not computed them
  *   for that state (a move parsed from a server's message), the check
- *   computes them once, at the cost of one gdl_legal_moves. So a
+ *   computes them once, at the cost of one gdl_state_legal. So a
  *   move of another role, two moves of one role, or an illegal move are
  *   GDL_BAD_ARGUMENT, and a player's usual loop (legal moves, then the next
  *   state) pays nothing more than a few comparisons.
@@ -86,7 +133,13 @@
 extern "C" {
 #endif
 
-#define GDL_VERSION "0.1.0"
+/* ---- version and status --------------------------------------------- */
+
+/* The API's version: GDL_VERSION_NUMBER is MAJOR * 10000 + MINOR * 100 +
+ * PATCH, for #if; gdl_version() is the library's, which may be newer than
+ * the header an embedder compiled against. */
+#define GDL_VERSION "1.0.0"
+#define GDL_VERSION_NUMBER 10000
 
 /* The library's version, "MAJOR.MINOR.PATCH". */
 const char *gdl_version(void);
@@ -109,7 +162,7 @@ typedef enum GdlStatus {
 /* A short English name of a status. */
 const char *gdl_status_name(GdlStatus s);
 
-/* ---- games and their diagnostics ------------------------------------ */
+/* ---- games and their diagnostics -------------------------------------- */
 
 typedef struct GdlGame GdlGame;
 typedef struct GdlDiagnostics GdlDiagnostics;
@@ -145,19 +198,30 @@ void gdl_diagnostics_free(GdlDiagnostics *d);
 unsigned gdl_game_role_count(const GdlGame *game);
 /* Role names in declaration order, lower case. */
 const char *gdl_game_role_name(const GdlGame *game, unsigned role);
+/* The index of the role named name, compared case-insensitively as GDL
+ * compares symbols. GDL_BAD_ARGUMENT when no role has that name. */
+GdlStatus gdl_game_role_find(const GdlGame *game, const char *name, unsigned *role);
+/* Describes the last failed call that made a machine of game
+ * (gdl_machine_new, gdl_machine_new_filtered) in the calling thread; ""
+ * when there was none. */
+const char *gdl_game_error(const GdlGame *game);
 
 /* ---- machines -------------------------------------------------------- */
 
 typedef struct GdlMachine GdlMachine;
 typedef struct GdlState GdlState;
+/* A move (a ground term that `does` may take) and a fact (a ground term
+ * that `true` may hold: a base proposition), as ids of a machine's term
+ * store. */
 typedef uint32_t GdlMove;
+typedef uint32_t GdlFact;
 
-/* Makes a machine of the named engine ("ref"; NULL means the default). On
- * failure *m is NULL and, when err is not NULL, *err is a message to free():
+/* Makes a machine of the named engine (see Engines above; NULL means
+ * "jit"). On failure *m is NULL and gdl_game_error(game) says why:
  * GDL_NO_ENGINE for an unknown name, GDL_IO_ERROR for an so: object that
  * cannot be read, GDL_BAD_ARGUMENT for one that is not a gdlc object of this
- * game, GDL_LIMIT when the game is past an engine's limits. */
-GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **m, char **err);
+ * game or a bad option, GDL_LIMIT when the game is past an engine's limits. */
+GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **m);
 void gdl_machine_free(GdlMachine *m);
 /* The engine's name. */
 const char *gdl_machine_engine(const GdlMachine *m);
@@ -176,33 +240,58 @@ void gdl_machine_set_cancel_flag(GdlMachine *m, const volatile int *flag);
 /* Seconds of CLOCK_MONOTONIC. */
 double gdl_now(void);
 
-/* ---- queries --------------------------------------------------------- */
+/* The game's base propositions (every fact a state may hold) and input
+ * moves of a role (every move it may make), as terms sorted canonically;
+ * *facts (*moves) points into the machine and stays valid until the next
+ * call on it. Where the game has `base` (or `input`) rules they are the
+ * answer, from every engine alike. Where it has none the answer is a sound
+ * over-approximation computed on the game's rules: each argument position
+ * of `true` (of `does`, for moves) takes any constant or term that some
+ * `init`, `next` (`legal`) head can put there, a variable position taking
+ * every value the rule's body can bind it to, approximated per argument
+ * position; the set holds every reachable fact and possibly more.
+ * GDL_LIMIT past max terms (0: no bound). */
+GdlStatus gdl_machine_base_propositions(GdlMachine *m, uint64_t max, const GdlFact **facts, size_t *n);
+GdlStatus gdl_machine_input_moves(GdlMachine *m, unsigned role, uint64_t max, const GdlMove **moves, size_t *n);
 
-GdlStatus gdl_initial_state(GdlMachine *m, GdlState **out);
+/* ---- states: the game's moves --------------------------------------- */
+
+GdlStatus gdl_state_initial(GdlMachine *m, GdlState **out);
 /* Legal moves of a role, sorted canonically (by the bytes of their KIF
  * text). *moves points into the machine and stays valid only until the next
  * call on the machine (any call but gdl_move_text): copy the moves to keep
  * them. The moves themselves (the ids) stay valid for the machine's life. */
-GdlStatus gdl_legal_moves(GdlMachine *m, const GdlState *s, unsigned role, const GdlMove **moves, size_t *n);
+GdlStatus gdl_state_legal(GdlMachine *m, const GdlState *s, unsigned role, const GdlMove **moves, size_t *n);
 /* The next state after a joint move: one move per role, in role order,
  * each a legal move of its role in s (GDL_BAD_ARGUMENT otherwise: see
  * Misuse). */
-GdlStatus gdl_next_state(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out);
-GdlStatus gdl_is_terminal(GdlMachine *m, const GdlState *s, bool *terminal);
+GdlStatus gdl_state_next(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out);
+GdlStatus gdl_state_is_terminal(GdlMachine *m, const GdlState *s, bool *terminal);
 /* Goal values of every role (role_count values). In a non-terminal state a
  * role without a goal value gets GDL_NO_GOAL. In a terminal state a role
  * with no value or several is GDL_GAME_FAULT, naming the role. */
 #define GDL_NO_GOAL (-1)
-GdlStatus gdl_goals(GdlMachine *m, const GdlState *s, int *values);
+GdlStatus gdl_state_goals(GdlMachine *m, const GdlState *s, int *values);
 
-/* ---- states and moves ------------------------------------------------ */
+/* The goal value of one role: 0 to 100, or GDL_NO_GOAL in a non-terminal
+ * state where the role has none. The checks of gdl_state_goals, for this
+ * role. */
+GdlStatus gdl_state_goal(GdlMachine *m, const GdlState *s, unsigned role, int *value);
+
+/* gdl_state_next writing into a caller's state object: *out is NULL (a new
+ * state is made) or a state of the caller's, overwritten and grown when too
+ * small, so a loop that reuses it allocates nothing once it has grown.
+ * *out may be s itself. On failure *out is left as it was. */
+GdlStatus gdl_state_next_into(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out);
+
+/* ---- states as values ------------------------------------------------ */
 
 GdlState *gdl_state_copy(const GdlState *s);
 void gdl_state_free(GdlState *s);
 /* Equal when they hold the same facts (states of different games never are). */
 bool gdl_state_equal(const GdlState *a, const GdlState *b);
-/* 0 for a state of another game. */
-uint64_t gdl_state_hash(GdlMachine *m, const GdlState *s);
+/* The state's hash (see Hashing above); 0 for NULL. */
+uint64_t gdl_state_hash(const GdlState *s);
 /* Number of facts, and the canonical KIF text of the i-th in canonical order
  * (valid until the machine is freed; NULL for a state of another game). */
 size_t gdl_state_size(const GdlState *s);
@@ -210,12 +299,16 @@ const char *gdl_state_fact(GdlMachine *m, const GdlState *s, size_t i);
 /* A state from facts written in KIF, e.g. "(cell 1 1 b) (control x)". */
 GdlStatus gdl_state_parse(GdlMachine *m, const char *text, GdlState **out);
 
-/* The canonical KIF text of a move: lower case, single spaces. */
-const char *gdl_move_text(GdlMachine *m, GdlMove move);
-/* Parses a move written in KIF. */
-GdlStatus gdl_move_parse(GdlMachine *m, const char *text, GdlMove *move);
+/* ---- moves and facts ------------------------------------------------ */
 
-/* ---- random playthroughs --------------------------------------------- */
+/* The canonical KIF text of a move or a fact: lower case, single spaces. */
+const char *gdl_move_text(GdlMachine *m, GdlMove move);
+const char *gdl_fact_text(GdlMachine *m, GdlFact fact);
+/* Parses a move or a fact written in KIF. */
+GdlStatus gdl_move_parse(GdlMachine *m, const char *text, GdlMove *move);
+GdlStatus gdl_fact_parse(GdlMachine *m, const char *text, GdlFact *fact);
+
+/* ---- random numbers ------------------------------------------------- */
 
 /* gdlc's documented generator (SplitMix64), so that a seed gives the same
  * playthrough on every engine and machine. */
@@ -227,40 +320,28 @@ uint64_t gdl_rng_next(GdlRng *r);
 /* Uniform in [0, n), by rejection so there is no bias. n > 0. */
 uint64_t gdl_rng_below(GdlRng *r, uint64_t n);
 
-/* ---- what GGP-Base's StateMachine offers ----------------------------- */
-
-/* The goal value of one role: 0 to 100, or GDL_NO_GOAL in a non-terminal
- * state where the role has none. The checks of gdl_goals, for this role. */
-GdlStatus gdl_goal(GdlMachine *m, const GdlState *s, unsigned role, int *value);
-
-/* The index of the role named name, compared case-insensitively as GDL
- * compares symbols. GDL_BAD_ARGUMENT when no role has that name. */
-GdlStatus gdl_role_find(const GdlGame *game, const char *name, unsigned *role);
+/* ---- random moves and playouts --------------------------------------- */
 
 /* A random legal move of a role, and a random joint move (role_count moves
  * in role order). The draw is gdlc's: for each role in order, the legal
  * moves sorted canonically, then moves[gdl_rng_below(rng, n)]; so a seed
  * gives the same moves as `gdlc play --seed` on every engine. */
-GdlStatus gdl_random_move(GdlMachine *m, const GdlState *s, unsigned role, GdlRng *rng, GdlMove *move);
-GdlStatus gdl_random_joint_move(GdlMachine *m, const GdlState *s, GdlRng *rng, GdlMove *joint);
+GdlStatus gdl_state_random_move(GdlMachine *m, const GdlState *s, unsigned role, GdlRng *rng, GdlMove *move);
+GdlStatus gdl_state_random_joint_move(GdlMachine *m, const GdlState *s, GdlRng *rng, GdlMove *joint);
 
-/* A depth charge: random joint moves (drawn as gdl_random_joint_move draws
+/* A depth charge: random joint moves (drawn as gdl_state_random_joint_move draws
  * them) from s to a terminal state, in the library's own loop, which makes
  * no allocation per step. Writes the terminal state's goals (role_count
  * values) and the number of steps taken. GDL_LIMIT when max_depth steps
  * (0: no bound) did not reach the end; the deadline and cancel flag apply. */
-GdlStatus gdl_depth_charge(GdlMachine *m, const GdlState *s, GdlRng *rng, uint64_t max_depth, int *goals,
-                           uint64_t *depth);
+GdlStatus gdl_state_depth_charge(GdlMachine *m, const GdlState *s, GdlRng *rng, uint64_t max_depth, int *goals,
+                                 uint64_t *depth);
 
-/* gdl_next_state writing into a caller's state object: *out is NULL (a new
- * state is made) or a state of the caller's, overwritten and grown when too
- * small, so a loop that reuses it allocates nothing once it has grown.
- * *out may be s itself. On failure *out is left as it was. */
-GdlStatus gdl_next_state_into(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out);
+/* ---- joint moves and successors -------------------------------------- */
 
 /* The legal joint moves of a state, one at a time: every combination of
  * the roles' legal moves (sorted canonically), the last role's move varying
- * fastest. gdl_joint_moves computes the legal moves of every role and
+ * fastest. gdl_joint_moves_new computes the legal moves of every role and
  * gives an iterator (free it with gdl_joint_moves_free; it may outlive
  * later calls on the machine, not the machine). Each call of
  * gdl_joint_moves_next sets *joint to the next joint move (role_count
@@ -269,12 +350,12 @@ GdlStatus gdl_next_state_into(GdlMachine *m, const GdlState *s, const GdlMove *j
  * GDL_LIMIT (one-move Amazons has millions). gdl_joint_moves_count is the
  * number of joint moves, UINT64_MAX when that overflows. */
 typedef struct GdlJointMoves GdlJointMoves;
-GdlStatus gdl_joint_moves(GdlMachine *m, const GdlState *s, uint64_t max, GdlJointMoves **it);
+GdlStatus gdl_joint_moves_new(GdlMachine *m, const GdlState *s, uint64_t max, GdlJointMoves **it);
 GdlStatus gdl_joint_moves_next(GdlJointMoves *it, const GdlMove **joint);
 uint64_t gdl_joint_moves_count(const GdlJointMoves *it);
 void gdl_joint_moves_free(GdlJointMoves *it);
 
-/* Every next state of s with its joint move, in gdl_joint_moves order:
+/* Every next state of s with its joint move, in gdl_joint_moves_new order:
  * n states, and n * role_count moves (joint move i is joints[i * roles]).
  * GDL_LIMIT, with nothing made, when s has more than max joint moves. Free
  * with gdl_successors_free. */
@@ -284,22 +365,10 @@ typedef struct GdlSuccessors {
     GdlMove *joints;    /* n joint moves, one after the other */
     GdlState **states;  /* the next state of each */
 } GdlSuccessors;
-GdlStatus gdl_next_states(GdlMachine *m, const GdlState *s, uint64_t max, GdlSuccessors *out);
+GdlStatus gdl_state_successors(GdlMachine *m, const GdlState *s, uint64_t max, GdlSuccessors *out);
 void gdl_successors_free(GdlSuccessors *x);
 
-/* The game's base propositions (every fact a state may hold) and input
- * moves of a role (every move it may make), as terms sorted canonically;
- * *props points into the machine and stays valid until the next call on it.
- * Where the game has `base` (or `input`) rules they are the answer, from
- * every engine alike. Where it has none the answer is a sound
- * over-approximation computed on the game's rules: each argument position
- * of `true` (of `does`, for moves) takes any constant or term that some
- * `init`, `next` (`legal`) head can put there, a variable position taking
- * every value the rule's body can bind it to, approximated per argument
- * position; the set holds every reachable fact and possibly more.
- * GDL_LIMIT past max terms (0: no bound). */
-GdlStatus gdl_base_propositions(GdlMachine *m, uint64_t max, const GdlMove **props, size_t *n);
-GdlStatus gdl_input_moves(GdlMachine *m, unsigned role, uint64_t max, const GdlMove **moves, size_t *n);
+/* ---- states as bytes ------------------------------------------------ */
 
 /* States as bytes, the same bytes from every engine and machine for the
  * same facts (transposition tables, solver graphs, files, other threads).
@@ -320,7 +389,7 @@ GdlStatus gdl_input_moves(GdlMachine *m, unsigned role, uint64_t max, const GdlM
 GdlStatus gdl_state_write(GdlMachine *m, const GdlState *s, void *buf, size_t cap, size_t *len);
 GdlStatus gdl_state_read(GdlMachine *m, const void *buf, size_t len, GdlState **out);
 
-/* ---- game analyses (over the propositional network) ------------------ */
+/* ---- game analyses (over the propositional network) ----------------- */
 
 /* The analyses of the game's propnet (the grounded game, as engine pn
  * builds it): latches, joint latches, goal latches, inhibitors, dead
@@ -331,13 +400,14 @@ GdlStatus gdl_state_read(GdlMachine *m, const void *buf, size_t len, GdlState **
  * machine (not thread-safe with it; make one machine and analysis per
  * thread). options: NULL or "samples=N,seed=S,max-atoms=N,max-rules=N,
  * max-links=N" (samples: states sampled along seeded random playthroughs
- * for joint latches, default 16). GDL_LIMIT, with the grounder's message in
- * *err, when the game does not ground within the budgets. The machine's
+ * for joint latches, default 16). On failure gdl_machine_error(m) says why:
+ * GDL_BAD_ARGUMENT for bad options, GDL_LIMIT, with the grounder's message,
+ * when the game does not ground within the budgets. The machine's
  * deadline and cancel flag hold while it is built (grounding, the network,
  * the analyses): GDL_CANCELLED when either stops it. Free it before its
  * machine. */
 typedef struct GdlAnalysis GdlAnalysis;
-GdlStatus gdl_analysis_new(GdlMachine *m, const char *options, GdlAnalysis **a, char **err);
+GdlStatus gdl_analysis_new(GdlMachine *m, const char *options, GdlAnalysis **a);
 void gdl_analysis_free(GdlAnalysis *a);
 
 typedef enum GdlClaimKind {
@@ -448,6 +518,8 @@ typedef struct GdlSymmetry {
 } GdlSymmetry;
 GdlStatus gdl_analysis_symmetry(GdlAnalysis *a, size_t k, const GdlSymmetry **sym);
 
+/* ---- filtered machines ---------------------------------------------- */
+
 /* State-machine filters, as Sancho layers them between search and the
  * machine: a machine of the engine named that answers through the
  * analysis of the game.
@@ -463,12 +535,13 @@ GdlStatus gdl_analysis_symmetry(GdlAnalysis *a, size_t k, const GdlSymmetry **sy
  *                           value of puzzles whose groups commute, as
  *                           Sudoku's; not in general)
  * role names the role of DEAD and PARTITION. The machine is made as
- * gdl_machine_new makes one, and its analysis with options. */
+ * gdl_machine_new makes one, and its analysis with options; on failure
+ * gdl_game_error(game) says why. */
 #define GDL_FILTER_FIXED_RANGE 1u
 #define GDL_FILTER_DEAD 2u
 #define GDL_FILTER_PARTITION 4u
 GdlStatus gdl_machine_new_filtered(const GdlGame *game, const char *engine, const char *options, unsigned filters,
-                                   unsigned role, GdlMachine **m, char **err);
+                                   unsigned role, GdlMachine **m);
 /* Whether a filter keeps the value of every game (only FIXED_RANGE). */
 bool gdl_filter_preserves_value(unsigned filter);
 

@@ -331,19 +331,13 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
     (void)len;
     unsigned R = gdl_game_role_count(game);
     GdlMachine *m = NULL;
-    char *e = NULL;
-    GdlStatus st = gdl_machine_new(game, NULL, &m, &e);
+    GdlStatus st = gdl_machine_new(game, NULL, &m);
+    if (st != GDL_OK)
+        st = gdl_machine_new(game, "ref", &m);
     if (st != GDL_OK) {
-        free(e);
-        e = NULL;
-        st = gdl_machine_new(game, "ref", &m, &e);
-    }
-    if (st != GDL_OK) {
-        *err = player_fmt("no machine for the game: %s", e ? e : gdl_status_name(st));
-        free(e);
+        *err = player_fmt("no machine for the game: %s", gdl_game_error(game));
         return st;
     }
-    free(e);
     GdlRng rng;
     gdl_rng_seed(&rng, o->seed);
     char id[64];
@@ -360,7 +354,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
         st = GDL_OUT_OF_MEMORY;
         goto out;
     }
-    if ((st = gdl_initial_state(m, &state)) != GDL_OK || !record_add_state(r, m, state)) {
+    if ((st = gdl_state_initial(m, &state)) != GDL_OK || !record_add_state(r, m, state)) {
         if (st == GDL_OK)
             st = GDL_OUT_OF_MEMORY;
         goto out;
@@ -387,7 +381,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
     /* PLAY until the end */
     for (;;) {
         bool term;
-        if ((st = gdl_is_terminal(m, state, &term)) != GDL_OK) {
+        if ((st = gdl_state_is_terminal(m, state, &term)) != GDL_OK) {
             *err = player_fmt("%s", gdl_machine_error(m));
             break;
         }
@@ -418,7 +412,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
             else
                 parsed = true;
             /* the legal moves after the parse (it is a call on the machine) */
-            if ((st = gdl_legal_moves(m, state, i, &lm, &nl)) != GDL_OK)
+            if ((st = gdl_state_legal(m, state, i, &lm, &nl)) != GDL_OK)
                 break;
             if (parsed) {
                 for (size_t k = 0; k < nl; k++)
@@ -433,7 +427,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
                 errbuf[i] = start_err[i];
                 start_err[i] = NULL;
             }
-            if (!good && (st = gdl_random_move(m, state, i, &rng, &joint[i])) != GDL_OK)
+            if (!good && (st = gdl_state_random_move(m, state, i, &rng, &joint[i])) != GDL_OK)
                 break;
             if (!good && !errbuf[i])
                 errbuf[i] = player_fmt("no move");
@@ -468,7 +462,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
             st = GDL_OUT_OF_MEMORY;
             break;
         }
-        if ((st = gdl_next_state(m, state, joint, &next)) != GDL_OK) {
+        if ((st = gdl_state_next(m, state, joint, &next)) != GDL_OK) {
             *err = player_fmt("%s", gdl_machine_error(m));
             break;
         }
@@ -482,7 +476,7 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
     for (unsigned i = 0; i < R; i++)
         free(start_err[i]);
     free(start_err);
-    if (st == GDL_OK && (st = gdl_goals(m, state, r->goals)) != GDL_OK)
+    if (st == GDL_OK && (st = gdl_state_goals(m, state, r->goals)) != GDL_OK)
         *err = player_fmt("%s", gdl_machine_error(m));
     /* STOP (ABORT when the match could not end) */
     for (unsigned i = 0; i < R; i++)

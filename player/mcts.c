@@ -7,8 +7,8 @@
  * scores being goal / 100; a role with a single legal move has nothing to
  * choose, so alternating games are plain UCT. An iteration walks down by
  * UCB1 (unvisited moves first, from a random offset), adds the one child
- * its joint move leads to (gdl_next_state), runs a depth charge from it
- * (gdl_depth_charge: the library's loop, no allocation per step) and adds
+ * its joint move leads to (gdl_state_next), runs a depth charge from it
+ * (gdl_state_depth_charge: the library's loop, no allocation per step) and adds
  * the goals to every node on the path. Children are kept per node in a
  * small array keyed by the joint move's index (sum of move index times the
  * product of the earlier roles' counts).
@@ -121,7 +121,7 @@ static GdlStatus node_make(Search *s, GdlState *state, Node **out)
     n->state = state;
     s->nodes++;
     bool term;
-    GdlStatus st = gdl_is_terminal(s->m, state, &term);
+    GdlStatus st = gdl_state_is_terminal(s->m, state, &term);
     if (st != GDL_OK) {
         node_free(s, n);
         return st;
@@ -133,7 +133,7 @@ static GdlStatus node_make(Search *s, GdlState *state, Node **out)
             node_free(s, n);
             return GDL_OUT_OF_MEMORY;
         }
-        st = gdl_goals(s->m, state, s->goals);
+        st = gdl_state_goals(s->m, state, s->goals);
         if (st != GDL_OK) {
             node_free(s, n);
             return st;
@@ -209,7 +209,7 @@ static GdlStatus node_expand(Search *s, Node *n)
     for (unsigned r = 0; r < R; r++) {
         const GdlMove *lm;
         size_t k;
-        GdlStatus st = gdl_legal_moves(s->m, n->state, r, &lm, &k);
+        GdlStatus st = gdl_state_legal(s->m, n->state, r, &lm, &k);
         if (st != GDL_OK) {
             free(all);
             return st;
@@ -437,7 +437,7 @@ static void backprop(Search *s, size_t depth, const float *g)
 static GdlStatus playout(Search *s, const GdlState *state)
 {
     uint64_t steps;
-    GdlStatus st = gdl_depth_charge(s->m, state, &s->rng, 0, s->goals, &steps);
+    GdlStatus st = gdl_state_depth_charge(s->m, state, &s->rng, 0, s->goals, &steps);
     if (st != GDL_OK)
         return st;
     for (unsigned r = 0; r < s->nroles; r++)
@@ -449,15 +449,15 @@ static GdlStatus playout(Search *s, const GdlState *state)
  * from, through the scratch state: no node is added. */
 static GdlStatus play_after(Search *s, const GdlState *from)
 {
-    GdlStatus st = gdl_next_state_into(s->m, from, s->joint, &s->scratch);
+    GdlStatus st = gdl_state_next_into(s->m, from, s->joint, &s->scratch);
     if (st != GDL_OK)
         return st;
     bool term;
-    if ((st = gdl_is_terminal(s->m, s->scratch, &term)) != GDL_OK)
+    if ((st = gdl_state_is_terminal(s->m, s->scratch, &term)) != GDL_OK)
         return st;
     if (!term)
         return playout(s, s->scratch);
-    if ((st = gdl_goals(s->m, s->scratch, s->goals)) != GDL_OK)
+    if ((st = gdl_state_goals(s->m, s->scratch, s->goals)) != GDL_OK)
         return st;
     for (unsigned r = 0; r < s->nroles; r++)
         s->fgoals[r] = (float)s->goals[r] / 100.0f;
@@ -510,7 +510,7 @@ static GdlStatus uct_iterate(Search *s)
             break;
         }
         GdlState *next = NULL;
-        GdlStatus st = gdl_next_state(s->m, n->state, s->joint, &next);
+        GdlStatus st = gdl_state_next(s->m, n->state, s->joint, &next);
         if (st != GDL_OK)
             return st;
         if ((st = node_make(s, next, &kid)) != GDL_OK)

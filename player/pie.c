@@ -89,7 +89,7 @@ static bool counts(Turns *t, const GdlState *s, size_t n[2])
 {
     for (unsigned r = 0; r < 2; r++) {
         const GdlMove *mv;
-        GdlStatus st = gdl_legal_moves(t->m, s, r, &mv, &n[r]);
+        GdlStatus st = gdl_state_legal(t->m, s, r, &mv, &n[r]);
         if (st != GDL_OK) {
             t->err = base_sprintf("legal moves: %s", gdl_machine_error(t->m));
             return false;
@@ -105,7 +105,7 @@ static bool first_turns(Turns *t, const GdlGame *g, const GdlState *s0, const Pi
     const char *r0 = gdl_game_role_name(g, 0), *r1 = gdl_game_role_name(g, 1);
     bool term;
     size_t n[2];
-    if (gdl_is_terminal(t->m, s0, &term) != GDL_OK) {
+    if (gdl_state_is_terminal(t->m, s0, &term) != GDL_OK) {
         t->err = base_sprintf("terminal: %s", gdl_machine_error(t->m));
         return false;
     }
@@ -137,7 +137,7 @@ static bool first_turns(Turns *t, const GdlGame *g, const GdlState *s0, const Pi
     /* every first move of role 0; role 1's only move */
     const GdlMove *mv;
     size_t nm;
-    if (gdl_legal_moves(t->m, s0, 0, &mv, &nm) != GDL_OK) {
+    if (gdl_state_legal(t->m, s0, 0, &mv, &nm) != GDL_OK) {
         t->err = base_sprintf("legal moves: %s", gdl_machine_error(t->m));
         return false;
     }
@@ -146,7 +146,7 @@ static bool first_turns(Turns *t, const GdlGame *g, const GdlState *s0, const Pi
     /* past the cap, an evenly spaced sample of the first moves */
     size_t every = o->max_first && nm > o->max_first ? (nm + o->max_first - 1) / o->max_first : 1;
     GdlMove wait;
-    if (gdl_legal_moves(t->m, s0, 1, &mv, &n[1]) != GDL_OK || n[1] != 1) {
+    if (gdl_state_legal(t->m, s0, 1, &mv, &n[1]) != GDL_OK || n[1] != 1) {
         free(first);
         t->err = base_sprintf("legal moves: %s", gdl_machine_error(t->m));
         return false;
@@ -159,7 +159,7 @@ static bool first_turns(Turns *t, const GdlGame *g, const GdlState *s0, const Pi
     for (size_t i = 0; ok && i < nm; i += every) {
         GdlMove joint[2] = {first[i], wait};
         tried++;
-        if (gdl_next_state_into(t->m, s0, joint, &s1) != GDL_OK || gdl_is_terminal(t->m, s1, &term) != GDL_OK) {
+        if (gdl_state_next_into(t->m, s0, joint, &s1) != GDL_OK || gdl_state_is_terminal(t->m, s1, &term) != GDL_OK) {
             t->err = base_sprintf("after the first move %s: %s", gdl_move_text(t->m, first[i]), gdl_machine_error(t->m));
             ok = false;
             break;
@@ -169,7 +169,7 @@ static bool first_turns(Turns *t, const GdlGame *g, const GdlState *s0, const Pi
             ended++;
             continue;
         }
-        /* gdl_legal_moves of s0 is overwritten: recompute the counts of s1 */
+        /* gdl_state_legal of s0 is overwritten: recompute the counts of s1 */
         if (!counts(t, s1, n)) {
             ok = false;
             break;
@@ -214,7 +214,7 @@ static bool playthroughs(Turns *t, const GdlGame *g, const GdlState *s0, const P
                 capped++;
                 break;
             }
-            if (gdl_is_terminal(t->m, s, &term) != GDL_OK) {
+            if (gdl_state_is_terminal(t->m, s, &term) != GDL_OK) {
                 t->err = base_sprintf("random playthrough %llu, step %llu: %s", (unsigned long long)(o->seed + p),
                                       (unsigned long long)k, gdl_machine_error(t->m));
                 break;
@@ -239,8 +239,8 @@ static bool playthroughs(Turns *t, const GdlGame *g, const GdlState *s0, const P
                 vec_push(t->seen_step, (uint32_t)k);
             }
             GdlMove joint[2];
-            if (gdl_random_joint_move(t->m, s, &rng, joint) != GDL_OK ||
-                gdl_next_state_into(t->m, s, joint, &s) != GDL_OK) {
+            if (gdl_state_random_joint_move(t->m, s, &rng, joint) != GDL_OK ||
+                gdl_state_next_into(t->m, s, joint, &s) != GDL_OK) {
                 t->err = base_sprintf("random playthrough %llu, step %llu: %s", (unsigned long long)(o->seed + p),
                                       (unsigned long long)k, gdl_machine_error(t->m));
                 break;
@@ -281,17 +281,14 @@ static void control(Turns *t, const PieOptions *o)
         return;
     }
     GdlAnalysis *an = NULL;
-    char *aerr = NULL;
-    GdlStatus st = gdl_analysis_new(t->m, o->analysis_options, &an, &aerr);
+    GdlStatus st = gdl_analysis_new(t->m, o->analysis_options, &an);
     if (st != GDL_OK) {
         /* one line: the grounder's message up to its first newline */
-        const char *why = aerr ? aerr : gdl_status_name(st);
+        const char *why = gdl_machine_error(t->m);
         size_t len = strcspn(why, "\n");
         strbuf_addf(&t->note, ";;   the control analysis was not run: %.*s\n", (int)(len > 160 ? 160 : len), why);
-        free(aerr);
         return;
     }
-    free(aerr);
     size_t nc = gdl_analysis_count(an, GDL_CLAIM_CONTROL);
     /* A signature per state: which control bases hold, as a string of
      * '0'/'1'; the mover must be a function of it. */
@@ -357,20 +354,15 @@ static bool turn_structure(const GdlGame *g, const PieOptions *o, Turns *t)
                               nroles == 1 ? "" : "s");
         return false;
     }
-    char *merr = NULL;
-    GdlStatus st = gdl_machine_new(g, "jit", &t->m, &merr);
+    GdlStatus st = gdl_machine_new(g, "jit", &t->m);
+    if (st != GDL_OK)
+        st = gdl_machine_new(g, "ref", &t->m);
     if (st != GDL_OK) {
-        free(merr);
-        merr = NULL;
-        st = gdl_machine_new(g, "ref", &t->m, &merr);
-    }
-    if (st != GDL_OK) {
-        t->err = base_sprintf("cannot make a machine: %s", merr ? merr : gdl_status_name(st));
-        free(merr);
+        t->err = base_sprintf("cannot make a machine: %s", gdl_game_error(g));
         return false;
     }
     GdlState *s0 = NULL;
-    if (gdl_initial_state(t->m, &s0) != GDL_OK) {
+    if (gdl_state_initial(t->m, &s0) != GDL_OK) {
         t->err = base_sprintf("initial state: %s", gdl_machine_error(t->m));
         return false;
     }

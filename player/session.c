@@ -15,7 +15,7 @@
  * seed only, never on the machine's speed.
  *
  * session_play parses the manager's texts (gdl_move_parse folds case),
- * refuses an illegal joint move (GDL_BAD_ARGUMENT from gdl_next_state),
+ * refuses an illegal joint move (GDL_BAD_ARGUMENT from gdl_state_next),
  * and chooses: the only legal move, the plan's or the proof's move, a move
  * the analysis proves wins at once, else the strategy. Search threads
  * (root parallelisation: a tree per thread, each with its own machine and
@@ -92,11 +92,15 @@ static void *an_build_run(void *p)
     GdlMachine *m = NULL;
     GdlAnalysis *an = NULL;
     char *err = NULL;
-    GdlStatus st = gdl_machine_new(b->game, "ref", &m, &err);
-    if (st == GDL_OK) {
+    GdlStatus st = gdl_machine_new(b->game, "ref", &m);
+    if (st != GDL_OK)
+        err = strdup(gdl_game_error(b->game)); /* the message is this thread's */
+    else {
         gdl_machine_set_cancel_flag(m, &b->cancel);
-        st = gdl_analysis_new(m, NULL, &an, &err);
+        st = gdl_analysis_new(m, NULL, &an);
         gdl_machine_set_cancel_flag(m, NULL);
+        if (st != GDL_OK)
+            err = strdup(gdl_machine_error(m));
     }
     pthread_mutex_lock(&b->mu);
     b->m = m;
@@ -148,7 +152,9 @@ static void *eng_build_run(void *p)
     GdlStatus st = GDL_OK;
     char *err = NULL;
     for (unsigned t = 0; t < b->n && st == GDL_OK; t++)
-        st = player_flag_up(&b->cancel) ? GDL_CANCELLED : gdl_machine_new(b->game, b->engine, &b->m[t], &err);
+        st = player_flag_up(&b->cancel) ? GDL_CANCELLED : gdl_machine_new(b->game, b->engine, &b->m[t]);
+    if (st != GDL_OK && st != GDL_CANCELLED)
+        err = strdup(gdl_game_error(b->game)); /* the message is this thread's */
     pthread_mutex_lock(&b->mu);
     b->st = st;
     b->err = err;
@@ -418,7 +424,9 @@ static GdlStatus machines_new(GdlGame *g, const char *engine, unsigned n, GdlMac
 {
     GdlStatus st = GDL_OK;
     for (unsigned t = 0; t < n && st == GDL_OK; t++)
-        st = gdl_machine_new(g, engine, &m[t], e);
+        st = gdl_machine_new(g, engine, &m[t]);
+    if (st != GDL_OK && e)
+        *e = strdup(gdl_game_error(g));
     return st;
 }
 
@@ -597,7 +605,7 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
         return NULL;
     }
     s->nroles = gdl_game_role_count(s->game);
-    if (gdl_role_find(s->game, role, &s->role) != GDL_OK) {
+    if (gdl_game_role_find(s->game, role, &s->role) != GDL_OK) {
         *err = player_fmt("no role named '%s' in the rules", role);
         session_free(s);
         return NULL;
@@ -614,7 +622,7 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
         session_free(s);
         return NULL;
     }
-    if ((st = gdl_initial_state(s->m[0], &s->state)) != GDL_OK) {
+    if ((st = gdl_state_initial(s->m[0], &s->state)) != GDL_OK) {
         *err = player_fmt("no initial state: %s", gdl_machine_error(s->m[0]));
         session_free(s);
         return NULL;
@@ -647,7 +655,7 @@ static const char *pick_engine(Session *s, double start_deadline)
     for (size_t i = 0; i < sizeof cands / sizeof *cands && slice > 0.01; i++) {
         GdlMachine *m = NULL;
         GdlState *st = NULL;
-        if (gdl_machine_new(s->game, cands[i], &m, NULL) != GDL_OK || gdl_initial_state(m, &st) != GDL_OK) {
+        if (gdl_machine_new(s->game, cands[i], &m) != GDL_OK || gdl_state_initial(m, &st) != GDL_OK) {
             gdl_machine_free(m);
             continue;
         }
@@ -659,7 +667,7 @@ static const char *pick_engine(Session *s, double start_deadline)
         double t0 = gdl_now(), t1 = t0 + slice;
         gdl_machine_set_deadline(m, t1);
         while (gdl_now() < t1 && s->nroles <= 64 && !cancelled(s) &&
-               gdl_depth_charge(m, st, &rng, 0, goals, &depth) == GDL_OK)
+               gdl_state_depth_charge(m, st, &rng, 0, goals, &depth) == GDL_OK)
             n++;
         double rate = (double)n / (gdl_now() - t0);
         slog(s, "engine auto: %s %.0f playouts/s", cands[i], rate);
@@ -696,7 +704,7 @@ static bool advance(Session *s, const char *const *joint, size_t n, char **err)
         }
     GdlState *next = NULL;
     if (ok) {
-        GdlStatus st = gdl_next_state(s->m[0], s->state, jm, &next);
+        GdlStatus st = gdl_state_next(s->m[0], s->state, jm, &next);
         if (st == GDL_BAD_ARGUMENT) {
             *err = player_fmt("the joint move is not legal in the current state");
             ok = false;
@@ -835,7 +843,7 @@ const char *session_play(Session *s, const char *const *joint, size_t n, double 
     if (!advance(s, joint, n, err))
         return NULL;
     bool term;
-    GdlStatus st = gdl_is_terminal(s->m[0], s->state, &term);
+    GdlStatus st = gdl_state_is_terminal(s->m[0], s->state, &term);
     if (st != GDL_OK || term) {
         *err = st != GDL_OK ? player_fmt("%s", gdl_machine_error(s->m[0])) : player_fmt("the game is over");
         return NULL;
@@ -843,13 +851,13 @@ const char *session_play(Session *s, const char *const *joint, size_t n, double 
     double until = deadline - margin_of(s, deadline);
     /* a legal move ready before anything else */
     GdlMove ready;
-    if ((st = gdl_random_move(s->m[0], s->state, s->role, &s->rng, &ready)) != GDL_OK) {
+    if ((st = gdl_state_random_move(s->m[0], s->state, s->role, &s->rng, &ready)) != GDL_OK) {
         *err = player_fmt("no legal move: %s", gdl_machine_error(s->m[0]));
         return NULL;
     }
     const GdlMove *lm;
     size_t nl;
-    if ((st = gdl_legal_moves(s->m[0], s->state, s->role, &lm, &nl)) != GDL_OK) {
+    if ((st = gdl_state_legal(s->m[0], s->state, s->role, &lm, &nl)) != GDL_OK) {
         *err = player_fmt("no legal move: %s", gdl_machine_error(s->m[0]));
         return NULL;
     }
@@ -875,7 +883,7 @@ const char *session_play(Session *s, const char *const *joint, size_t n, double 
         GdlState *next = NULL;
         GdlMove jm[1];
         if (s->nroles == 1 && gdl_move_parse(s->m[0], s->plan[s->plan_at], &pm) == GDL_OK &&
-            (jm[0] = pm, gdl_next_state(s->m[0], s->state, jm, &next)) == GDL_OK) {
+            (jm[0] = pm, gdl_state_next(s->m[0], s->state, jm, &next)) == GDL_OK) {
             gdl_state_free(next);
             s->plan_at++;
             s->stats.solved = true;

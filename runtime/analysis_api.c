@@ -418,12 +418,21 @@ static GdlStatus analysis_new_(GdlMachine *m, const char *options, GdlAnalysis *
     return GDL_OK;
 }
 
-GdlStatus gdl_analysis_new(GdlMachine *m, const char *options, GdlAnalysis **a, char **err)
+/* The analysis, its message (on failure) set as the machine's error. */
+static GdlStatus analysis_made(GdlMachine *m, const char *options, GdlAnalysis **a)
+{
+    char *err = NULL;
+    GdlStatus st = analysis_new_(m, options, a, &err);
+    if (st != GDL_OK)
+        rt_fail(&m->ctl, st, "%s", err ? err : gdl_status_name(st));
+    free(err);
+    return st;
+}
+
+GdlStatus gdl_analysis_new(GdlMachine *m, const char *options, GdlAnalysis **a)
 {
     *a = NULL;
-    if (err)
-        *err = NULL;
-    RT_GUARDED(m, analysis_new_(m, options, a, err));
+    RT_GUARDED(m, analysis_made(m, options, a));
 }
 
 /* ---- claims ----------------------------------------------------------- */
@@ -896,17 +905,16 @@ static GdlStatus filter_wrap(GdlMachine *m, const char *options, unsigned filter
 }
 
 GdlStatus gdl_machine_new_filtered(const GdlGame *game, const char *engine, const char *options, unsigned filters,
-                                   unsigned role, GdlMachine **out, char **err)
+                                   unsigned role, GdlMachine **out)
 {
     *out = NULL;
-    if (err)
-        *err = NULL;
     GdlMachine *m = NULL;
-    GdlStatus st = gdl_machine_new(game, engine, &m, err);
-    if (st != GDL_OK)
-        return st;
-    if ((st = filter_wrap(m, options, filters, role, err)) != GDL_OK) {
+    char *err = NULL;
+    GdlStatus st = rt_machine_new(game, engine, &m, &err);
+    if (st == GDL_OK && (st = filter_wrap(m, options, filters, role, &err)) != GDL_OK)
         gdl_machine_free(m);
+    if (st != GDL_OK) {
+        rt_game_fail(game, st, err);
         return st;
     }
     *out = m;
@@ -1011,7 +1019,7 @@ static char *sym_check_state(GdlAnalysis *a, SymPerm p, const GdlState *s, bool 
     int *tg = base_xcalloc(nr + 1, sizeof *tg);
     GdlMove *tj = base_xcalloc(nr + 1, sizeof *tj);
     U32Vec mv = {0};
-    if (gdl_is_terminal(m, ts, &tt) != GDL_OK) {
+    if (gdl_state_is_terminal(m, ts, &tt) != GDL_OK) {
         why = base_sprintf("the machine fails on the image of a state: %s", gdl_machine_error(m));
         goto done;
     }
@@ -1020,7 +1028,7 @@ static char *sym_check_state(GdlAnalysis *a, SymPerm p, const GdlState *s, bool 
                            tt ? "true" : "false");
         goto done;
     }
-    GdlStatus tgst = gdl_goals(m, ts, tg);
+    GdlStatus tgst = gdl_state_goals(m, ts, tg);
     if (tgst != gst) {
         why = base_sprintf("the goals of a state and of its image differ (statuses %d and %d)", (int)gst, (int)tgst);
         goto done;
@@ -1035,7 +1043,7 @@ static char *sym_check_state(GdlAnalysis *a, SymPerm p, const GdlState *s, bool 
     for (uint32_t r = 0; r < nr; r++) {
         const GdlMove *lm = NULL;
         size_t ln = 0;
-        if (gdl_legal_moves(m, ts, r, &lm, &ln) != GDL_OK) {
+        if (gdl_state_legal(m, ts, r, &lm, &ln) != GDL_OK) {
             why = base_sprintf("the machine fails on the image of a state: %s", gdl_machine_error(m));
             goto done;
         }
@@ -1060,7 +1068,7 @@ static char *sym_check_state(GdlAnalysis *a, SymPerm p, const GdlState *s, bool 
         const GdlMove *J = joints + (size_t)j * nr;
         for (uint32_t r = 0; r < nr; r++)
             tj[r] = sym_move(a, p, r, J[r]);
-        if (gdl_next_state(m, s, J, &n1) != GDL_OK || gdl_next_state(m, ts, tj, &n2) != GDL_OK) {
+        if (gdl_state_next(m, s, J, &n1) != GDL_OK || gdl_state_next(m, ts, tj, &n2) != GDL_OK) {
             why = base_sprintf("the machine fails on a next state: %s", gdl_machine_error(m));
             goto done;
         }
@@ -1100,22 +1108,22 @@ static char *sym_check(GdlAnalysis *a, const SymPerm *perms, uint32_t n, uint64_
     for (uint32_t play = 0; play < SYM_PLAYS && !why && n; play++) {
         gdl_state_free(s);
         s = NULL;
-        if (gdl_initial_state(m, &s) != GDL_OK) {
+        if (gdl_state_initial(m, &s) != GDL_OK) {
             why = base_sprintf("the machine fails on the initial state: %s", gdl_machine_error(m));
             break;
         }
         for (uint32_t step = 0; step <= SYM_STEPS && !why; step++) {
             bool terminal = false;
-            if (gdl_is_terminal(m, s, &terminal) != GDL_OK) {
+            if (gdl_state_is_terminal(m, s, &terminal) != GDL_OK) {
                 why = base_sprintf("the machine fails on a state: %s", gdl_machine_error(m));
                 break;
             }
-            GdlStatus gst = gdl_goals(m, s, goals);
+            GdlStatus gst = gdl_state_goals(m, s, goals);
             bool stuck = false;
             for (uint32_t r = 0; r < nr && !terminal && !why; r++) {
                 const GdlMove *lm = NULL;
                 size_t ln = 0;
-                if (gdl_legal_moves(m, s, r, &lm, &ln) != GDL_OK) {
+                if (gdl_state_legal(m, s, r, &lm, &ln) != GDL_OK) {
                     why = base_sprintf("the machine fails on a state: %s", gdl_machine_error(m));
                     break;
                 }
@@ -1145,7 +1153,7 @@ static char *sym_check(GdlAnalysis *a, const SymPerm *perms, uint32_t n, uint64_
             }
             if (why || nj == 0)
                 break;
-            if (gdl_next_state(m, s, joints, &nx) != GDL_OK) {
+            if (gdl_state_next(m, s, joints, &nx) != GDL_OK) {
                 why = base_sprintf("the machine fails on a next state: %s", gdl_machine_error(m));
                 break;
             }

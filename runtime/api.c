@@ -299,7 +299,37 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
 static void rank_known(GdlMachine *m);
 static void bind_share(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes);
 
-GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **out, char **err)
+/* gdl_game_error's message: of the last failed call that made a machine,
+ * per thread (a game is shared by threads, and is const to them). A
+ * buffer, not an allocation, so that a thread that ends leaves nothing
+ * behind; a longer message is cut. */
+static _Thread_local struct {
+    const GdlGame *game;
+    char message[1024];
+} game_error;
+
+void rt_game_fail(const GdlGame *game, GdlStatus st, char *message)
+{
+    game_error.game = game;
+    snprintf(game_error.message, sizeof game_error.message, "%s", message ? message : gdl_status_name(st));
+    free(message);
+}
+
+const char *gdl_game_error(const GdlGame *game)
+{
+    return game && game_error.game == game ? game_error.message : "";
+}
+
+GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **out)
+{
+    char *err = NULL;
+    GdlStatus st = rt_machine_new(game, engine, out, &err);
+    if (st != GDL_OK)
+        rt_game_fail(game, st, err);
+    return st;
+}
+
+GdlStatus rt_machine_new(const GdlGame *game, const char *engine, GdlMachine **out, char **err)
 {
     *out = NULL;
     if (err)
@@ -924,11 +954,6 @@ bool gdl_state_equal(const GdlState *a, const GdlState *b)
     return eq;
 }
 
-static uint64_t state_hash_(GdlMachine *m, const GdlState *s)
-{
-    return state_check(m, s) == GDL_OK ? s->hash : 0;
-}
-
 size_t gdl_state_size(const GdlState *s) { return s->n; }
 
 /* The facts of s in canonical order, in m->sorted. */
@@ -996,19 +1021,21 @@ static GdlStatus state_parse_(GdlMachine *m, const char *text, GdlState **out)
     return st;
 }
 
-static const char *move_text_(GdlMachine *m, GdlMove move)
+/* The text of a move or a fact (both are terms of the store). */
+static const char *move_text_(GdlMachine *m, Gt term)
 {
-    return move < m->store.fn.n ? gt_text(&m->store, move) : NULL;
+    return term < m->store.fn.n ? gt_text(&m->store, term) : NULL;
 }
 
-static GdlStatus move_parse_(GdlMachine *m, const char *text, GdlMove *move)
+/* A move or a fact (what names it in messages): one ground term. */
+static GdlStatus term_parse_(GdlMachine *m, const char *what, const char *text, Gt *term)
 {
     m->scratch.n = 0;
     GdlStatus st = parse_terms(m, text, &m->scratch);
     if (st == GDL_OK && m->scratch.n != 1)
-        st = rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a move is one term, not %u: %s", m->scratch.n, text);
+        st = rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a %s is one term, not %u: %s", what, m->scratch.n, text);
     if (st == GDL_OK)
-        *move = m->scratch.v[0];
+        *term = m->scratch.v[0];
     return st;
 }
 
@@ -1320,7 +1347,7 @@ static GdlStatus goal_(GdlMachine *m, const GdlState *s, unsigned role, int *val
     return st;
 }
 
-GdlStatus gdl_role_find(const GdlGame *game, const char *name, unsigned *role)
+GdlStatus gdl_game_role_find(const GdlGame *game, const char *name, unsigned *role)
 {
     for (unsigned k = 0; name && k < gdl_game_role_count(game); k++) {
         const char *r = gdl_game_role_name(game, k);
@@ -1336,7 +1363,7 @@ GdlStatus gdl_role_find(const GdlGame *game, const char *name, unsigned *role)
     return GDL_BAD_ARGUMENT;
 }
 
-/* Draws role k's move in s into m->joint (see gdl_random_move). */
+/* Draws role k's move in s into m->joint (see gdl_state_random_move). */
 static GdlStatus draw_move(GdlMachine *m, const GdlState *s, uint32_t k, GdlRng *rng, bool remember)
 {
     GdlStatus st = legal_moves(m, s, k, remember);
@@ -1566,7 +1593,7 @@ static GdlStatus props_of(GdlMachine *m, uint32_t role, uint64_t max, const GdlM
     return GDL_OK;
 }
 
-static GdlStatus base_propositions_(GdlMachine *m, uint64_t max, const GdlMove **props, size_t *n)
+static GdlStatus base_propositions_(GdlMachine *m, uint64_t max, const GdlFact **props, size_t *n)
 {
     return props_of(m, BASE_NONE, max, props, n);
 }
@@ -1809,27 +1836,27 @@ uint64_t gdl_rng_below(GdlRng *r, uint64_t n)
 
 /* ---- the public calls, each under an out-of-memory handler ------------- */
 
-GdlStatus gdl_initial_state(GdlMachine *m, GdlState **out)
+GdlStatus gdl_state_initial(GdlMachine *m, GdlState **out)
 {
     GUARDED(m, initial_state_(m, out));
 }
 
-GdlStatus gdl_legal_moves(GdlMachine *m, const GdlState *s, unsigned role, const GdlMove **moves, size_t *n)
+GdlStatus gdl_state_legal(GdlMachine *m, const GdlState *s, unsigned role, const GdlMove **moves, size_t *n)
 {
     GUARDED(m, legal_moves_(m, s, role, moves, n));
 }
 
-GdlStatus gdl_next_state(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out)
+GdlStatus gdl_state_next(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out)
 {
     GUARDED(m, next_state_(m, s, joint, out));
 }
 
-GdlStatus gdl_is_terminal(GdlMachine *m, const GdlState *s, bool *terminal)
+GdlStatus gdl_state_is_terminal(GdlMachine *m, const GdlState *s, bool *terminal)
 {
     GUARDED(m, is_terminal_(m, s, terminal));
 }
 
-GdlStatus gdl_goals(GdlMachine *m, const GdlState *s, int *values)
+GdlStatus gdl_state_goals(GdlMachine *m, const GdlState *s, int *values)
 {
     GUARDED(m, goals_(m, s, values));
 }
@@ -1841,7 +1868,12 @@ GdlStatus gdl_state_parse(GdlMachine *m, const char *text, GdlState **out)
 
 GdlStatus gdl_move_parse(GdlMachine *m, const char *text, GdlMove *move)
 {
-    GUARDED(m, move_parse_(m, text, move));
+    GUARDED(m, term_parse_(m, "move", text, move));
+}
+
+GdlStatus gdl_fact_parse(GdlMachine *m, const char *text, GdlFact *fact)
+{
+    GUARDED(m, term_parse_(m, "fact", text, fact));
 }
 
 const char *gdl_state_fact(GdlMachine *m, const GdlState *s, size_t i)
@@ -1854,48 +1886,53 @@ const char *gdl_move_text(GdlMachine *m, GdlMove move)
     GUARDED_AS(m, const char *, NULL, move_text_(m, move));
 }
 
-GdlStatus gdl_next_state_into(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out)
+const char *gdl_fact_text(GdlMachine *m, GdlFact fact)
+{
+    GUARDED_AS(m, const char *, NULL, move_text_(m, fact));
+}
+
+GdlStatus gdl_state_next_into(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out)
 {
     GUARDED(m, next_state_into_(m, s, joint, out));
 }
 
-GdlStatus gdl_goal(GdlMachine *m, const GdlState *s, unsigned role, int *value)
+GdlStatus gdl_state_goal(GdlMachine *m, const GdlState *s, unsigned role, int *value)
 {
     GUARDED(m, goal_(m, s, role, value));
 }
 
-GdlStatus gdl_random_move(GdlMachine *m, const GdlState *s, unsigned role, GdlRng *rng, GdlMove *move)
+GdlStatus gdl_state_random_move(GdlMachine *m, const GdlState *s, unsigned role, GdlRng *rng, GdlMove *move)
 {
     GUARDED(m, random_move_(m, s, role, rng, move));
 }
 
-GdlStatus gdl_random_joint_move(GdlMachine *m, const GdlState *s, GdlRng *rng, GdlMove *joint)
+GdlStatus gdl_state_random_joint_move(GdlMachine *m, const GdlState *s, GdlRng *rng, GdlMove *joint)
 {
     GUARDED(m, random_joint_move_(m, s, rng, joint));
 }
 
-GdlStatus gdl_depth_charge(GdlMachine *m, const GdlState *s, GdlRng *rng, uint64_t max_depth, int *goals,
+GdlStatus gdl_state_depth_charge(GdlMachine *m, const GdlState *s, GdlRng *rng, uint64_t max_depth, int *goals,
                            uint64_t *depth)
 {
     GUARDED(m, depth_charge_(m, s, rng, max_depth, goals, depth));
 }
 
-GdlStatus gdl_joint_moves(GdlMachine *m, const GdlState *s, uint64_t max, GdlJointMoves **out)
+GdlStatus gdl_joint_moves_new(GdlMachine *m, const GdlState *s, uint64_t max, GdlJointMoves **out)
 {
     GUARDED(m, joint_moves_(m, s, max, out));
 }
 
-GdlStatus gdl_next_states(GdlMachine *m, const GdlState *s, uint64_t max, GdlSuccessors *out)
+GdlStatus gdl_state_successors(GdlMachine *m, const GdlState *s, uint64_t max, GdlSuccessors *out)
 {
     GUARDED(m, next_states_(m, s, max, out));
 }
 
-GdlStatus gdl_base_propositions(GdlMachine *m, uint64_t max, const GdlMove **props, size_t *n)
+GdlStatus gdl_machine_base_propositions(GdlMachine *m, uint64_t max, const GdlFact **props, size_t *n)
 {
     GUARDED(m, base_propositions_(m, max, props, n));
 }
 
-GdlStatus gdl_input_moves(GdlMachine *m, unsigned role, uint64_t max, const GdlMove **moves, size_t *n)
+GdlStatus gdl_machine_input_moves(GdlMachine *m, unsigned role, uint64_t max, const GdlMove **moves, size_t *n)
 {
     GUARDED(m, input_moves_(m, role, max, moves, n));
 }
@@ -1910,7 +1947,4 @@ GdlStatus gdl_state_read(GdlMachine *m, const void *buf, size_t len, GdlState **
     GUARDED(m, state_read_(m, buf, len, out));
 }
 
-uint64_t gdl_state_hash(GdlMachine *m, const GdlState *s)
-{
-    GUARDED_AS(m, uint64_t, 0, state_hash_(m, s));
-}
+uint64_t gdl_state_hash(const GdlState *s) { return s ? s->hash : 0; }

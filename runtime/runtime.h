@@ -228,6 +228,12 @@ struct GdlState {
 
 /* ---- what the API's files share (api.c, analysis_api.c) ---------------- */
 
+/* gdl_machine_new with its message in *err (malloc-ed), for the API's own
+ * callers; gdl_game_error's message is set from it by rt_game_fail, which
+ * takes message (NULL: the status's name). */
+GdlStatus rt_machine_new(const GdlGame *game, const char *engine, GdlMachine **out, char **err);
+void rt_game_fail(const GdlGame *game, GdlStatus st, char *message);
+
 /* Out of memory inside a public call (see GUARDED in api.c): the outermost
  * guarded call records its allocations in the machine's journal, and a
  * machine that ran out is marked and refuses every later query. */

@@ -638,7 +638,7 @@ static bool read_header(Cp *c, CpReader *r)
             for (unsigned i = 0; i < c->nroles; i++) {
                 char *w = tok_str(&t[i + 1]), *b = tok_brief(&t[i + 1]);
                 unsigned ri;
-                bool ok = gdl_role_find(c->game, w, &ri) == GDL_OK && ri == i;
+                bool ok = gdl_game_role_find(c->game, w, &ri) == GDL_OK && ri == i;
                 if (!ok)
                     fail_at(c, r->line, "role %u is '%s', the game's is '%s'", i + 1, b,
                             gdl_game_role_name(c->game, i));
@@ -651,7 +651,7 @@ static bool read_header(Cp *c, CpReader *r)
         case 2: {
             GdlStatus e;
             if (n == 2 && tok_is(&t[1], "initial"))
-                e = gdl_initial_state(c->m, &c->start);
+                e = gdl_state_initial(c->m, &c->start);
             else {
                 char *s = join(t, 1, n);
                 e = gdl_state_parse(c->m, s, &c->start);
@@ -702,7 +702,7 @@ static bool read_map(Cp *c, CpReader *r)
     else if (tok_is(&t[2], "move") && n == 6) {
         char *w = tok_str(&t[3]), *b = tok_brief(&t[3]);
         unsigned ri;
-        bool ok = gdl_role_find(c->game, w, &ri) == GDL_OK;
+        bool ok = gdl_game_role_find(c->game, w, &ri) == GDL_OK;
         if (!ok)
             fail_at(c, r->line, "no role '%s'", b);
         free(w);
@@ -820,7 +820,7 @@ static GdlStatus legal_get(Cp *c, const GdlState *s, CpLegal *l)
     for (unsigned r = 0; r < c->nroles; r++) {
         const GdlMove *mv;
         size_t n;
-        GdlStatus st = gdl_legal_moves(c->m, s, r, &mv, &n);
+        GdlStatus st = gdl_state_legal(c->m, s, r, &mv, &n);
         if (st != GDL_OK)
             return st;
         l->v[r] = base_xmalloc((n + 1) * sizeof *mv);
@@ -877,7 +877,7 @@ static bool check_commute(Cp *c, const CpSection *sec, const CpNode *nd, uint32_
         NODE_FAIL(nd->line, id, "the image of the state under symmetry %u: %s", k, status_why(c, st));
         goto out;
     }
-    if ((st = gdl_is_terminal(c->m, ss, &t2)) != GDL_OK) {
+    if ((st = gdl_state_is_terminal(c->m, ss, &t2)) != GDL_OK) {
         NODE_FAIL(nd->line, id, "symmetry %u: the image of the state: %s", k, status_why(c, st));
         goto out;
     }
@@ -887,7 +887,7 @@ static bool check_commute(Cp *c, const CpSection *sec, const CpNode *nd, uint32_
         goto out;
     }
     if (terminal) {
-        if ((st = gdl_goals(c->m, ss, g2)) != GDL_OK) {
+        if ((st = gdl_state_goals(c->m, ss, g2)) != GDL_OK) {
             NODE_FAIL(nd->line, id, "symmetry %u: the goals of the image: %s", k, status_why(c, st));
             goto out;
         }
@@ -929,11 +929,11 @@ static bool check_commute(Cp *c, const CpSection *sec, const CpNode *nd, uint32_
         gdl_state_free(n1), gdl_state_free(n2), gdl_state_free(img);
         n1 = n2 = img = NULL;
         if (st == GDL_OK)
-            st = gdl_next_state(c->m, nd->st, ed->mv, &n1);
+            st = gdl_state_next(c->m, nd->st, ed->mv, &n1);
         if (st == GDL_OK)
             st = sym_state(c, k, n1, &img);
         if (st == GDL_OK)
-            st = gdl_next_state(c->m, ss, j2, &n2);
+            st = gdl_state_next(c->m, ss, j2, &n2);
         if (st != GDL_OK) {
             NODE_FAIL(ed->line, id, "symmetry %u on this edge: %s", k, status_why(c, st));
             goto out;
@@ -959,14 +959,14 @@ static bool check_node(Cp *c, const CpSection *sec, const CpNode *nd)
     int prover = sec->lower ? 0 : c->nroles == 2 ? 1 : -1;
     bool terminal;
     int goals[CP_MAX_ROLES] = {0};
-    GdlStatus st = gdl_is_terminal(c->m, nd->st, &terminal);
+    GdlStatus st = gdl_state_is_terminal(c->m, nd->st, &terminal);
     if (st != GDL_OK)
         return NODE_FAIL(nd->line, id, "the engine fails on its state: %s", status_why(c, st));
     CpLegal l = {0};
     GdlState *next = NULL, *img = NULL;
     bool ok = false;
     if (terminal) {
-        if ((st = gdl_goals(c->m, nd->st, goals)) != GDL_OK)
+        if ((st = gdl_state_goals(c->m, nd->st, goals)) != GDL_OK)
             return NODE_FAIL(nd->line, id, "the goals of its terminal state: %s", status_why(c, st));
         if (nd->has_play)
             return NODE_FAIL(nd->play_line, id, "a play at a terminal state");
@@ -1061,7 +1061,7 @@ static bool check_node(Cp *c, const CpSection *sec, const CpNode *nd)
         const CpEdge *ed = &sec->edges.v[e];
         gdl_state_free(next), gdl_state_free(img);
         next = img = NULL;
-        if ((st = gdl_next_state(c->m, nd->st, ed->mv, &next)) != GDL_OK ||
+        if ((st = gdl_state_next(c->m, nd->st, ed->mv, &next)) != GDL_OK ||
             (st = sym_state(c, ed->sym, next, &img)) != GDL_OK) {
             NODE_FAIL(ed->line, id, "the next state: %s", status_why(c, st));
             goto out;
@@ -1293,7 +1293,7 @@ bool proof_check(const GdlGame *game, GdlMachine *m, const char *file, const cha
         out->lo = c.lo, out->hi = c.hi;
         out->nodes = c.checked;
         GdlState *init = NULL;
-        out->from_initial = c.start && gdl_initial_state(c.m, &init) == GDL_OK && gdl_state_equal(init, c.start);
+        out->from_initial = c.start && gdl_state_initial(c.m, &init) == GDL_OK && gdl_state_equal(init, c.start);
         gdl_state_free(init);
     } else {
         out->error = c.error ? c.error : base_sprintf("%s: the proof does not hold", c.file);

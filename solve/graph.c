@@ -114,7 +114,7 @@ uint64_t sv_bytes(const SvGraph *g)
 
 static void table_put(SvGraph *g, uint32_t id)
 {
-    uint32_t k = (uint32_t)gdl_state_hash(g->m, g->nodes.v[id].s) & (g->nslots - 1);
+    uint32_t k = (uint32_t)gdl_state_hash(g->nodes.v[id].s) & (g->nslots - 1);
     while (g->slots[k])
         k = (k + 1) & (g->nslots - 1);
     g->slots[k] = id + 1;
@@ -135,7 +135,7 @@ static uint32_t table_find(SvGraph *g, const GdlState *s)
 {
     if (!g->nslots)
         return BASE_NONE;
-    uint32_t k = (uint32_t)gdl_state_hash(g->m, s) & (g->nslots - 1);
+    uint32_t k = (uint32_t)gdl_state_hash(s) & (g->nslots - 1);
     for (; g->slots[k]; k = (k + 1) & (g->nslots - 1))
         if (gdl_state_equal(g->nodes.v[g->slots[k] - 1].s, s))
             return g->slots[k] - 1;
@@ -150,7 +150,7 @@ static uint8_t clamp100(int v) { return (uint8_t)(v < 0 ? 0 : v > 100 ? 100 : v)
 static bool add_terminal(SvGraph *g, SvNode *x)
 {
     int goals[2];
-    GdlStatus st = gdl_goals(g->m, x->s, goals);
+    GdlStatus st = gdl_state_goals(g->m, x->s, goals);
     if (st != GDL_OK)
         return machine_fail(g, st, "goals");
     int sum = goals[0] + goals[1];
@@ -217,7 +217,7 @@ static bool add_inner(SvGraph *g, SvNode *x)
     bool ok = false;
     for (unsigned r = 0; r < 2; r++) {
         const GdlMove *mv;
-        GdlStatus st = gdl_legal_moves(g->m, x->s, r, &mv, &n[r]);
+        GdlStatus st = gdl_state_legal(g->m, x->s, r, &mv, &n[r]);
         if (st != GDL_OK) {
             machine_fail(g, st, "legal moves");
             goto out;
@@ -282,7 +282,7 @@ uint32_t sv_node_add(SvGraph *g, GdlState *s)
     x.s = s;
     x.parent = BASE_NONE;
     bool term = false;
-    GdlStatus st = gdl_is_terminal(g->m, s, &term);
+    GdlStatus st = gdl_state_is_terminal(g->m, s, &term);
     if (st != GDL_OK) {
         gdl_state_free(s);
         machine_fail(g, st, "terminal");
@@ -311,14 +311,14 @@ uint32_t sv_node_add(SvGraph *g, GdlState *s)
 bool sv_expand(SvGraph *g, uint32_t x, uint32_t e)
 {
     GdlState *next = NULL;
-    GdlStatus st = gdl_next_state(g->m, g->nodes.v[x].s, sv_joint(g, x, e), &next);
+    GdlStatus st = gdl_state_next(g->m, g->nodes.v[x].s, sv_joint(g, x, e), &next);
     if (st != GDL_OK)
         return machine_fail(g, st, "next state");
     g->expansions++;
     uint32_t k = 0;
     GdlState *canon = next;
     if (g->symmetries) {
-        uint64_t best = gdl_state_hash(g->m, next);
+        uint64_t best = gdl_state_hash(next);
         for (size_t i = 1; i < g->nsym; i++) {
             GdlState *img = NULL;
             if ((st = gdl_analysis_symmetry_state(g->an, i, next, &img)) != GDL_OK) {
@@ -327,7 +327,7 @@ bool sv_expand(SvGraph *g, uint32_t x, uint32_t e)
                 gdl_state_free(next);
                 return machine_fail(g, st, "symmetry");
             }
-            uint64_t h = gdl_state_hash(g->m, img);
+            uint64_t h = gdl_state_hash(img);
             if (h < best && !gdl_state_equal(img, next)) {
                 best = h;
                 if (canon != next)

@@ -366,7 +366,7 @@ static GdlStatus target_make(Pz *p, int T)
         return GDL_OK;
     const GdlMove *in = NULL;
     size_t nin = 0;
-    st = gdl_input_moves(p->m, 0, 100000, &in, &nin);
+    st = gdl_machine_input_moves(p->m, 0, 100000, &in, &nin);
     if (st != GDL_OK || nin == 0 || nin * keep > 20000)
         return GDL_OK; /* k stays the number of target facts */
     GdlMove *moves = malloc(nin * sizeof *moves);
@@ -512,12 +512,12 @@ static GdlStatus child_of(Pz *p, uint32_t i, GdlMove mv, uint32_t *child, bool *
 {
     GdlState *ns = NULL;
     double t = gdl_now();
-    GdlStatus st = gdl_next_state(p->m, p->nodes[i].s, &mv, &ns);
+    GdlStatus st = gdl_state_next(p->m, p->nodes[i].s, &mv, &ns);
     if (st != GDL_OK)
         return pz_fail(p, st, "next state");
     p->expand_seconds += gdl_now() - t;
     p->expansions++;
-    uint64_t hash = gdl_state_hash(p->m, ns);
+    uint64_t hash = gdl_state_hash(ns);
     uint32_t j = pz_find(p, ns, hash);
     *fresh = j == UINT32_MAX;
     if (!*fresh) {
@@ -531,12 +531,12 @@ static GdlStatus child_of(Pz *p, uint32_t i, GdlMove mv, uint32_t *child, bool *
         return GDL_OUT_OF_MEMORY;
     PzNode *x = &p->nodes[j];
     bool term = false;
-    st = gdl_is_terminal(p->m, x->s, &term);
+    st = gdl_state_is_terminal(p->m, x->s, &term);
     if (st != GDL_OK)
         return pz_fail(p, st, "terminal");
     if (term) {
         int v = 0;
-        st = gdl_goal(p->m, x->s, 0, &v);
+        st = gdl_state_goal(p->m, x->s, 0, &v);
         if (st != GDL_OK)
             return pz_fail(p, st, "goal");
         x->value = v;
@@ -558,7 +558,7 @@ static GdlStatus child_of(Pz *p, uint32_t i, GdlMove mv, uint32_t *child, bool *
 static GdlStatus moves_of(Pz *p, uint32_t i, GdlMove **mv, size_t *n)
 {
     const GdlMove *lm = NULL;
-    GdlStatus st = gdl_legal_moves(p->m, p->nodes[i].s, 0, &lm, n);
+    GdlStatus st = gdl_state_legal(p->m, p->nodes[i].s, 0, &lm, n);
     if (st != GDL_OK)
         return pz_fail(p, st, "legal moves");
     *mv = malloc((*n ? *n : 1) * sizeof **mv);
@@ -693,15 +693,15 @@ static GdlState *table_drop(Pz *p)
  * proof are read as after A*. */
 static GdlStatus table_chain(Pz *p, GdlState *root, const GdlMove *plan, size_t len, int value)
 {
-    uint32_t at = pz_add(p, root, gdl_state_hash(p->m, root), UINT32_MAX, 0, 0);
+    uint32_t at = pz_add(p, root, gdl_state_hash(root), UINT32_MAX, 0, 0);
     if (at == UINT32_MAX)
         return GDL_OUT_OF_MEMORY;
     for (size_t i = 0; i < len; i++) {
         GdlState *ns = NULL;
-        GdlStatus st = gdl_next_state(p->m, p->nodes[at].s, &plan[i], &ns);
+        GdlStatus st = gdl_state_next(p->m, p->nodes[at].s, &plan[i], &ns);
         if (st != GDL_OK)
             return pz_fail(p, st, "next state");
-        uint32_t j = pz_add(p, ns, gdl_state_hash(p->m, ns), at, plan[i], (int)i + 1);
+        uint32_t j = pz_add(p, ns, gdl_state_hash(ns), at, plan[i], (int)i + 1);
         if (j == UINT32_MAX)
             return GDL_OUT_OF_MEMORY;
         at = j;
@@ -729,7 +729,7 @@ static GdlStatus ida(Pz *p, GdlState *root, GdlMove *best_plan, size_t best_len,
         free(best_plan);
         return GDL_OUT_OF_MEMORY;
     }
-    PzNode tmp = {root, gdl_state_hash(p->m, root), UINT32_MAX, 0, 0, -1, 100, -1, PZ_UNSEEN};
+    PzNode tmp = {root, gdl_state_hash(root), UINT32_MAX, 0, 0, -1, 100, -1, PZ_UNSEEN};
     int h0 = 0;
     if ((st = heuristic(p, &tmp, &h0)) != GDL_OK)
         goto done;
@@ -738,7 +738,7 @@ static GdlStatus ida(Pz *p, GdlState *root, GdlMove *best_plan, size_t best_len,
         int next_bound = INT32_MAX;
         const GdlMove *lm;
         stack[0] = (PzFrame){root, tmp.hash, NULL, 0, 0};
-        if ((st = gdl_legal_moves(p->m, root, 0, &lm, &stack[0].n)) != GDL_OK) {
+        if ((st = gdl_state_legal(p->m, root, 0, &lm, &stack[0].n)) != GDL_OK) {
             pz_fail(p, st, "legal moves");
             break;
         }
@@ -761,23 +761,23 @@ static GdlStatus ida(Pz *p, GdlState *root, GdlMove *best_plan, size_t best_len,
             }
             GdlMove mv = f->moves[f->next++];
             GdlState *ns = NULL;
-            if ((st = gdl_next_state(p->m, f->s, &mv, &ns)) != GDL_OK) {
+            if ((st = gdl_state_next(p->m, f->s, &mv, &ns)) != GDL_OK) {
                 pz_fail(p, st, "next state");
                 break;
             }
             p->expansions++;
-            uint64_t hash = gdl_state_hash(p->m, ns);
+            uint64_t hash = gdl_state_hash(ns);
             PzNode x = {ns, hash, UINT32_MAX, mv, (int)depth, -1, 100, -1, PZ_UNSEEN};
             bool term = false;
             int g = (int)depth;
-            if ((st = gdl_is_terminal(p->m, ns, &term)) != GDL_OK) {
+            if ((st = gdl_state_is_terminal(p->m, ns, &term)) != GDL_OK) {
                 pz_fail(p, st, "terminal");
                 gdl_state_free(ns);
                 break;
             }
             if (term) {
                 int v = 0;
-                if ((st = gdl_goal(p->m, ns, 0, &v)) != GDL_OK) {
+                if ((st = gdl_state_goal(p->m, ns, 0, &v)) != GDL_OK) {
                     pz_fail(p, st, "goal");
                     gdl_state_free(ns);
                     break;
@@ -834,7 +834,7 @@ static GdlStatus ida(Pz *p, GdlState *root, GdlMove *best_plan, size_t best_len,
             }
             PzFrame *c = &stack[depth];
             *c = (PzFrame){ns, hash, NULL, 0, 0};
-            if ((st = gdl_legal_moves(p->m, ns, 0, &lm, &c->n)) != GDL_OK) {
+            if ((st = gdl_state_legal(p->m, ns, 0, &lm, &c->n)) != GDL_OK) {
                 pz_fail(p, st, "legal moves");
                 gdl_state_free(ns);
                 break;
@@ -917,12 +917,12 @@ static GdlStatus write_proof(Pz *p, const GdlGame *g, const GdlState *start, FIL
                 return st;
             for (size_t k = 0; k < n; k++) {
                 GdlState *ns = NULL;
-                st = gdl_next_state(p->m, x->s, &mv[k], &ns);
+                st = gdl_state_next(p->m, x->s, &mv[k], &ns);
                 if (st != GDL_OK) {
                     free(mv);
                     return pz_fail(p, st, "next state");
                 }
-                uint32_t j = pz_find(p, ns, gdl_state_hash(p->m, ns));
+                uint32_t j = pz_find(p, ns, gdl_state_hash(ns));
                 gdl_state_free(ns);
                 if (j == UINT32_MAX) {
                     free(mv);
@@ -965,21 +965,21 @@ static int highest_goal(Pz *p)
 static GdlStatus run(Pz *p, const GdlGame *g, const GdlState *start, FILE *proof, SolveResult *r)
 {
     GdlState *s0 = NULL;
-    GdlStatus st = start ? ((s0 = gdl_state_copy(start)) ? GDL_OK : GDL_OUT_OF_MEMORY) : gdl_initial_state(p->m, &s0);
+    GdlStatus st = start ? ((s0 = gdl_state_copy(start)) ? GDL_OK : GDL_OUT_OF_MEMORY) : gdl_state_initial(p->m, &s0);
     if (st != GDL_OK)
         return pz_fail(p, st, "the start state");
-    uint32_t root = pz_add(p, s0, gdl_state_hash(p->m, s0), UINT32_MAX, 0, 0);
+    uint32_t root = pz_add(p, s0, gdl_state_hash(s0), UINT32_MAX, 0, 0);
     if (root == UINT32_MAX)
         return GDL_OUT_OF_MEMORY;
     PzNode *x = &p->nodes[root];
     bool term = false;
-    if ((st = gdl_is_terminal(p->m, x->s, &term)) != GDL_OK)
+    if ((st = gdl_state_is_terminal(p->m, x->s, &term)) != GDL_OK)
         return pz_fail(p, st, "terminal");
     int hi = 100;
     bool found = false;
     if (term) {
         int v;
-        if ((st = gdl_goal(p->m, x->s, 0, &v)) != GDL_OK)
+        if ((st = gdl_state_goal(p->m, x->s, 0, &v)) != GDL_OK)
             return pz_fail(p, st, "goal");
         x->value = x->rmax = v;
         p->best = v, p->best_node = root;

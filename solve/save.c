@@ -217,7 +217,7 @@ static bool rederive_inner(SvGraph *g, uint32_t i, char *why, size_t cap)
     const GdlState *s = g->nodes.v[i].s;
     for (unsigned r = 0; r < 2; r++) {
         const GdlMove *mv;
-        GdlStatus st = gdl_legal_moves(m, s, r, &mv, &n[r]);
+        GdlStatus st = gdl_state_legal(m, s, r, &mv, &n[r]);
         if (st != GDL_OK) {
             sv_fail(g, st, "node %u: legal moves: %s: %s", i, gdl_status_name(st), gdl_machine_error(m));
             goto out;
@@ -257,7 +257,7 @@ static bool rederive_inner(SvGraph *g, uint32_t i, char *why, size_t cap)
         expanded = true;
         gdl_state_free(next), gdl_state_free(img);
         next = img = NULL;
-        GdlStatus st = gdl_next_state(m, s, j, &next);
+        GdlStatus st = gdl_state_next(m, s, j, &next);
         if (st == GDL_OK && ed->sym)
             st = gdl_analysis_symmetry_state(g->an, ed->sym, next, &img);
         if (st != GDL_OK) {
@@ -304,7 +304,7 @@ static GdlStatus rederive(SvGraph *g, char *why, size_t cap)
     for (uint32_t i = 0; i < g->nodes.n; i++) {
         SvNode *x = &g->nodes.v[i];
         bool term = false;
-        GdlStatus st = gdl_is_terminal(m, x->s, &term);
+        GdlStatus st = gdl_state_is_terminal(m, x->s, &term);
         if (st != GDL_OK) {
             sv_fail(g, st, "node %u: terminal: %s: %s", i, gdl_status_name(st), gdl_machine_error(m));
             return st;
@@ -317,7 +317,7 @@ static GdlStatus rederive(SvGraph *g, char *why, size_t cap)
         if (!term)
             continue;
         int goals[2];
-        if ((st = gdl_goals(m, x->s, goals)) != GDL_OK) {
+        if ((st = gdl_state_goals(m, x->s, goals)) != GDL_OK) {
             sv_fail(g, st, "node %u: goals: %s: %s", i, gdl_status_name(st), gdl_machine_error(m));
             return st;
         }
@@ -500,7 +500,7 @@ GdlStatus sv_load_bytes(SvGraph *g, const char *path, const uint8_t *b, size_t l
         g->slots = base_xcalloc(cap, sizeof *g->slots);
         g->nslots = cap;
         for (uint32_t i = 0; i < g->nodes.n; i++) {
-            uint32_t k = (uint32_t)gdl_state_hash(m, g->nodes.v[i].s) & (cap - 1);
+            uint32_t k = (uint32_t)gdl_state_hash(g->nodes.v[i].s) & (cap - 1);
             while (g->slots[k])
                 k = (k + 1) & (cap - 1);
             g->slots[k] = i + 1;

@@ -175,9 +175,7 @@ GdlStatus solve_run(const GdlGame *game, GdlMachine *m, const GdlState *start_, 
     }
     GdlStatus st = GDL_OK;
     if (o->analyses || o->symmetries || nroles == 1) {
-        char *aerr = NULL;
-        st = gdl_analysis_new(m, o->analysis_options, &c->an, &aerr);
-        free(aerr);
+        st = gdl_analysis_new(m, o->analysis_options, &c->an);
         if (st == GDL_OUT_OF_MEMORY)
             goto out;
         if (st != GDL_OK)
@@ -185,7 +183,7 @@ GdlStatus solve_run(const GdlGame *game, GdlMachine *m, const GdlState *start_, 
         st = GDL_OK;
     }
     if (!start) {
-        if ((st = gdl_initial_state(m, &c->init)) != GDL_OK) {
+        if ((st = gdl_state_initial(m, &c->init)) != GDL_OK) {
             *err = base_sprintf("initial state: %s", gdl_machine_error(m));
             goto out;
         }

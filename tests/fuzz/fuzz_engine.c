@@ -29,9 +29,7 @@ static bool expected_stop(GdlStatus st)
 static void play(const GdlGame *g, const char *engine, const char *text, FILE *out)
 {
     GdlMachine *m = NULL;
-    char *err = NULL;
-    GdlStatus st = gdl_machine_new(g, engine, &m, &err);
-    free(err);
+    GdlStatus st = gdl_machine_new(g, engine, &m);
     if (st != GDL_OK) {
         if (!expected_stop(st))
             abort();
@@ -49,28 +47,28 @@ static void play(const GdlGame *g, const char *engine, const char *text, FILE *o
     GdlMove *joint = calloc(nroles ? nroles : 1, sizeof *joint);
     int *goals = calloc(nroles ? nroles : 1, sizeof *goals);
     GdlState *s = NULL;
-    if ((st = gdl_initial_state(m, &s)) != GDL_OK)
+    if ((st = gdl_state_initial(m, &s)) != GDL_OK)
         goto done;
     for (int step = 0; step < STEPS; step++) {
         for (size_t i = 0; i < gdl_state_size(s); i++)
             fprintf(out, "%s ", gdl_state_fact(m, s, i));
         fputc('\n', out);
         bool term = false;
-        if ((st = gdl_is_terminal(m, s, &term)) != GDL_OK)
+        if ((st = gdl_state_is_terminal(m, s, &term)) != GDL_OK)
             goto done;
-        if ((st = gdl_goals(m, s, goals)) != GDL_OK)
+        if ((st = gdl_state_goals(m, s, goals)) != GDL_OK)
             goto done;
         if (term)
             break;
         for (unsigned r = 0; r < nroles; r++) {
             const GdlMove *moves;
             size_t n;
-            if ((st = gdl_legal_moves(m, s, r, &moves, &n)) != GDL_OK)
+            if ((st = gdl_state_legal(m, s, r, &moves, &n)) != GDL_OK)
                 goto done;
             joint[r] = moves[gdl_rng_below(&rng, n)];
         }
         GdlState *t = NULL;
-        if ((st = gdl_next_state(m, s, joint, &t)) != GDL_OK)
+        if ((st = gdl_state_next(m, s, joint, &t)) != GDL_OK)
             goto done;
         gdl_state_free(s);
         s = t;

@@ -32,14 +32,12 @@ static void open_game(void)
 {
     if (m)
         return;
-    char *err = NULL;
     if (gdl_game_load_file(GDLC_SOURCE_DIR "/tests/solve/nim122.kif", &game, NULL) != GDL_OK ||
-        gdl_machine_new(game, "ref", &m, &err) != GDL_OK || gdl_analysis_new(m, NULL, &an, &err) != GDL_OK ||
-        gdl_initial_state(m, &initial) != GDL_OK) {
-        fprintf(stderr, "fuzz_graph: cannot open nim122: %s\n", err ? err : "");
+        gdl_machine_new(game, "ref", &m) != GDL_OK || gdl_analysis_new(m, NULL, &an) != GDL_OK ||
+        gdl_state_initial(m, &initial) != GDL_OK) {
+        fprintf(stderr, "fuzz_graph: cannot open nim122: %s\n", m ? gdl_machine_error(m) : gdl_game_error(game));
         abort();
     }
-    free(err);
 }
 
 /* The search's ends that a hostile graph may cause; anything else is a bug. */

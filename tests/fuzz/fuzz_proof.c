@@ -34,13 +34,11 @@ static void open_games(void)
     for (size_t i = 0; i < sizeof games / sizeof *games; i++) {
         if (games[i].m)
             continue;
-        char *err = NULL;
         if (gdl_game_load_file(games[i].path, &games[i].g, NULL) != GDL_OK ||
-            gdl_machine_new(games[i].g, "ref", &games[i].m, &err) != GDL_OK) {
-            fprintf(stderr, "fuzz_proof: cannot open %s: %s\n", games[i].path, err ? err : "");
+            gdl_machine_new(games[i].g, "ref", &games[i].m) != GDL_OK) {
+            fprintf(stderr, "fuzz_proof: cannot open %s: %s\n", games[i].path, gdl_game_error(games[i].g));
             abort();
         }
-        free(err);
     }
 }
 

@@ -52,9 +52,7 @@ static void game_open(Game *gm, const char *rel, int value)
     gm->path = base_sprintf("%s/%s", GDLC_SOURCE_DIR, rel);
     gm->value = value;
     assert_int_equal(gdl_game_load_file(gm->path, &gm->g, NULL), GDL_OK);
-    char *err = NULL;
-    assert_int_equal(gdl_machine_new(gm->g, "ref", &gm->m, &err), GDL_OK);
-    free(err);
+    assert_int_equal(gdl_machine_new(gm->g, "ref", &gm->m), GDL_OK);
 }
 
 static void game_close(Game *gm)
@@ -246,9 +244,7 @@ static void solve(Game *gm, const char *resume, const char *save, uint64_t max_n
             size_t len;
             uint8_t *text = slurp(ppath, &len);
             GdlMachine *m = NULL;
-            char *err = NULL;
-            assert_int_equal(gdl_machine_new(gm->g, "ref", &m, &err), GDL_OK);
-            free(err);
+            assert_int_equal(gdl_machine_new(gm->g, "ref", &m), GDL_OK);
             ProofCheck pc;
             out->proof_ok = proof_check(gm->g, m, ppath, (const char *)text, len, &pc);
             out->plo = pc.lo, out->phi = pc.hi;
@@ -322,7 +318,7 @@ static void test_contradiction_in_memory(void **state)
     SvGraph g;
     sv_graph_init(&g, gm.m, NULL, &o);
     GdlState *s = NULL;
-    assert_int_equal(gdl_initial_state(gm.m, &s), GDL_OK);
+    assert_int_equal(gdl_state_initial(gm.m, &s), GDL_OK);
     g.root = sv_node_add(&g, s);
     assert_int_not_equal(g.root, BASE_NONE);
     SvNode *r = &g.nodes.v[g.root];

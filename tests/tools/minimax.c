@@ -143,7 +143,7 @@ static int chooser(const GdlState *s)
     for (unsigned r = 0; r < NR; r++) {
         const GdlMove *mv;
         size_t n;
-        GdlStatus st = gdl_legal_moves(M, s, r, &mv, &n);
+        GdlStatus st = gdl_state_legal(M, s, r, &mv, &n);
         if (st != GDL_OK)
             die_engine("legal moves", st);
         if (n > 1) {
@@ -163,7 +163,7 @@ static int chooser(const GdlState *s)
  * game's length). */
 static int solve(const GdlState *s, unsigned depth)
 {
-    uint64_t h = gdl_state_hash(M, s);
+    uint64_t h = gdl_state_hash(s);
     size_t x = find(s, h);
     if (x != SIZE_MAX) {
         if (T.e[x].value < 0) {
@@ -178,13 +178,13 @@ static int solve(const GdlState *s, unsigned depth)
     }
     x = insert(s, h);
     bool term;
-    GdlStatus st = gdl_is_terminal(M, s, &term);
+    GdlStatus st = gdl_state_is_terminal(M, s, &term);
     if (st != GDL_OK)
         die_engine("terminal", st);
     int v;
     if (term) {
         int g[2];
-        if ((st = gdl_goals(M, s, g)) != GDL_OK)
+        if ((st = gdl_state_goals(M, s, g)) != GDL_OK)
             die_engine("goals", st);
         if (NR == 2) {
             int sum = g[0] + g[1];
@@ -199,7 +199,7 @@ static int solve(const GdlState *s, unsigned depth)
     } else {
         int who = chooser(s);
         GdlSuccessors succ;
-        if ((st = gdl_next_states(M, s, UINT64_MAX, &succ)) != GDL_OK)
+        if ((st = gdl_state_successors(M, s, UINT64_MAX, &succ)) != GDL_OK)
             die_engine("next states", st);
         v = who == 1 ? 101 : -1;
         for (size_t i = 0; i < succ.n; i++) {
@@ -374,18 +374,18 @@ static void write_section(FILE *f, bool lower, int bound, size_t root)
         print_state(f, s);
         fputc('\n', f);
         bool term;
-        GdlStatus st = gdl_is_terminal(M, s, &term);
+        GdlStatus st = gdl_state_is_terminal(M, s, &term);
         if (st != GDL_OK)
             die_engine("terminal", st);
         if (term)
             continue;
         GdlSuccessors succ;
-        if ((st = gdl_next_states(M, s, UINT64_MAX, &succ)) != GDL_OK)
+        if ((st = gdl_state_successors(M, s, UINT64_MAX, &succ)) != GDL_OK)
             die_engine("next states", st);
         int *cv = xalloc(succ.n * sizeof *cv);
         size_t *cx = xalloc(succ.n * sizeof *cx);
         for (size_t i = 0; i < succ.n; i++) {
-            cx[i] = find(succ.states[i], gdl_state_hash(M, succ.states[i]));
+            cx[i] = find(succ.states[i], gdl_state_hash(succ.states[i]));
             if (cx[i] == SIZE_MAX) {
                 fprintf(stderr, "minimax: a state the search did not see\n");
                 exit(1);
@@ -416,7 +416,7 @@ static void write_section(FILE *f, bool lower, int bound, size_t root)
             if (T.e[c].id < 0)
                 for (unsigned j = 1; j <= nsym; j++) {
                     GdlState *img = sym_state(j, succ.states[i]);
-                    size_t y = find(img, gdl_state_hash(M, img));
+                    size_t y = find(img, gdl_state_hash(img));
                     gdl_state_free(img);
                     if (y != SIZE_MAX && T.e[y].id >= 0) {
                         c = y, k = j;
@@ -504,18 +504,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "minimax: %s has %u roles (1 or 2 only)\n", game, NR);
         return 1;
     }
-    char *err = NULL;
-    if ((st = gdl_machine_new(g, engine, &M, &err)) != GDL_OK) {
-        fprintf(stderr, "minimax: %s\n", err ? err : gdl_status_name(st));
+    if ((st = gdl_machine_new(g, engine, &M)) != GDL_OK) {
+        fprintf(stderr, "minimax: %s\n", gdl_game_error(g));
         return 1;
     }
     if (syms)
         read_syms(syms);
     GdlState *init = NULL;
-    if ((st = gdl_initial_state(M, &init)) != GDL_OK)
+    if ((st = gdl_state_initial(M, &init)) != GDL_OK)
         die_engine("initial state", st);
     int v = solve(init, 0);
-    size_t root = find(init, gdl_state_hash(M, init));
+    size_t root = find(init, gdl_state_hash(init));
     printf("%s %d (%zu states)\n", gdl_game_role_name(g, 0), v, T.n);
     if (out)
         write_proof(out, v, root);

@@ -50,7 +50,7 @@ static char **facts(GdlMachine *m, const GdlState *s, size_t *n)
 static char **moves(GdlMachine *m, const GdlState *s, unsigned r, size_t *n, GdlStatus *st)
 {
     const GdlMove *mv;
-    *st = gdl_legal_moves(m, s, r, &mv, n);
+    *st = gdl_state_legal(m, s, r, &mv, n);
     if (*st != GDL_OK)
         return NULL;
     char **v = calloc(*n + 1, sizeof *v);
@@ -111,25 +111,23 @@ static bool markers(Run *r, char **f1, size_t n1, char **f0, size_t n0, char *mk
 static bool play(Run *r, const GdlGame *g0, const GdlGame *g1, bool *skipped)
 {
     GdlMachine *m0 = NULL, *m1 = NULL;
-    char *err = NULL;
-    GdlStatus st = gdl_machine_new(g0, r->engine, &m0, &err);
+    GdlStatus st = gdl_machine_new(g0, r->engine, &m0);
+    const GdlGame *failed = g0;
     if (st == GDL_OK)
-        st = gdl_machine_new(g1, r->engine, &m1, &err);
+        st = gdl_machine_new(failed = g1, r->engine, &m1);
     if (st == GDL_LIMIT) {
         *skipped = true;
-        free(err);
         gdl_machine_free(m0);
         return true;
     }
     if (st != GDL_OK) {
-        bool ok_ = FAIL("engine %s: %s", r->engine, err ? err : gdl_status_name(st));
-        free(err);
+        bool ok_ = FAIL("engine %s: %s", r->engine, gdl_game_error(failed));
         gdl_machine_free(m0);
         return ok_;
     }
     GdlState *s = NULL, *p = NULL;
     char *mk[3] = {NULL, NULL, NULL};
-    bool ok = gdl_initial_state(m0, &s) == GDL_OK && gdl_initial_state(m1, &p) == GDL_OK;
+    bool ok = gdl_state_initial(m0, &s) == GDL_OK && gdl_state_initial(m1, &p) == GDL_OK;
     if (!ok)
         snprintf(r->why, sizeof r->why, "initial state: %s %s", gdl_machine_error(m0), gdl_machine_error(m1));
     GdlRng rng;
@@ -163,7 +161,7 @@ static bool play(Run *r, const GdlGame *g0, const GdlGame *g1, bool *skipped)
         strs_free(f0, n0);
         strs_free(f1, n1);
         bool t0 = false, t1 = false;
-        if (ok && (gdl_is_terminal(m0, s, &t0) != GDL_OK || gdl_is_terminal(m1, p, &t1) != GDL_OK))
+        if (ok && (gdl_state_is_terminal(m0, s, &t0) != GDL_OK || gdl_state_is_terminal(m1, p, &t1) != GDL_OK))
             ok = FAIL("terminal: %s %s", gdl_machine_error(m0), gdl_machine_error(m1));
         if (ok && t0 != t1)
             ok = FAIL("terminal: the game says %d, the pie %d", t0, t1);
@@ -171,7 +169,7 @@ static bool play(Run *r, const GdlGame *g0, const GdlGame *g1, bool *skipped)
             break;
         if (t0) {
             int v0[2], v1[2];
-            if (gdl_goals(m0, s, v0) != GDL_OK || gdl_goals(m1, p, v1) != GDL_OK)
+            if (gdl_state_goals(m0, s, v0) != GDL_OK || gdl_state_goals(m1, p, v1) != GDL_OK)
                 ok = FAIL("goals: %s %s", gdl_machine_error(m0), gdl_machine_error(m1));
             for (unsigned k = 0; ok && k < 2; k++)
                 if (v1[k] != v0[seat[k]])
@@ -211,14 +209,14 @@ static bool play(Run *r, const GdlGame *g0, const GdlGame *g1, bool *skipped)
             /* the first player's only move, and the swap; the game waits */
             const GdlMove *mv;
             size_t n;
-            if (gdl_legal_moves(m1, p, 0, &mv, &n) != GDL_OK || n != 1)
+            if (gdl_state_legal(m1, p, 0, &mv, &n) != GDL_OK || n != 1)
                 ok = FAIL("the first player has %zu moves on the offer turn", n);
             else {
                 j1[0] = mv[0];
                 if (gdl_move_parse(m1, swapmove, &j1[1]) != GDL_OK)
                     ok = FAIL("swap: %s", gdl_machine_error(m1));
             }
-            if (ok && gdl_next_state_into(m1, p, j1, &p) != GDL_OK)
+            if (ok && gdl_state_next_into(m1, p, j1, &p) != GDL_OK)
                 ok = FAIL("next after the swap: %s", gdl_machine_error(m1));
             seat[0] = 1;
             seat[1] = 0;
@@ -227,14 +225,14 @@ static bool play(Run *r, const GdlGame *g0, const GdlGame *g1, bool *skipped)
             continue;
         }
         free(swapmove);
-        if (gdl_random_joint_move(m0, s, &rng, j0) != GDL_OK) {
+        if (gdl_state_random_joint_move(m0, s, &rng, j0) != GDL_OK) {
             ok = FAIL("random move: %s", gdl_machine_error(m0));
             break;
         }
         for (unsigned k = 0; ok && k < 2; k++)
             if (gdl_move_parse(m1, gdl_move_text(m0, j0[seat[k]]), &j1[k]) != GDL_OK)
                 ok = FAIL("move %s: %s", gdl_move_text(m0, j0[seat[k]]), gdl_machine_error(m1));
-        if (ok && (gdl_next_state_into(m0, s, j0, &s) != GDL_OK || gdl_next_state_into(m1, p, j1, &p) != GDL_OK))
+        if (ok && (gdl_state_next_into(m0, s, j0, &s) != GDL_OK || gdl_state_next_into(m1, p, j1, &p) != GDL_OK))
             ok = FAIL("next: %s %s", gdl_machine_error(m0), gdl_machine_error(m1));
     }
     if (ok && swapped != r->swap && r->step > 1 && r->step < r->max_steps)

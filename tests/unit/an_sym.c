@@ -21,6 +21,7 @@
  *   - out of memory at every allocation of the first call (GDL_OK or
  *     GDL_OUT_OF_MEMORY, nothing leaked: the sanitizer build checks).
  */
+#include "api_errors.h"
 #include "failing.h"
 #include "helpers.h"
 
@@ -66,9 +67,9 @@ static void ctx_open(Ctx *c, GdlGame *g)
     memset(c, 0, sizeof *c);
     c->g = g;
     char *err = NULL;
-    if (gdl_machine_new(g, "ref", &c->m, &err) != GDL_OK)
+    if (test_machine_new(g, "ref", &c->m, &err) != GDL_OK)
         fail_msg("engine ref: %s", err);
-    if (gdl_analysis_new(c->m, "samples=4,seed=3", &c->a, &err) != GDL_OK)
+    if (test_analysis_new(c->m, "samples=4,seed=3", &c->a, &err) != GDL_OK)
         fail_msg("analysis: %s", err);
     c->nroles = gdl_game_role_count(g);
     double t0 = gdl_now();
@@ -150,7 +151,7 @@ static bool image_by_pairs(Ctx *c, const GdlSymmetry *y, const GdlState *s, cons
 static GdlMove *legal_copy(Ctx *c, const GdlState *s, unsigned r, size_t *n)
 {
     const GdlMove *mv = NULL;
-    assert_int_equal(gdl_legal_moves(c->m, s, r, &mv, n), GDL_OK);
+    assert_int_equal(gdl_state_legal(c->m, s, r, &mv, n), GDL_OK);
     GdlMove *out = calloc(*n + 1, sizeof *out);
     assert_non_null(out);
     memcpy(out, mv, *n * sizeof *out);
@@ -171,13 +172,13 @@ static void check_state(Ctx *c, const GdlState *s)
 {
     unsigned nr = c->nroles;
     bool term = false;
-    assert_int_equal(gdl_is_terminal(c->m, s, &term), GDL_OK);
+    assert_int_equal(gdl_state_is_terminal(c->m, s, &term), GDL_OK);
     int *goals = calloc(nr + 1, sizeof *goals), *tgoals = calloc(nr + 1, sizeof *tgoals);
     GdlMove **legal = calloc(nr + 1, sizeof *legal);
     size_t *nlegal = calloc(nr + 1, sizeof *nlegal);
     GdlMove *joint = calloc(nr + 1, sizeof *joint), *tjoint = calloc(nr + 1, sizeof *tjoint);
     assert_true(goals && tgoals && legal && nlegal && joint && tjoint);
-    GdlStatus gst = gdl_goals(c->m, s, goals);
+    GdlStatus gst = gdl_state_goals(c->m, s, goals);
     for (unsigned r = 0; r < nr && !term; r++)
         legal[r] = legal_copy(c, s, r, &nlegal[r]);
     for (size_t k = 0; k < c->n; k++) {
@@ -189,9 +190,9 @@ static void check_state(Ctx *c, const GdlState *s)
         if (k == 0)
             assert_true(gdl_state_equal(s, t));
         bool tterm = !term;
-        assert_int_equal(gdl_is_terminal(c->m, t, &tterm), GDL_OK);
+        assert_int_equal(gdl_state_is_terminal(c->m, t, &tterm), GDL_OK);
         assert_int_equal(tterm, term);
-        assert_int_equal(gdl_goals(c->m, t, tgoals), gst);
+        assert_int_equal(gdl_state_goals(c->m, t, tgoals), gst);
         if (gst == GDL_OK)
             assert_memory_equal(goals, tgoals, nr * sizeof *goals);
         if (!term) {
@@ -219,8 +220,8 @@ static void check_state(Ctx *c, const GdlState *s)
                     tjoint[r] = move_image(y, r, joint[r]);
                 }
                 GdlState *n1 = NULL, *n2 = NULL, *in1 = NULL;
-                assert_int_equal(gdl_next_state(c->m, s, joint, &n1), GDL_OK);
-                assert_int_equal(gdl_next_state(c->m, t, tjoint, &n2), GDL_OK);
+                assert_int_equal(gdl_state_next(c->m, s, joint, &n1), GDL_OK);
+                assert_int_equal(gdl_state_next(c->m, t, tjoint, &n2), GDL_OK);
                 assert_int_equal(gdl_analysis_symmetry_state(c->a, k, n1, &in1), GDL_OK);
                 assert_true(gdl_state_equal(in1, n2));
                 gdl_state_free(n1);
@@ -248,23 +249,23 @@ static unsigned check_plays(Ctx *c, uint64_t seed)
     assert_non_null(joint);
     for (unsigned p = 0; p < PLAYS; p++) {
         GdlState *s = NULL;
-        assert_int_equal(gdl_initial_state(c->m, &s), GDL_OK);
+        assert_int_equal(gdl_state_initial(c->m, &s), GDL_OK);
         for (unsigned step = 0; step < STEPS; step++) {
             check_state(c, s);
             states++;
             bool term = false;
-            assert_int_equal(gdl_is_terminal(c->m, s, &term), GDL_OK);
+            assert_int_equal(gdl_state_is_terminal(c->m, s, &term), GDL_OK);
             if (term)
                 break;
             for (unsigned r = 0; r < nr; r++) {
                 const GdlMove *mv = NULL;
                 size_t n = 0;
-                assert_int_equal(gdl_legal_moves(c->m, s, r, &mv, &n), GDL_OK);
+                assert_int_equal(gdl_state_legal(c->m, s, r, &mv, &n), GDL_OK);
                 assert_true(n > 0);
                 joint[r] = mv[rnd(&seed) % n];
             }
             GdlState *nx = NULL;
-            assert_int_equal(gdl_next_state(c->m, s, joint, &nx), GDL_OK);
+            assert_int_equal(gdl_state_next(c->m, s, joint, &nx), GDL_OK);
             gdl_state_free(s);
             s = nx;
         }
@@ -434,7 +435,7 @@ static void test_check(void **state_)
     }
     /* (cell 1 1 x) <-> (cell 1 2 x) alone, moves fixed: not a symmetry */
     GdlState *s = NULL;
-    assert_int_equal(gdl_initial_state(c.m, &s), GDL_OK);
+    assert_int_equal(gdl_state_initial(c.m, &s), GDL_OK);
     const char *from[] = {"(cell 1 1 x)", "(cell 1 2 x)"}, *to[] = {"(cell 1 2 x)", "(cell 1 1 x)"};
     GdlSymmetry bogus = {.n = 2, .facts_from = from, .facts_to = to};
     char *why = NULL;
@@ -470,15 +471,15 @@ static void oom_session(GdlGame *g, Failing *f)
 {
     GdlMachine *m = NULL;
     GdlAnalysis *a = NULL;
-    assert_int_equal(gdl_machine_new(g, "ref", &m, NULL), GDL_OK);
-    assert_int_equal(gdl_analysis_new(m, "samples=1", &a, NULL), GDL_OK);
+    assert_int_equal(gdl_machine_new(g, "ref", &m), GDL_OK);
+    assert_int_equal(gdl_analysis_new(m, "samples=1", &a), GDL_OK);
     base_set_alloc(failing_alloc, f);
     size_t n = 0;
     GdlStatus st = gdl_analysis_symmetry_count(a, &n);
     GdlState *s = NULL, *t = NULL;
     if (st == GDL_OK) {
         assert_int_equal(n, 8);
-        if (gdl_initial_state(m, &s) == GDL_OK && gdl_analysis_symmetry_state(a, 3, s, &t) == GDL_OK)
+        if (gdl_state_initial(m, &s) == GDL_OK && gdl_analysis_symmetry_state(a, 3, s, &t) == GDL_OK)
             assert_int_equal(gdl_state_size(t), gdl_state_size(s));
     } else {
         assert_int_equal(st, GDL_OUT_OF_MEMORY);

@@ -17,6 +17,7 @@
 #include "failing.h"
 #include "../../base/base.h"
 #include "gdl.h"
+#include "api_errors.h"
 
 static const char TICTACTOE[] =
     "(role xplayer) (role oplayer)\n"
@@ -102,7 +103,7 @@ static GdlMachine *machine(const GdlGame *g)
 {
     GdlMachine *m = NULL;
     char *err = NULL;
-    if (gdl_machine_new(g, "ref", &m, &err) != GDL_OK)
+    if (test_machine_new(g, "ref", &m, &err) != GDL_OK)
         fail_msg("engine ref: %s", err);
     return m;
 }
@@ -111,7 +112,7 @@ static GdlAnalysis *analysis(GdlMachine *m)
 {
     GdlAnalysis *a = NULL;
     char *err = NULL;
-    if (gdl_analysis_new(m, "samples=8,seed=7", &a, &err) != GDL_OK)
+    if (test_analysis_new(m, "samples=8,seed=7", &a, &err) != GDL_OK)
         fail_msg("analysis: %s", err);
     assert_null(err);
     return a;
@@ -201,7 +202,7 @@ static void test_range(void **state_)
     GdlMachine *m = machine(g);
     GdlAnalysis *a = analysis(m);
     GdlState *won = state(m, WON), *s0 = NULL;
-    assert_int_equal(gdl_initial_state(m, &s0), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &s0), GDL_OK);
     int lo = -1, hi = -1;
     assert_int_equal(gdl_analysis_goal_range(a, won, 0, &lo, &hi), GDL_OK);
     assert_int_equal(lo, 100);
@@ -250,7 +251,7 @@ static void test_winning_moves(void **state_)
     const GdlMove *legal = NULL;
     size_t nlegal = 0;
     GdlMove w = win[0];
-    assert_int_equal(gdl_legal_moves(m, s, 0, &legal, &nlegal), GDL_OK);
+    assert_int_equal(gdl_state_legal(m, s, 0, &legal, &nlegal), GDL_OK);
     bool found = false;
     for (size_t i = 0; i < nlegal; i++)
         found |= legal[i] == w;
@@ -328,7 +329,7 @@ static void test_bad_arguments(void **state_)
     GdlMachine *m = machine(g), *mo = machine(other);
     GdlAnalysis *a = analysis(m);
     GdlState *s = state(m, WON), *so = NULL;
-    assert_int_equal(gdl_initial_state(mo, &so), GDL_OK);
+    assert_int_equal(gdl_state_initial(mo, &so), GDL_OK);
     int lo, hi, d;
     const GdlMove *win, *lose;
     size_t nwin, nlose;
@@ -344,23 +345,23 @@ static void test_bad_arguments(void **state_)
     /* options */
     GdlAnalysis *b = NULL;
     char *err = NULL;
-    assert_int_equal(gdl_analysis_new(m, "samples=x", &b, &err), GDL_BAD_ARGUMENT);
+    assert_int_equal(test_analysis_new(m, "samples=x", &b, &err), GDL_BAD_ARGUMENT);
     assert_null(b);
     assert_non_null(strstr(err, "samples"));
     free(err);
-    assert_int_equal(gdl_analysis_new(m, "bogus=1", &b, &err), GDL_BAD_ARGUMENT);
+    assert_int_equal(test_analysis_new(m, "bogus=1", &b, &err), GDL_BAD_ARGUMENT);
     assert_non_null(strstr(err, "bogus"));
     free(err);
-    assert_int_equal(gdl_analysis_new(m, "seed=1,", &b, &err), GDL_BAD_ARGUMENT);
+    assert_int_equal(test_analysis_new(m, "seed=1,", &b, &err), GDL_BAD_ARGUMENT);
     free(err);
     /* a budget the game does not ground within: the grounder's message */
-    assert_int_equal(gdl_analysis_new(m, "max-atoms=2", &b, &err), GDL_LIMIT);
+    assert_int_equal(test_analysis_new(m, "max-atoms=2", &b, &err), GDL_LIMIT);
     assert_null(b);
     assert_non_null(strstr(err, "grounding stopped"));
     assert_non_null(strstr(gdl_machine_error(m), "grounding stopped"));
     free(err);
     /* NULL options: the defaults; err may be NULL */
-    assert_int_equal(gdl_analysis_new(m, NULL, &b, NULL), GDL_OK);
+    assert_int_equal(gdl_analysis_new(m, NULL, &b), GDL_OK);
     assert_int_equal(gdl_analysis_count(b, GDL_CLAIM_LATCH), gdl_analysis_count(a, GDL_CLAIM_LATCH));
     gdl_analysis_free(b);
     gdl_analysis_free(NULL);
@@ -388,42 +389,42 @@ static void test_fixed_range(void **state_)
     }
     assert_true(fixes);
     char *err = NULL;
-    assert_int_equal(gdl_machine_new_filtered(g, "ref", "samples=4", GDL_FILTER_FIXED_RANGE, 0, &f, &err), GDL_OK);
+    assert_int_equal(test_machine_new_filtered(g, "ref", "samples=4", GDL_FILTER_FIXED_RANGE, 0, &f, &err), GDL_OK);
     assert_string_equal(gdl_machine_engine(f), "ref");
     GdlState *s = state(m, "(step 1) won"), *fs = state(f, "(step 1) won");
     bool t = true;
-    assert_int_equal(gdl_is_terminal(m, s, &t), GDL_OK);
+    assert_int_equal(gdl_state_is_terminal(m, s, &t), GDL_OK);
     assert_false(t);
     int lo, hi;
     assert_int_equal(gdl_analysis_goal_range(a, s, 0, &lo, &hi), GDL_OK);
     assert_int_equal(lo, 100);
     assert_int_equal(hi, 100);
     /* filtered: terminal, with the fixed goals; no move */
-    assert_int_equal(gdl_is_terminal(f, fs, &t), GDL_OK);
+    assert_int_equal(gdl_state_is_terminal(f, fs, &t), GDL_OK);
     assert_true(t);
-    assert_int_equal(gdl_is_terminal(f, s, &t), GDL_OK); /* a state of the other machine */
+    assert_int_equal(gdl_state_is_terminal(f, s, &t), GDL_OK); /* a state of the other machine */
     assert_true(t);
     int goals[2] = {-1, -1};
-    assert_int_equal(gdl_goals(f, fs, goals), GDL_OK);
+    assert_int_equal(gdl_state_goals(f, fs, goals), GDL_OK);
     assert_int_equal(goals[0], 100);
     assert_int_equal(goals[1], 0);
     const GdlMove *moves = NULL;
     size_t n = 9;
-    assert_int_equal(gdl_legal_moves(f, fs, 0, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_state_legal(f, fs, 0, &moves, &n), GDL_OK);
     assert_int_equal(n, 0);
     /* before the press nothing is fixed: the game goes on */
     GdlState *f0 = NULL;
-    assert_int_equal(gdl_initial_state(f, &f0), GDL_OK);
-    assert_int_equal(gdl_is_terminal(f, f0, &t), GDL_OK);
+    assert_int_equal(gdl_state_initial(f, &f0), GDL_OK);
+    assert_int_equal(gdl_state_is_terminal(f, f0, &t), GDL_OK);
     assert_false(t);
-    assert_int_equal(gdl_legal_moves(f, f0, 0, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_state_legal(f, f0, 0, &moves, &n), GDL_OK);
     assert_int_equal(n, 2);
     /* a depth charge on the filtered machine ends at once after a press */
     GdlRng rng;
     gdl_rng_seed(&rng, 3);
     uint64_t depth = 0;
     for (int i = 0; i < 8; i++) {
-        assert_int_equal(gdl_depth_charge(f, f0, &rng, 0, goals, &depth), GDL_OK);
+        assert_int_equal(gdl_state_depth_charge(f, f0, &rng, 0, goals, &depth), GDL_OK);
         assert_true(depth >= 1 && depth <= 3);
         assert_true((goals[0] == 100 && goals[1] == 0) || (goals[0] == 0 && goals[1] == 100 && depth == 3));
     }
@@ -448,42 +449,42 @@ static void test_dead_filter(void **state_)
     GdlAnalysis *a = analysis(m);
     assert_true(has_lit(a, GDL_CLAIM_DEAD, "broken", true));
     char *err = NULL;
-    assert_int_equal(gdl_machine_new_filtered(g, "ref", NULL, GDL_FILTER_DEAD, 0, &f, &err), GDL_OK);
+    assert_int_equal(test_machine_new_filtered(g, "ref", NULL, GDL_FILTER_DEAD, 0, &f, &err), GDL_OK);
     GdlState *s0 = NULL;
-    assert_int_equal(gdl_initial_state(f, &s0), GDL_OK);
+    assert_int_equal(gdl_state_initial(f, &s0), GDL_OK);
     const GdlMove *moves = NULL;
     size_t n = 0;
-    assert_int_equal(gdl_legal_moves(f, s0, 0, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_state_legal(f, s0, 0, &moves, &n), GDL_OK);
     assert_int_equal(n, 1);
     assert_true(has_move(f, moves, n, "good"));
     /* once broken, every move stays dead: all kept */
     GdlState *s = state(f, "(step 1) broken");
-    assert_int_equal(gdl_legal_moves(f, s, 0, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_state_legal(f, s, 0, &moves, &n), GDL_OK);
     assert_int_equal(n, 2);
     /* unfiltered, both */
-    assert_int_equal(gdl_legal_moves(m, s0, 0, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_state_legal(m, s0, 0, &moves, &n), GDL_OK);
     assert_int_equal(n, 2);
     gdl_state_free(s);
     gdl_state_free(s0);
     gdl_machine_free(f);
     /* bad filters and roles */
-    assert_int_equal(gdl_machine_new_filtered(g, "ref", NULL, 8, 0, &f, &err), GDL_BAD_ARGUMENT);
+    assert_int_equal(test_machine_new_filtered(g, "ref", NULL, 8, 0, &f, &err), GDL_BAD_ARGUMENT);
     assert_null(f);
     assert_non_null(strstr(err, "filter"));
     free(err);
-    assert_int_equal(gdl_machine_new_filtered(g, "ref", NULL, GDL_FILTER_DEAD, 1, &f, &err), GDL_BAD_ARGUMENT);
+    assert_int_equal(test_machine_new_filtered(g, "ref", NULL, GDL_FILTER_DEAD, 1, &f, &err), GDL_BAD_ARGUMENT);
     assert_non_null(strstr(err, "no role 1"));
     free(err);
-    assert_int_equal(gdl_machine_new_filtered(g, "nosuch", NULL, GDL_FILTER_DEAD, 0, &f, &err), GDL_NO_ENGINE);
+    assert_int_equal(test_machine_new_filtered(g, "nosuch", NULL, GDL_FILTER_DEAD, 0, &f, &err), GDL_NO_ENGINE);
     free(err);
-    assert_int_equal(gdl_machine_new_filtered(g, "ref", "max-atoms=1", GDL_FILTER_DEAD, 0, &f, &err), GDL_LIMIT);
+    assert_int_equal(test_machine_new_filtered(g, "ref", "max-atoms=1", GDL_FILTER_DEAD, 0, &f, &err), GDL_LIMIT);
     assert_null(f);
     free(err);
     /* no filter at all: the machine as it is */
-    assert_int_equal(gdl_machine_new_filtered(g, "pn", NULL, 0, 0, &f, NULL), GDL_OK);
+    assert_int_equal(gdl_machine_new_filtered(g, "pn", NULL, 0, 0, &f), GDL_OK);
     assert_string_equal(gdl_machine_engine(f), "pn");
-    assert_int_equal(gdl_initial_state(f, &s0), GDL_OK);
-    assert_int_equal(gdl_legal_moves(f, s0, 0, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_state_initial(f, &s0), GDL_OK);
+    assert_int_equal(gdl_state_legal(f, s0, 0, &moves, &n), GDL_OK);
     assert_int_equal(n, 2);
     gdl_state_free(s0);
     gdl_machine_free(f);
@@ -514,7 +515,7 @@ static void oom_session(GdlGame *g, Failing *f)
     GdlState *s = state(m, "(step 1) won");
     GdlAnalysis *a = NULL;
     base_set_alloc(failing_alloc, f);
-    bool dead = !ok_or_oom(gdl_analysis_new(m, "samples=2", &a, NULL), f);
+    bool dead = !ok_or_oom(gdl_analysis_new(m, "samples=2", &a), f);
     if (dead)
         assert_null(a);
     int lo, hi, d;
@@ -530,20 +531,19 @@ static void oom_session(GdlGame *g, Failing *f)
                !ok_or_oom(gdl_analysis_deduce(a, &given, 1, 2, true, &ok, &out, &n), f);
     if (dead) {
         GdlState *again = NULL;
-        assert_int_equal(gdl_initial_state(m, &again), GDL_OUT_OF_MEMORY);
+        assert_int_equal(gdl_state_initial(m, &again), GDL_OUT_OF_MEMORY);
         if (a)
             assert_int_equal(gdl_analysis_goal_range(a, s, 0, &lo, &hi), GDL_OUT_OF_MEMORY);
     }
-    GdlStatus st = gdl_machine_new_filtered(g, "ref", "samples=2", GDL_FILTER_FIXED_RANGE | GDL_FILTER_DEAD, 0, &fm,
-                                            NULL);
+    GdlStatus st = gdl_machine_new_filtered(g, "ref", "samples=2", GDL_FILTER_FIXED_RANGE | GDL_FILTER_DEAD, 0, &fm);
     if (ok_or_oom(st, f)) {
         GdlState *f0 = NULL;
         GdlRng rng;
         gdl_rng_seed(&rng, 1);
         int goals[2];
         uint64_t depth;
-        if (ok_or_oom(gdl_initial_state(fm, &f0), f))
-            ok_or_oom(gdl_depth_charge(fm, f0, &rng, 0, goals, &depth), f);
+        if (ok_or_oom(gdl_state_initial(fm, &f0), f))
+            ok_or_oom(gdl_state_depth_charge(fm, f0, &rng, 0, goals, &depth), f);
         gdl_state_free(f0);
     } else
         assert_null(fm);

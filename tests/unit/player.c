@@ -30,6 +30,7 @@
 
 #include <cmocka.h>
 
+#include "api_errors.h"
 #include "../../player/player.h"
 #include "../../player/runner.h"
 #include "../../player/search.h"
@@ -74,7 +75,7 @@ static int selfplay(const char *path, const PlayStrategy *st, uint64_t playouts,
     GdlGame *g = NULL;
     assert_int_equal(gdl_game_load_string(path, rules, len, &g, NULL), GDL_OK);
     GdlMachine *m = NULL;
-    assert_int_equal(gdl_machine_new(g, "ref", &m, NULL), GDL_OK);
+    assert_int_equal(gdl_machine_new(g, "ref", &m), GDL_OK);
     unsigned R = gdl_game_role_count(g);
     Session *s[8];
     assert_true(R <= 8);
@@ -86,12 +87,12 @@ static int selfplay(const char *path, const PlayStrategy *st, uint64_t playouts,
             fail_msg("session_new: %s", err);
     }
     GdlState *state = NULL;
-    assert_int_equal(gdl_initial_state(m, &state), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &state), GDL_OK);
     char *last[8] = {0};
     bool first = true;
     for (int turn = 0; turn < 200; turn++) {
         bool term;
-        assert_int_equal(gdl_is_terminal(m, state, &term), GDL_OK);
+        assert_int_equal(gdl_state_is_terminal(m, state, &term), GDL_OK);
         if (term)
             break;
         GdlMove joint[8];
@@ -109,8 +110,8 @@ static int selfplay(const char *path, const PlayStrategy *st, uint64_t playouts,
             assert_true(ss.seconds >= 0);
         }
         GdlState *next = NULL;
-        /* gdl_next_state refuses an illegal joint move: every answer legal */
-        assert_int_equal(gdl_next_state(m, state, joint, &next), GDL_OK);
+        /* gdl_state_next refuses an illegal joint move: every answer legal */
+        assert_int_equal(gdl_state_next(m, state, joint, &next), GDL_OK);
         gdl_state_free(state);
         state = next;
         for (unsigned r = 0; r < R; r++) {
@@ -120,7 +121,7 @@ static int selfplay(const char *path, const PlayStrategy *st, uint64_t playouts,
         first = false;
     }
     int goals[8];
-    assert_int_equal(gdl_goals(m, state, goals), GDL_OK);
+    assert_int_equal(gdl_state_goals(m, state, goals), GDL_OK);
     for (unsigned r = 0; r < R; r++) {
         session_stop(s[r], (const char *const *)last, R);
         session_free(s[r]);
@@ -308,13 +309,13 @@ static void puzzle_plan(void **state)
     GdlGame *g = NULL;
     assert_int_equal(gdl_game_load_string("switches", rules, len, &g, NULL), GDL_OK);
     GdlMachine *m = NULL;
-    assert_int_equal(gdl_machine_new(g, "ref", &m, NULL), GDL_OK);
+    assert_int_equal(gdl_machine_new(g, "ref", &m), GDL_OK);
     GdlState *st = NULL;
-    assert_int_equal(gdl_initial_state(m, &st), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &st), GDL_OK);
     char *last = NULL;
     for (;;) {
         bool term;
-        assert_int_equal(gdl_is_terminal(m, st, &term), GDL_OK);
+        assert_int_equal(gdl_state_is_terminal(m, st, &term), GDL_OK);
         if (term)
             break;
         const char *j[1] = {last};
@@ -327,14 +328,14 @@ static void puzzle_plan(void **state)
         GdlMove jm[1];
         assert_int_equal(gdl_move_parse(m, mv, &jm[0]), GDL_OK);
         GdlState *next = NULL;
-        assert_int_equal(gdl_next_state(m, st, jm, &next), GDL_OK);
+        assert_int_equal(gdl_state_next(m, st, jm, &next), GDL_OK);
         gdl_state_free(st);
         st = next;
         free(last);
         last = strdup(mv);
     }
     int goal;
-    assert_int_equal(gdl_goal(m, st, 0, &goal), GDL_OK);
+    assert_int_equal(gdl_state_goal(m, st, 0, &goal), GDL_OK);
     assert_int_equal(goal, 70);
     free(last);
     gdl_state_free(st);
@@ -397,11 +398,11 @@ static void tree_reuse(void **state)
     GdlGame *g = NULL;
     assert_int_equal(gdl_game_load_file(GAMES "connect4.kif", &g, NULL), GDL_OK);
     GdlMachine *m = NULL;
-    assert_int_equal(gdl_machine_new(g, "ref", &m, NULL), GDL_OK);
+    assert_int_equal(gdl_machine_new(g, "ref", &m), GDL_OK);
     Search *s = search_new(m, NULL, 2, NULL, 3);
     assert_non_null(s);
     GdlState *st = NULL;
-    assert_int_equal(gdl_initial_state(m, &st), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &st), GDL_OK);
     assert_int_equal(search_set_root(s, st), GDL_OK);
     uint64_t done = 0;
     assert_int_equal(search_run(s, 0, 2000, 0, NULL, &done), GDL_OK);
@@ -418,17 +419,17 @@ static void tree_reuse(void **state)
             best = i;
     const GdlMove *noop;
     size_t nn;
-    assert_int_equal(gdl_legal_moves(m, st, 1, &noop, &nn), GDL_OK);
+    assert_int_equal(gdl_state_legal(m, st, 1, &noop, &nn), GDL_OK);
     GdlMove j1[2] = {mv[best], noop[0]};
     GdlState *s1 = NULL, *s2 = NULL;
-    assert_int_equal(gdl_next_state(m, st, j1, &s1), GDL_OK);
+    assert_int_equal(gdl_state_next(m, st, j1, &s1), GDL_OK);
     const GdlMove *r0, *b;
     size_t nr, nb;
-    assert_int_equal(gdl_legal_moves(m, s1, 0, &r0, &nr), GDL_OK);
+    assert_int_equal(gdl_state_legal(m, s1, 0, &r0, &nr), GDL_OK);
     GdlMove red_noop = r0[0];
-    assert_int_equal(gdl_legal_moves(m, s1, 1, &b, &nb), GDL_OK);
+    assert_int_equal(gdl_state_legal(m, s1, 1, &b, &nb), GDL_OK);
     GdlMove j2[2] = {red_noop, b[3]};
-    assert_int_equal(gdl_next_state(m, s1, j2, &s2), GDL_OK);
+    assert_int_equal(gdl_state_next(m, s1, j2, &s2), GDL_OK);
     assert_int_equal(search_set_root(s, s2), GDL_OK);
     size_t after = search_nodes(s);
     assert_true(after > 1);      /* kept */
@@ -596,9 +597,9 @@ static void record_round_trip(void **state)
         assert_int_equal(json_array_size(errors), json_array_size(moves));
         /* replay: every move legal, every state as recorded */
         GdlMachine *m = NULL;
-        assert_int_equal(gdl_machine_new(g, "ref", &m, NULL), GDL_OK);
+        assert_int_equal(gdl_machine_new(g, "ref", &m), GDL_OK);
         GdlState *st = NULL;
-        assert_int_equal(gdl_initial_state(m, &st), GDL_OK);
+        assert_int_equal(gdl_state_initial(m, &st), GDL_OK);
         size_t nerr = 0;
         for (size_t t = 0; t <= json_array_size(moves); t++) {
             char *txt = render(m, st);
@@ -619,15 +620,15 @@ static void record_round_trip(void **state)
                 }
             }
             GdlState *next = NULL;
-            assert_int_equal(gdl_next_state(m, st, jm, &next), GDL_OK);
+            assert_int_equal(gdl_state_next(m, st, jm, &next), GDL_OK);
             gdl_state_free(st);
             st = next;
         }
         bool term;
-        assert_int_equal(gdl_is_terminal(m, st, &term), GDL_OK);
+        assert_int_equal(gdl_state_is_terminal(m, st, &term), GDL_OK);
         assert_true(term);
         int gv[2];
-        assert_int_equal(gdl_goals(m, st, gv), GDL_OK);
+        assert_int_equal(gdl_state_goals(m, st, gv), GDL_OK);
         assert_int_equal(json_integer_value(json_array_get(goals, 0)), gv[0]);
         assert_int_equal(json_integer_value(json_array_get(goals, 1)), gv[1]);
         assert_int_equal(match_record_goals(rec)[0], gv[0]);
@@ -774,12 +775,12 @@ static void analysis_cancelled(void **state)
     GdlGame *g = NULL;
     GdlMachine *m = NULL;
     assert_int_equal(gdl_game_load_string("amazons", rules, len, &g, NULL), GDL_OK);
-    assert_int_equal(gdl_machine_new(g, "ref", &m, NULL), GDL_OK);
+    assert_int_equal(gdl_machine_new(g, "ref", &m), GDL_OK);
     GdlAnalysis *an = NULL;
     char *err = NULL;
     double t0 = gdl_now();
     gdl_machine_set_deadline(m, t0 + 0.3);
-    assert_int_equal(gdl_analysis_new(m, NULL, &an, &err), GDL_CANCELLED);
+    assert_int_equal(test_analysis_new(m, NULL, &an, &err), GDL_CANCELLED);
     double took = gdl_now() - t0;
     assert_null(an);
     free(err);
@@ -789,12 +790,12 @@ static void analysis_cancelled(void **state)
     volatile int flag = 1;
     gdl_machine_set_cancel_flag(m, &flag);
     t0 = gdl_now();
-    assert_int_equal(gdl_analysis_new(m, NULL, &an, &err), GDL_CANCELLED);
+    assert_int_equal(test_analysis_new(m, NULL, &an, &err), GDL_CANCELLED);
     assert_true(gdl_now() - t0 < 0.1);
     free(err);
     gdl_machine_set_cancel_flag(m, NULL);
     GdlState *st = NULL;
-    assert_int_equal(gdl_initial_state(m, &st), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &st), GDL_OK);
     gdl_state_free(st);
     gdl_machine_free(m);
     gdl_game_free(g);

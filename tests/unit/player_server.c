@@ -210,7 +210,7 @@ static void *manage(void *arg)
     char *err = NULL;
     MatchPlayer *p = match_player_http(T.url, &err);
     if (!p || gdl_game_load_string("rules", mg->rules, strlen(mg->rules), &g, NULL) != GDL_OK ||
-        gdl_machine_new(g, "ref", &m, NULL) != GDL_OK || gdl_initial_state(m, &s) != GDL_OK) {
+        gdl_machine_new(g, "ref", &m) != GDL_OK || gdl_state_initial(m, &s) != GDL_OK) {
         fprintf(stderr, "%s: cannot set up: %s\n", mg->id, err ? err : "?");
         goto out;
     }
@@ -224,7 +224,7 @@ static void *manage(void *arg)
     char *last[8] = {0};
     size_t nlast = 0;
     bool terminal = false;
-    while (gdl_is_terminal(m, s, &terminal) == GDL_OK && !terminal) {
+    while (gdl_state_is_terminal(m, s, &terminal) == GDL_OK && !terminal) {
         double sent = gdl_now();
         char *move = p->ops->play(p, mg->id, (const char *const *)last, nlast, sent + PLAY_CLOCK + 1, &err);
         double took = gdl_now() - sent;
@@ -253,10 +253,10 @@ static void *manage(void *arg)
         free(move);
         if (!same)
             goto out;
-        gdl_random_joint_move(m, s, &rng, joint);
+        gdl_state_random_joint_move(m, s, &rng, joint);
         const GdlMove *legal;
         size_t nlegal;
-        gdl_legal_moves(m, s, mg->seat, &legal, &nlegal);
+        gdl_state_legal(m, s, mg->seat, &legal, &nlegal);
         bool ok = false;
         for (size_t i = 0; i < nlegal; i++)
             ok |= legal[i] == mine;
@@ -266,7 +266,7 @@ static void *manage(void *arg)
         }
         joint[mg->seat] = mine;
         GdlState *next = NULL;
-        gdl_next_state(m, s, joint, &next);
+        gdl_state_next(m, s, joint, &next);
         gdl_state_free(s);
         s = next;
         for (size_t i = 0; i < nlast; i++)

@@ -29,6 +29,7 @@
 
 #include <cmocka.h>
 
+#include "api_errors.h"
 #include "../../solve/solve.h"
 
 #define DATA GDLC_SOURCE_DIR "/tests/unit/data/"
@@ -51,9 +52,9 @@ static void puz_load(Puz *p, const char *path)
     char *err = NULL;
     if (gdl_game_load_file(path, &p->g, NULL) != GDL_OK)
         fail_msg("%s: rejected", path);
-    if (gdl_machine_new(p->g, "jit", &p->m, &err) != GDL_OK)
+    if (test_machine_new(p->g, "jit", &p->m, &err) != GDL_OK)
         fail_msg("%s: %s", path, err ? err : "no machine");
-    if (gdl_analysis_new(p->m, NULL, &p->an, &err) != GDL_OK)
+    if (test_analysis_new(p->m, NULL, &p->an, &err) != GDL_OK)
         fail_msg("%s: %s", path, err ? err : "no analysis");
 }
 
@@ -128,20 +129,20 @@ static void replay_from(Puz *p, const GdlState *start, const SolveResult *r, int
     if (start)
         assert_non_null(s = gdl_state_copy(start));
     else
-        assert_int_equal(gdl_initial_state(p->m, &s), GDL_OK);
+        assert_int_equal(gdl_state_initial(p->m, &s), GDL_OK);
     for (size_t i = 0; i < r->plan_len; i++) {
         bool term = true;
-        assert_int_equal(gdl_is_terminal(p->m, s, &term), GDL_OK);
+        assert_int_equal(gdl_state_is_terminal(p->m, s, &term), GDL_OK);
         assert_false(term);
         GdlMove mv;
         assert_int_equal(gdl_move_parse(p->m, r->plan[i], &mv), GDL_OK);
-        assert_int_equal(gdl_next_state_into(p->m, s, &mv, &s), GDL_OK);
+        assert_int_equal(gdl_state_next_into(p->m, s, &mv, &s), GDL_OK);
     }
     bool term = false;
-    assert_int_equal(gdl_is_terminal(p->m, s, &term), GDL_OK);
+    assert_int_equal(gdl_state_is_terminal(p->m, s, &term), GDL_OK);
     assert_true(term);
     int v = -1;
-    assert_int_equal(gdl_goal(p->m, s, 0, &v), GDL_OK);
+    assert_int_equal(gdl_state_goal(p->m, s, 0, &v), GDL_OK);
     assert_int_equal(v, value);
     gdl_state_free(s);
 }
@@ -166,7 +167,7 @@ static bool bfs_add(Bfs *b, GdlMachine *m, GdlState *s, int depth)
         uint32_t *ix = calloc(cap, sizeof *ix);
         assert_non_null(ix);
         for (size_t i = 0; i < b->n; i++) {
-            size_t j = gdl_state_hash(m, b->s[i]) & (cap - 1);
+            size_t j = gdl_state_hash(b->s[i]) & (cap - 1);
             while (ix[j])
                 j = (j + 1) & (cap - 1);
             ix[j] = (uint32_t)i + 1;
@@ -174,7 +175,7 @@ static bool bfs_add(Bfs *b, GdlMachine *m, GdlState *s, int depth)
         free(b->ix);
         b->ix = ix, b->ixcap = cap;
     }
-    size_t j = gdl_state_hash(m, s) & (b->ixcap - 1);
+    size_t j = gdl_state_hash(s) & (b->ixcap - 1);
     for (; b->ix[j]; j = (j + 1) & (b->ixcap - 1))
         if (gdl_state_equal(b->s[b->ix[j] - 1], s))
             return false;
@@ -195,21 +196,21 @@ static int bfs_shortest(GdlMachine *m, int value)
 {
     Bfs b = {0};
     GdlState *s0 = NULL;
-    assert_int_equal(gdl_initial_state(m, &s0), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &s0), GDL_OK);
     bfs_add(&b, m, s0, 0);
     int found = -1;
     for (size_t i = 0; i < b.n && found < 0; i++) {
         bool term = false;
-        assert_int_equal(gdl_is_terminal(m, b.s[i], &term), GDL_OK);
+        assert_int_equal(gdl_state_is_terminal(m, b.s[i], &term), GDL_OK);
         if (term) {
             int v;
-            assert_int_equal(gdl_goal(m, b.s[i], 0, &v), GDL_OK);
+            assert_int_equal(gdl_state_goal(m, b.s[i], 0, &v), GDL_OK);
             if (v == value)
                 found = b.depth[i];
             continue;
         }
         GdlSuccessors x;
-        assert_int_equal(gdl_next_states(m, b.s[i], 1000, &x), GDL_OK);
+        assert_int_equal(gdl_state_successors(m, b.s[i], 1000, &x), GDL_OK);
         for (size_t k = 0; k < x.n; k++)
             if (bfs_add(&b, m, x.states[k], b.depth[i] + 1))
                 x.states[k] = NULL;

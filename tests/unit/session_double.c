@@ -60,14 +60,14 @@ Session *session_new(const char *rules, size_t len, const char *role, double sta
         return NULL;
     }
     gdl_diagnostics_free(d);
-    if (gdl_role_find(s->game, role, &s->role) != GDL_OK) {
+    if (gdl_game_role_find(s->game, role, &s->role) != GDL_OK) {
         *err = msg("no role %s in the rules", role);
         gdl_game_free(s->game);
         free(s);
         return NULL;
     }
-    gdl_machine_new(s->game, "ref", &s->m, NULL);
-    gdl_initial_state(s->m, &s->s);
+    gdl_machine_new(s->game, "ref", &s->m);
+    gdl_state_initial(s->m, &s->s);
     gdl_rng_seed(&s->rng, o->seed);
     s->margin = playclock / 4 < o->margin ? playclock / 4 : o->margin;
     s->thinker = strcmp(role, "thinker") == 0;
@@ -91,7 +91,7 @@ static bool advance(Session *s, const char *const *joint, size_t n, char **err)
             return false;
         }
     GdlState *next = NULL;
-    if (gdl_next_state(s->m, s->s, mv, &next) != GDL_OK) {
+    if (gdl_state_next(s->m, s->s, mv, &next) != GDL_OK) {
         *err = msg("an illegal joint move: %s", gdl_machine_error(s->m));
         return false;
     }
@@ -105,7 +105,7 @@ const char *session_play(Session *s, const char *const *joint, size_t n, double 
     if (!advance(s, joint, n, err))
         return NULL;
     GdlMove mv;
-    if (gdl_random_move(s->m, s->s, s->role, &s->rng, &mv) != GDL_OK) {
+    if (gdl_state_random_move(s->m, s->s, s->role, &s->rng, &mv) != GDL_OK) {
         *err = msg("no legal move: %s", gdl_machine_error(s->m));
         return NULL;
     }

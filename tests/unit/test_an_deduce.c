@@ -48,7 +48,7 @@ static void eval_against_ref(const char *path, uint32_t playouts, uint32_t max_s
     GdlGame *g = NULL;
     assert_int_equal(gdl_game_load_file(path, &g, NULL), GDL_OK);
     GdlMachine *m = NULL;
-    assert_int_equal(gdl_machine_new(g, "ref", &m, NULL), GDL_OK);
+    assert_int_equal(gdl_machine_new(g, "ref", &m), GDL_OK);
     AnEval *e = an_eval_new(&n.pn);
     uint32_t words = an_state_words(&n.pn), nroles = n.pn.roles.n;
     uint64_t *st = calloc(words + 1, 8), *nx = calloc(words + 1, 8);
@@ -59,7 +59,7 @@ static void eval_against_ref(const char *path, uint32_t playouts, uint32_t max_s
     gdl_rng_seed(&rng, 7);
     for (uint32_t p = 0; p < playouts; p++) {
         GdlState *s = NULL;
-        assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+        assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
         for (uint32_t step = 0; step < max_steps; step++) {
             memset(st, 0, (words + 1) * 8);
             for (size_t i = 0; i < gdl_state_size(s); i++) {
@@ -76,11 +76,11 @@ static void eval_against_ref(const char *path, uint32_t playouts, uint32_t max_s
             }
             an_eval(e, st, NULL);
             bool term;
-            assert_int_equal(gdl_is_terminal(m, s, &term), GDL_OK);
+            assert_int_equal(gdl_state_is_terminal(m, s, &term), GDL_OK);
             if (term != an_eval_terminal(e))
                 fail_msg("%s: terminal differs at step %u", path, step);
             int goals[64];
-            if (nroles <= 64 && gdl_goals(m, s, goals) == GDL_OK)
+            if (nroles <= 64 && gdl_state_goals(m, s, goals) == GDL_OK)
                 for (uint32_t r = 0; r < nroles; r++) {
                     int v = an_eval_goal(e, r);
                     if (goals[r] >= 0 && v != goals[r])
@@ -91,7 +91,7 @@ static void eval_against_ref(const char *path, uint32_t playouts, uint32_t max_s
             for (uint32_t r = 0; r < nroles; r++) {
                 const GdlMove *mv;
                 size_t nm;
-                assert_int_equal(gdl_legal_moves(m, s, r, &mv, &nm), GDL_OK);
+                assert_int_equal(gdl_state_legal(m, s, r, &mv, &nm), GDL_OK);
                 const char **a = calloc(nm + 1, sizeof *a), **b = calloc(nm + legal.n + 1, sizeof *b);
                 for (size_t i = 0; i < nm; i++)
                     a[i] = gdl_move_text(m, mv[i]);
@@ -109,7 +109,7 @@ static void eval_against_ref(const char *path, uint32_t playouts, uint32_t max_s
                 free(a);
                 free(b);
             }
-            assert_int_equal(gdl_random_joint_move(m, s, &rng, gj), GDL_OK);
+            assert_int_equal(gdl_state_random_joint_move(m, s, &rng, gj), GDL_OK);
             for (uint32_t r = 0; r < nroles; r++) {
                 joint[r] = input_of_text(&n, r, gdl_move_text(m, gj[r]));
                 assert_int_not_equal(joint[r], PN_NONE);
@@ -117,7 +117,7 @@ static void eval_against_ref(const char *path, uint32_t playouts, uint32_t max_s
             an_eval(e, st, joint);
             an_eval_next(e, nx);
             GdlState *s2 = NULL;
-            assert_int_equal(gdl_next_state(m, s, gj, &s2), GDL_OK);
+            assert_int_equal(gdl_state_next(m, s, gj, &s2), GDL_OK);
             gdl_state_free(s);
             s = s2;
             uint32_t nfacts = 0;

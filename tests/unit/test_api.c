@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "gdl.h"
+#include "api_errors.h"
 
 #ifndef GDLC_SOURCE_DIR
 #error "GDLC_SOURCE_DIR must be defined"
@@ -43,7 +44,7 @@ static GdlMachine *machine(const GdlGame *g)
 {
     GdlMachine *m = NULL;
     char *err = NULL;
-    if (gdl_machine_new(g, engine, &m, &err) != GDL_OK)
+    if (test_machine_new(g, engine, &m, &err) != GDL_OK)
         fail_msg("engine %s: %s", engine, err);
     const char *colon = strchr(engine, ':'); /* "jit:goal" is engine jit */
     size_t len = colon ? (size_t)(colon - engine) : strlen(engine);
@@ -64,7 +65,7 @@ static GdlState *after(GdlMachine *m, GdlState *s, const char *a, const char *b)
 {
     GdlMove joint[2] = {move(m, a), move(m, b)};
     GdlState *n = NULL;
-    assert_int_equal(gdl_next_state(m, s, joint, &n), GDL_OK);
+    assert_int_equal(gdl_state_next(m, s, joint, &n), GDL_OK);
     gdl_state_free(s);
     return n;
 }
@@ -98,23 +99,23 @@ static void unknown_engine(void **state)
     GdlGame *g = load(GAME("tictactoe"));
     GdlMachine *m = (GdlMachine *)1;
     char *err = NULL;
-    assert_int_equal(gdl_machine_new(g, "warp-drive", &m, &err), GDL_NO_ENGINE);
+    assert_int_equal(test_machine_new(g, "warp-drive", &m, &err), GDL_NO_ENGINE);
     assert_null(m);
     assert_non_null(strstr(err, "warp-drive"));
     free(err);
     /* an so: object that cannot be read, and one that is no gdlc object */
-    assert_int_equal(gdl_machine_new(g, "so:/nonexistent/x.so", &m, &err), GDL_IO_ERROR);
+    assert_int_equal(test_machine_new(g, "so:/nonexistent/x.so", &m, &err), GDL_IO_ERROR);
     assert_null(m);
     assert_non_null(strstr(err, "/nonexistent/x.so"));
     free(err);
-    assert_int_equal(gdl_machine_new(g, "so:" GAME("tictactoe"), &m, &err), GDL_BAD_ARGUMENT);
+    assert_int_equal(test_machine_new(g, "so:" GAME("tictactoe"), &m, &err), GDL_BAD_ARGUMENT);
     assert_null(m);
     free(err);
     /* jit and aot take goal or pn only, and say so */
     static const char *const bad[] = {"jit:fast", "aot:fast"};
     for (size_t i = 0; i < 2; i++) {
         err = NULL;
-        assert_int_equal(gdl_machine_new(g, bad[i], &m, &err), GDL_BAD_ARGUMENT);
+        assert_int_equal(test_machine_new(g, bad[i], &m, &err), GDL_BAD_ARGUMENT);
         assert_null(m);
         assert_non_null(err);
         assert_non_null(strstr(err, "'fast'"));
@@ -133,12 +134,12 @@ static void play_and_transpose(void **state)
     assert_int_equal(gdl_game_role_count(g), 2);
     assert_string_equal(gdl_game_role_name(g, 0), "xplayer");
     GdlState *s0 = NULL;
-    assert_int_equal(gdl_initial_state(m, &s0), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &s0), GDL_OK);
     assert_int_equal(gdl_state_size(s0), 10);
     assert_string_equal(gdl_state_fact(m, s0, 9), "(control xplayer)");
     const GdlMove *moves;
     size_t n;
-    assert_int_equal(gdl_legal_moves(m, s0, 0, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_state_legal(m, s0, 0, &moves, &n), GDL_OK);
     assert_int_equal(n, 9);
     assert_string_equal(gdl_move_text(m, moves[0]), "(play 1 1)");
     /* two orders of the same moves reach the same state */
@@ -150,15 +151,15 @@ static void play_and_transpose(void **state)
     b = after(m, b, "noop", "(play 2 2)");
     b = after(m, b, "(PLAY 1 1)", "NOOP");
     assert_true(gdl_state_equal(a, b));
-    assert_int_equal(gdl_state_hash(m, a), gdl_state_hash(m, b));
+    assert_int_equal(gdl_state_hash(a), gdl_state_hash(b));
     assert_false(gdl_state_equal(a, s0));
-    assert_int_not_equal(gdl_state_hash(m, a), gdl_state_hash(m, s0));
+    assert_int_not_equal(gdl_state_hash(a), gdl_state_hash(s0));
     /* goals exist in this non-terminal state: 50 each */
     int goals[2];
-    assert_int_equal(gdl_goals(m, a, goals), GDL_OK);
+    assert_int_equal(gdl_state_goals(m, a, goals), GDL_OK);
     assert_int_equal(goals[0], 50);
     bool terminal = true;
-    assert_int_equal(gdl_is_terminal(m, a, &terminal), GDL_OK);
+    assert_int_equal(gdl_state_is_terminal(m, a, &terminal), GDL_OK);
     assert_false(terminal);
     gdl_state_free(a);
     gdl_state_free(b);
@@ -180,7 +181,7 @@ static void hash_is_independent_of_ids(void **state)
     GdlState *s1 = NULL, *s2 = NULL;
     assert_int_equal(gdl_state_parse(m1, text, &s1), GDL_OK);
     assert_int_equal(gdl_state_parse(m2, text, &s2), GDL_OK);
-    assert_int_equal(gdl_state_hash(m1, s1), gdl_state_hash(m2, s2));
+    assert_int_equal(gdl_state_hash(s1), gdl_state_hash(s2));
     assert_int_equal(gdl_state_parse(m1, "(cell 1 1", &junk), GDL_BAD_ARGUMENT);
     assert_non_null(strstr(gdl_machine_error(m1), "not KIF"));
     GdlMove mv;
@@ -208,7 +209,7 @@ static void states_drop_repeats(void **state)
     assert_int_equal(gdl_state_parse(m, "(cell 1 1 x) (cell 3 3 o) (control oplayer)", &b), GDL_OK);
     assert_int_equal(gdl_state_size(a), 3);
     assert_true(gdl_state_equal(a, b));
-    assert_int_equal(gdl_state_hash(m, a), gdl_state_hash(m, b));
+    assert_int_equal(gdl_state_hash(a), gdl_state_hash(b));
     assert_string_equal(gdl_state_fact(m, a, 0), "(cell 1 1 x)");
     assert_string_equal(gdl_state_fact(m, a, 1), "(cell 3 3 o)");
     assert_string_equal(gdl_state_fact(m, a, 2), "(control oplayer)");
@@ -216,7 +217,7 @@ static void states_drop_repeats(void **state)
     a = NULL;
     /* the initial state's ten facts, backwards, each twice */
     GdlState *s0 = NULL;
-    assert_int_equal(gdl_initial_state(m, &s0), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &s0), GDL_OK);
     assert_int_equal(gdl_state_size(s0), 10);
     char text[1024] = "";
     for (int pass = 0; pass < 2; pass++)
@@ -227,7 +228,7 @@ static void states_drop_repeats(void **state)
     assert_int_equal(gdl_state_parse(m, text, &a), GDL_OK);
     assert_int_equal(gdl_state_size(a), 10);
     assert_true(gdl_state_equal(a, s0));
-    assert_int_equal(gdl_state_hash(m, a), gdl_state_hash(m, s0));
+    assert_int_equal(gdl_state_hash(a), gdl_state_hash(s0));
     for (size_t i = 0; i < 10; i++)
         assert_string_equal(gdl_state_fact(m, a, i), gdl_state_fact(m, s0, i));
     assert_string_equal(gdl_state_fact(m, a, 0), "(cell 1 1 b)");
@@ -269,7 +270,7 @@ static char *answers(GdlMachine *m, const char *facts)
     for (unsigned k = 0; k < 2; k++) {
         const GdlMove *mv;
         size_t n;
-        assert_int_equal(gdl_legal_moves(m, s, k, &mv, &n), GDL_OK);
+        assert_int_equal(gdl_state_legal(m, s, k, &mv, &n), GDL_OK);
         at += (size_t)snprintf(buf + at, sizeof buf - at, "legal %u:", k);
         for (size_t i = 0; i < n; i++)
             at += (size_t)snprintf(buf + at, sizeof buf - at, " %s", gdl_move_text(m, mv[i]));
@@ -279,12 +280,12 @@ static char *answers(GdlMachine *m, const char *facts)
         at += (size_t)snprintf(buf + at, sizeof buf - at, "; ");
     }
     bool term;
-    assert_int_equal(gdl_is_terminal(m, s, &term), GDL_OK);
+    assert_int_equal(gdl_state_is_terminal(m, s, &term), GDL_OK);
     int goals[2];
-    assert_int_equal(gdl_goals(m, s, goals), GDL_OK);
+    assert_int_equal(gdl_state_goals(m, s, goals), GDL_OK);
     at += (size_t)snprintf(buf + at, sizeof buf - at, "terminal %d; goals %d %d; next", term, goals[0], goals[1]);
     if (has) {
-        assert_int_equal(gdl_next_state(m, s, joint, &t), GDL_OK);
+        assert_int_equal(gdl_state_next(m, s, joint, &t), GDL_OK);
         for (size_t i = 0; i < gdl_state_size(t); i++)
             at += (size_t)snprintf(buf + at, sizeof buf - at, " %s", gdl_state_fact(m, t, i));
     }
@@ -300,7 +301,7 @@ static void states_outside_the_network(void **state)
     (void)state;
     GdlGame *g = load_text(COUNTERS);
     GdlMachine *m = machine(g), *r = NULL;
-    assert_int_equal(gdl_machine_new(g, "ref", &r, NULL), GDL_OK);
+    assert_int_equal(gdl_machine_new(g, "ref", &r), GDL_OK);
     /* jit and aot time the network against the goal-directed code; jit:pn
      * and aot:pn keep the network untimed */
     bool plan_pn = strcmp(engine, "jit:pn") == 0 || strcmp(engine, "aot:pn") == 0;
@@ -331,9 +332,9 @@ static void states_outside_the_network(void **state)
     GdlState *s = NULL, *t = NULL;
     assert_int_equal(gdl_state_parse(m, "(cell 1 7) (cell 2 1) (size 2)", &s), GDL_OK);
     GdlMove bad[2] = {move(m, "(inc 1)"), move(m, "noop")}, good[2] = {move(m, "(inc 2)"), move(m, "noop")};
-    assert_int_equal(gdl_next_state(m, s, bad, &t), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_state_next(m, s, bad, &t), GDL_BAD_ARGUMENT);
     assert_non_null(strstr(gdl_machine_error(m), "(inc 1) is not a legal move of role a"));
-    assert_int_equal(gdl_next_state(m, s, good, &t), GDL_OK);
+    assert_int_equal(gdl_state_next(m, s, good, &t), GDL_OK);
     gdl_state_free(t);
     gdl_state_free(s);
     gdl_machine_free(r);
@@ -350,7 +351,7 @@ static void states_in_no_phase(void **state)
     (void)state;
     GdlGame *g = load(GAME("tictactoe"));
     GdlMachine *m = machine(g), *r = NULL;
-    assert_int_equal(gdl_machine_new(g, "ref", &r, NULL), GDL_OK);
+    assert_int_equal(gdl_machine_new(g, "ref", &r), GDL_OK);
     if (strcmp(engine, "jit:pn") == 0 || strcmp(engine, "aot:pn") == 0)
         assert_string_equal(gdl_machine_plan(m), "propositional network in 2 phases");
     static const char *const states[] = {
@@ -418,14 +419,14 @@ static void phases_through_gates(void **state)
     (void)state;
     GdlGame *g = load_text(READ_LEGAL);
     GdlMachine *m = machine(g), *r = NULL;
-    assert_int_equal(gdl_machine_new(g, "ref", &r, NULL), GDL_OK);
+    assert_int_equal(gdl_machine_new(g, "ref", &r), GDL_OK);
     if (strcmp(engine, "jit:pn") == 0 || strcmp(engine, "aot:pn") == 0)
         assert_string_equal(gdl_machine_plan(m), "propositional network in 2 phases");
     GdlRng rng;
     gdl_rng_seed(&rng, 7);
     for (int game = 0; game < 20; game++) {
         GdlState *s = NULL;
-        assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+        assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
         for (;;) {
             char text[1024];
             size_t at = 0;
@@ -437,13 +438,13 @@ static void phases_through_gates(void **state)
             free(want);
             free(got);
             bool term;
-            assert_int_equal(gdl_is_terminal(m, s, &term), GDL_OK);
+            assert_int_equal(gdl_state_is_terminal(m, s, &term), GDL_OK);
             if (term)
                 break;
             GdlMove joint[2];
-            assert_int_equal(gdl_random_joint_move(m, s, &rng, joint), GDL_OK);
+            assert_int_equal(gdl_state_random_joint_move(m, s, &rng, joint), GDL_OK);
             GdlState *t = NULL;
-            assert_int_equal(gdl_next_state(m, s, joint, &t), GDL_OK);
+            assert_int_equal(gdl_state_next(m, s, joint, &t), GDL_OK);
             gdl_state_free(s);
             s = t;
         }
@@ -463,7 +464,7 @@ static void reversi_opening_flips(void **state)
     if (strcmp(engine, "jit:pn") == 0)
         assert_non_null(strstr(gdl_machine_plan(m), "goals in a network of their own"));
     GdlState *s = NULL;
-    assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
     s = after(m, s, "(move 4 3)", "noop");
     GdlState *want = NULL;
     assert_int_equal(gdl_state_parse(m, "(cell 4 3 black) (cell 4 4 black) (cell 4 5 black) (cell 5 4 black) "
@@ -471,7 +472,7 @@ static void reversi_opening_flips(void **state)
     assert_true(gdl_state_equal(s, want));
     const GdlMove *moves;
     size_t n;
-    assert_int_equal(gdl_legal_moves(m, s, 1, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_state_legal(m, s, 1, &moves, &n), GDL_OK);
     assert_int_equal(n, 3); /* white's replies: (3 3) (5 3) (3 5) */
     gdl_state_free(s);
     gdl_state_free(want);
@@ -497,28 +498,28 @@ static void game_faults_name_role_and_state(void **state)
     GdlGame *g = load_text(FAULTY);
     GdlMachine *m = machine(g);
     GdlState *s = NULL;
-    assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
     int goals[2];
     /* no goals in a non-terminal state: no value, not an error */
-    assert_int_equal(gdl_goals(m, s, goals), GDL_OK);
+    assert_int_equal(gdl_state_goals(m, s, goals), GDL_OK);
     assert_int_equal(goals[0], GDL_NO_GOAL);
     s = after(m, s, "go", "go");
     /* (s 1): not terminal, and a has no legal move */
     const GdlMove *moves;
     size_t n;
-    assert_int_equal(gdl_legal_moves(m, s, 0, &moves, &n), GDL_GAME_FAULT);
+    assert_int_equal(gdl_state_legal(m, s, 0, &moves, &n), GDL_GAME_FAULT);
     assert_non_null(strstr(gdl_machine_error(m), "role a has no legal move"));
     assert_non_null(strstr(gdl_machine_error(m), "(s 1)"));
     /* a joint move there is the game's fault too, not the caller's, on
      * engines that check it as they play it (the network) as on others */
     GdlState *u = NULL;
     GdlMove go[2] = {move(m, "go"), move(m, "go")};
-    assert_int_equal(gdl_next_state(m, s, go, &u), GDL_GAME_FAULT);
+    assert_int_equal(gdl_state_next(m, s, go, &u), GDL_GAME_FAULT);
     assert_non_null(strstr(gdl_machine_error(m), "role a has no legal move"));
     assert_null(u);
     GdlState *t = NULL;
     assert_int_equal(gdl_state_parse(m, "(s 2)", &t), GDL_OK);
-    assert_int_equal(gdl_goals(m, t, goals), GDL_GAME_FAULT);
+    assert_int_equal(gdl_state_goals(m, t, goals), GDL_GAME_FAULT);
     assert_non_null(strstr(gdl_machine_error(m), "role a has several goal values in the terminal state: (s 2)"));
     gdl_state_free(s);
     gdl_state_free(t);
@@ -532,19 +533,19 @@ static void cancellation(void **state)
     GdlGame *g = load(GAME("amazons"));
     GdlMachine *m = machine(g);
     GdlState *s = NULL;
-    assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
     volatile int flag = 1;
     gdl_machine_set_cancel_flag(m, &flag);
     const GdlMove *moves;
     size_t n;
-    assert_int_equal(gdl_legal_moves(m, s, 0, &moves, &n), GDL_CANCELLED);
+    assert_int_equal(gdl_state_legal(m, s, 0, &moves, &n), GDL_CANCELLED);
     flag = 0;
     gdl_machine_set_deadline(m, gdl_now() - 1.0);
-    assert_int_equal(gdl_legal_moves(m, s, 0, &moves, &n), GDL_CANCELLED);
+    assert_int_equal(gdl_state_legal(m, s, 0, &moves, &n), GDL_CANCELLED);
     /* the machine stays usable */
     gdl_machine_set_deadline(m, 0);
     gdl_machine_set_cancel_flag(m, NULL);
-    assert_int_equal(gdl_legal_moves(m, s, 0, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_state_legal(m, s, 0, &moves, &n), GDL_OK);
     assert_int_equal(n, 2176);
     gdl_state_free(s);
     gdl_machine_free(m);
@@ -565,17 +566,17 @@ static void cancellation_inside_a_query(void **state)
     GdlGame *g = load_text(text);
     GdlMachine *m = machine(g);
     GdlState *s = NULL;
-    assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
     bool terminal;
     gdl_machine_set_deadline(m, gdl_now() + 0.05);
     if (strcmp(gdl_machine_plan(m), "propositional network") == 0) {
         /* engine jit plays it by its network, where grounding found the
          * query never true: no search to cancel (jit:goal runs this test
          * on the goal-directed code) */
-        assert_int_equal(gdl_is_terminal(m, s, &terminal), GDL_OK);
+        assert_int_equal(gdl_state_is_terminal(m, s, &terminal), GDL_OK);
         assert_false(terminal);
     } else
-        assert_int_equal(gdl_is_terminal(m, s, &terminal), GDL_CANCELLED);
+        assert_int_equal(gdl_state_is_terminal(m, s, &terminal), GDL_CANCELLED);
     gdl_state_free(s);
     gdl_machine_free(m);
     gdl_game_free(g);
@@ -589,9 +590,9 @@ static void limits_stop_runaway_terms(void **state)
                            "(goal a 100)\n");
     GdlMachine *m = machine(g);
     GdlState *s = NULL;
-    assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
     bool terminal;
-    assert_int_equal(gdl_is_terminal(m, s, &terminal), GDL_LIMIT);
+    assert_int_equal(gdl_state_is_terminal(m, s, &terminal), GDL_LIMIT);
     assert_non_null(strstr(gdl_machine_error(m), "nested deeper than"));
     gdl_state_free(s);
     gdl_machine_free(m);
@@ -602,28 +603,28 @@ static void limits_stop_runaway_terms(void **state)
 static uint64_t playouts(const GdlGame *g, uint64_t seed, int count)
 {
     GdlMachine *m = NULL;
-    if (gdl_machine_new(g, engine, &m, NULL) != GDL_OK)
+    if (gdl_machine_new(g, engine, &m) != GDL_OK)
         return 0;
     GdlRng rng;
     gdl_rng_seed(&rng, seed);
     uint64_t digest = 0;
     for (int p = 0; p < count; p++) {
         GdlState *s = NULL;
-        gdl_initial_state(m, &s);
+        gdl_state_initial(m, &s);
         bool terminal = false;
-        while (gdl_is_terminal(m, s, &terminal) == GDL_OK && !terminal) {
+        while (gdl_state_is_terminal(m, s, &terminal) == GDL_OK && !terminal) {
             GdlMove joint[2];
             for (unsigned k = 0; k < 2; k++) {
                 const GdlMove *moves;
                 size_t n;
-                gdl_legal_moves(m, s, k, &moves, &n);
+                gdl_state_legal(m, s, k, &moves, &n);
                 joint[k] = moves[gdl_rng_below(&rng, n)];
             }
             GdlState *next = NULL;
-            gdl_next_state(m, s, joint, &next);
+            gdl_state_next(m, s, joint, &next);
             gdl_state_free(s);
             s = next;
-            digest = digest * 31 + gdl_state_hash(m, s);
+            digest = digest * 31 + gdl_state_hash(s);
         }
         gdl_state_free(s);
     }
@@ -681,7 +682,7 @@ static void rng_is_documented_splitmix(void **state)
 static GdlState *initial(GdlMachine *m)
 {
     GdlState *s = NULL;
-    assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
     return s;
 }
 
@@ -698,7 +699,7 @@ static void next_states_are_refs(void **state)
     for (size_t gi = 0; gi < sizeof games / sizeof games[0]; gi++) {
         GdlGame *g = load(games[gi]);
         GdlMachine *m = machine(g), *r = NULL;
-        assert_int_equal(gdl_machine_new(g, "ref", &r, NULL), GDL_OK);
+        assert_int_equal(gdl_machine_new(g, "ref", &r), GDL_OK);
         unsigned nroles = gdl_game_role_count(g);
         GdlRng rng;
         gdl_rng_seed(&rng, 11 + gi);
@@ -708,36 +709,36 @@ static void next_states_are_refs(void **state)
             bool terminal = false;
             for (int step = 0; step < 200; step++) {
                 assert_true(gdl_state_equal(s, rs));
-                assert_int_equal(gdl_state_hash(m, s), gdl_state_hash(r, rs));
+                assert_int_equal(gdl_state_hash(s), gdl_state_hash(rs));
                 size_t nf = gdl_state_size(s);
                 assert_int_equal(nf, gdl_state_size(rs));
                 for (size_t i = 0; i < nf; i++)
                     assert_string_equal(gdl_state_fact(m, s, i), gdl_state_fact(r, rs, i));
-                assert_int_equal(gdl_is_terminal(m, s, &terminal), GDL_OK);
+                assert_int_equal(gdl_state_is_terminal(m, s, &terminal), GDL_OK);
                 if (terminal)
                     break;
                 for (unsigned k = 0; k < nroles; k++) {
                     const GdlMove *moves;
                     size_t n;
-                    assert_int_equal(gdl_legal_moves(m, s, k, &moves, &n), GDL_OK);
+                    assert_int_equal(gdl_state_legal(m, s, k, &moves, &n), GDL_OK);
                     joint[k] = moves[gdl_rng_below(&rng, n)];
                     rjoint[k] = move(r, gdl_move_text(m, joint[k]));
                 }
                 GdlState *rn = NULL;
-                assert_int_equal(gdl_next_state(r, rs, rjoint, &rn), GDL_OK);
+                assert_int_equal(gdl_state_next(r, rs, rjoint, &rn), GDL_OK);
                 gdl_state_free(rs);
                 rs = rn;
                 if (step % 3 == 2 && s != buf[0] && s != buf[1]) { /* the state itself */
-                    assert_int_equal(gdl_next_state_into(m, s, joint, &s), GDL_OK);
+                    assert_int_equal(gdl_state_next_into(m, s, joint, &s), GDL_OK);
                 } else if (step % 3 == 1) { /* new */
                     GdlState *n = NULL;
-                    assert_int_equal(gdl_next_state(m, s, joint, &n), GDL_OK);
+                    assert_int_equal(gdl_state_next(m, s, joint, &n), GDL_OK);
                     if (s != buf[0] && s != buf[1])
                         gdl_state_free(s);
                     s = n;
                 } else { /* the buffer s is not */
                     GdlState **into = &buf[s == buf[0]];
-                    assert_int_equal(gdl_next_state_into(m, s, joint, into), GDL_OK);
+                    assert_int_equal(gdl_state_next_into(m, s, joint, into), GDL_OK);
                     if (s != buf[0] && s != buf[1])
                         gdl_state_free(s);
                     s = *into;
@@ -774,32 +775,32 @@ static void foreign_states_are_refused(void **state)
     int goals[2];
     GdlMove joint[2] = {move(m, "noop"), move(m, "noop")};
     GdlState *out = NULL;
-    assert_int_equal(gdl_legal_moves(m, foreign, 0, &moves, &n), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_state_legal(m, foreign, 0, &moves, &n), GDL_BAD_ARGUMENT);
     assert_non_null(strstr(gdl_machine_error(m), "another game"));
-    assert_int_equal(gdl_is_terminal(m, foreign, &terminal), GDL_BAD_ARGUMENT);
-    assert_int_equal(gdl_goals(m, foreign, goals), GDL_BAD_ARGUMENT);
-    assert_int_equal(gdl_next_state(m, foreign, joint, &out), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_state_is_terminal(m, foreign, &terminal), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_state_goals(m, foreign, goals), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_state_next(m, foreign, joint, &out), GDL_BAD_ARGUMENT);
     assert_null(gdl_state_fact(m, foreign, 0));
-    assert_int_equal(gdl_state_hash(m, foreign), 0);
+    assert_int_equal(gdl_state_hash(NULL), 0);
     assert_false(gdl_state_equal(foreign, sibling));
-    assert_int_equal(gdl_legal_moves(m, NULL, 0, &moves, &n), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_state_legal(m, NULL, 0, &moves, &n), GDL_BAD_ARGUMENT);
     /* same game, another machine: the state is good for m as it is */
     assert_true(gdl_state_equal(sibling, mine));
     assert_true(gdl_state_equal(mine, sibling));
     assert_false(gdl_state_equal(sibling, shift));
-    assert_int_equal(gdl_state_hash(m, sibling), gdl_state_hash(m2, mine));
-    assert_int_equal(gdl_legal_moves(m, sibling, 0, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_state_hash(sibling), gdl_state_hash(mine));
+    assert_int_equal(gdl_state_legal(m, sibling, 0, &moves, &n), GDL_OK);
     assert_int_equal(n, 9);
     for (size_t i = 0; i < gdl_state_size(sibling); i++)
         assert_string_equal(gdl_state_fact(m, sibling, i), gdl_state_fact(m2, sibling, i));
     GdlMove mv[2] = {move(m, "(play 2 2)"), move(m, "noop")}, mv2[2] = {move(m2, "(play 2 2)"), move(m2, "noop")};
     GdlState *after = NULL, *after2 = NULL;
-    assert_int_equal(gdl_next_state(m, sibling, mv, &after), GDL_OK);
-    assert_int_equal(gdl_next_state(m2, sibling, mv2, &after2), GDL_OK);
+    assert_int_equal(gdl_state_next(m, sibling, mv, &after), GDL_OK);
+    assert_int_equal(gdl_state_next(m2, sibling, mv2, &after2), GDL_OK);
     assert_true(gdl_state_equal(after, after2));
-    assert_int_equal(gdl_state_hash(m2, after), gdl_state_hash(m, after2));
+    assert_int_equal(gdl_state_hash(after), gdl_state_hash(after2));
     /* and back: m2 plays on from m's state */
-    assert_int_equal(gdl_legal_moves(m2, after, 1, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_state_legal(m2, after, 1, &moves, &n), GDL_OK);
     assert_int_equal(n, 8);
     /* ...and crosses over as bytes */
     unsigned char buf[256];
@@ -807,7 +808,7 @@ static void foreign_states_are_refused(void **state)
     assert_int_equal(gdl_state_write(m2, sibling, buf, sizeof buf, &len), GDL_OK);
     assert_int_equal(gdl_state_read(m, buf, len, &out), GDL_OK);
     assert_true(gdl_state_equal(out, sibling));
-    assert_int_equal(gdl_legal_moves(m, out, 0, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_state_legal(m, out, 0, &moves, &n), GDL_OK);
     assert_int_equal(n, 9);
     gdl_state_free(out);
     gdl_state_free(after);
@@ -834,40 +835,40 @@ static void bad_joint_moves_are_refused(void **state)
     GdlState *s0 = initial(m), *out = NULL;
     GdlMove noop = move(m, "noop"), p11 = move(m, "(play 1 1)"), p22 = move(m, "(play 2 2)");
     GdlMove range[2] = {4000000000u, noop}, swapped[2] = {noop, p11}, same[2] = {p11, p22}, good[2] = {p11, noop};
-    assert_int_equal(gdl_next_state(m, s0, range, &out), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_state_next(m, s0, range, &out), GDL_BAD_ARGUMENT);
     assert_non_null(strstr(gdl_machine_error(m), "not a move of this machine"));
     assert_null(gdl_move_text(m, 4000000000u));
     /* nothing remembered yet: the check computes the legal moves */
-    assert_int_equal(gdl_next_state(m, s0, swapped, &out), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_state_next(m, s0, swapped, &out), GDL_BAD_ARGUMENT);
     assert_non_null(strstr(gdl_machine_error(m), "noop is not a legal move of role xplayer"));
-    assert_int_equal(gdl_next_state(m, s0, same, &out), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_state_next(m, s0, same, &out), GDL_BAD_ARGUMENT);
     assert_non_null(strstr(gdl_machine_error(m), "(play 2 2) is not a legal move of role oplayer"));
     /* remembered: a copy has the same stamp */
     const GdlMove *moves;
     size_t n;
     GdlState *c = gdl_state_copy(s0);
-    assert_int_equal(gdl_legal_moves(m, s0, 1, &moves, &n), GDL_OK);
-    assert_int_equal(gdl_next_state(m, c, same, &out), GDL_BAD_ARGUMENT);
-    assert_int_equal(gdl_next_state(m, c, good, &out), GDL_OK);
+    assert_int_equal(gdl_state_legal(m, s0, 1, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_state_next(m, c, same, &out), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_state_next(m, c, good, &out), GDL_OK);
     /* a state object overwritten in place: what was legal in it before is
      * not legal now ((play 1 1) is taken and it is oplayer's turn) */
-    assert_int_equal(gdl_legal_moves(m, c, 0, &moves, &n), GDL_OK);
-    assert_int_equal(gdl_next_state_into(m, c, good, &c), GDL_OK);
+    assert_int_equal(gdl_state_legal(m, c, 0, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_state_next_into(m, c, good, &c), GDL_OK);
     assert_true(gdl_state_equal(c, out));
     GdlState *keep = out;
-    assert_int_equal(gdl_next_state_into(m, c, good, &out), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_state_next_into(m, c, good, &out), GDL_BAD_ARGUMENT);
     assert_ptr_equal(out, keep); /* untouched on failure */
     GdlMove reply[2] = {noop, p22};
-    assert_int_equal(gdl_next_state_into(m, c, reply, &out), GDL_OK);
+    assert_int_equal(gdl_state_next_into(m, c, reply, &out), GDL_OK);
     assert_ptr_equal(out, keep); /* room enough: written in place */
     /* roles out of range */
     int v;
     GdlMove mv;
     GdlRng rng;
     gdl_rng_seed(&rng, 1);
-    assert_int_equal(gdl_legal_moves(m, s0, 2, &moves, &n), GDL_BAD_ARGUMENT);
-    assert_int_equal(gdl_goal(m, s0, 2, &v), GDL_BAD_ARGUMENT);
-    assert_int_equal(gdl_random_move(m, s0, 7, &rng, &mv), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_state_legal(m, s0, 2, &moves, &n), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_state_goal(m, s0, 2, &v), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_state_random_move(m, s0, 7, &rng, &mv), GDL_BAD_ARGUMENT);
     gdl_state_free(out);
     gdl_state_free(c);
     gdl_state_free(s0);
@@ -881,31 +882,31 @@ static void goal_and_role_find(void **state)
     GdlGame *g = load(GAME("tictactoe"));
     GdlMachine *m = machine(g);
     unsigned r = 9;
-    assert_int_equal(gdl_role_find(g, "OPlayer", &r), GDL_OK);
+    assert_int_equal(gdl_game_role_find(g, "OPlayer", &r), GDL_OK);
     assert_int_equal(r, 1);
-    assert_int_equal(gdl_role_find(g, "xplayer", &r), GDL_OK);
+    assert_int_equal(gdl_game_role_find(g, "xplayer", &r), GDL_OK);
     assert_int_equal(r, 0);
-    assert_int_equal(gdl_role_find(g, "xplaye", &r), GDL_BAD_ARGUMENT);
-    assert_int_equal(gdl_role_find(g, "xplayerx", &r), GDL_BAD_ARGUMENT);
-    assert_int_equal(gdl_role_find(g, "", &r), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_game_role_find(g, "xplaye", &r), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_game_role_find(g, "xplayerx", &r), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_game_role_find(g, "", &r), GDL_BAD_ARGUMENT);
     /* goal of one role agrees with goals of all along a playout */
     GdlRng rng;
     gdl_rng_seed(&rng, 3);
     GdlState *s = initial(m);
     bool terminal = false;
     int steps = 0;
-    while (gdl_is_terminal(m, s, &terminal) == GDL_OK) {
+    while (gdl_state_is_terminal(m, s, &terminal) == GDL_OK) {
         int all[2], one;
-        assert_int_equal(gdl_goals(m, s, all), GDL_OK);
+        assert_int_equal(gdl_state_goals(m, s, all), GDL_OK);
         for (unsigned k = 0; k < 2; k++) {
-            assert_int_equal(gdl_goal(m, s, k, &one), GDL_OK);
+            assert_int_equal(gdl_state_goal(m, s, k, &one), GDL_OK);
             assert_int_equal(one, all[k]);
         }
         if (terminal)
             break;
         GdlMove joint[2];
-        assert_int_equal(gdl_random_joint_move(m, s, &rng, joint), GDL_OK);
-        assert_int_equal(gdl_next_state_into(m, s, joint, &s), GDL_OK);
+        assert_int_equal(gdl_state_random_joint_move(m, s, &rng, joint), GDL_OK);
+        assert_int_equal(gdl_state_next_into(m, s, joint, &s), GDL_OK);
         steps++;
     }
     assert_true(terminal && steps >= 5);
@@ -915,8 +916,8 @@ static void goal_and_role_find(void **state)
     GdlState *t = NULL;
     int v;
     assert_int_equal(gdl_state_parse(mf, "(s 2)", &t), GDL_OK);
-    assert_int_equal(gdl_goal(mf, t, 0, &v), GDL_GAME_FAULT);
-    assert_int_equal(gdl_goal(mf, t, 1, &v), GDL_OK);
+    assert_int_equal(gdl_state_goal(mf, t, 0, &v), GDL_GAME_FAULT);
+    assert_int_equal(gdl_state_goal(mf, t, 1, &v), GDL_OK);
     assert_int_equal(v, 50);
     gdl_state_free(t);
     gdl_machine_free(mf);
@@ -942,21 +943,21 @@ static void random_moves_and_depth_charges(void **state)
         GdlState *s = gdl_state_copy(s0);
         uint64_t steps = 0;
         bool terminal;
-        while (gdl_is_terminal(m, s, &terminal) == GDL_OK && !terminal) {
+        while (gdl_state_is_terminal(m, s, &terminal) == GDL_OK && !terminal) {
             GdlMove joint[2];
             for (unsigned k = 0; k < 2; k++) {
                 const GdlMove *moves;
                 size_t n;
-                assert_int_equal(gdl_legal_moves(m, s, k, &moves, &n), GDL_OK);
+                assert_int_equal(gdl_state_legal(m, s, k, &moves, &n), GDL_OK);
                 joint[k] = moves[gdl_rng_below(&a, n)];
             }
-            assert_int_equal(gdl_next_state_into(m, s, joint, &s), GDL_OK);
+            assert_int_equal(gdl_state_next_into(m, s, joint, &s), GDL_OK);
             steps++;
         }
         int want[2], got[2];
-        assert_int_equal(gdl_goals(m, s, want), GDL_OK);
+        assert_int_equal(gdl_state_goals(m, s, want), GDL_OK);
         uint64_t depth = 0;
-        assert_int_equal(gdl_depth_charge(m, s0, &b, 0, got, &depth), GDL_OK);
+        assert_int_equal(gdl_state_depth_charge(m, s0, &b, 0, got, &depth), GDL_OK);
         assert_int_equal(depth, steps);
         assert_int_equal(got[0], want[0]);
         assert_int_equal(got[1], want[1]);
@@ -965,9 +966,9 @@ static void random_moves_and_depth_charges(void **state)
         GdlMove j1[2], j2[2];
         gdl_rng_seed(&a, seed);
         gdl_rng_seed(&b, seed);
-        assert_int_equal(gdl_random_joint_move(m, s0, &a, j1), GDL_OK);
+        assert_int_equal(gdl_state_random_joint_move(m, s0, &a, j1), GDL_OK);
         for (unsigned k = 0; k < 2; k++)
-            assert_int_equal(gdl_random_move(m, s0, k, &b, &j2[k]), GDL_OK);
+            assert_int_equal(gdl_state_random_move(m, s0, k, &b, &j2[k]), GDL_OK);
         assert_memory_equal(j1, j2, sizeof j1);
         gdl_state_free(s);
     }
@@ -975,11 +976,11 @@ static void random_moves_and_depth_charges(void **state)
     gdl_rng_seed(&r, 1);
     int goals[2];
     uint64_t depth;
-    assert_int_equal(gdl_depth_charge(m, s0, &r, 3, goals, &depth), GDL_LIMIT);
+    assert_int_equal(gdl_state_depth_charge(m, s0, &r, 3, goals, &depth), GDL_LIMIT);
     assert_int_equal(depth, 3);
     volatile int flag = 1;
     gdl_machine_set_cancel_flag(m, &flag);
-    assert_int_equal(gdl_depth_charge(m, s0, &r, 0, goals, &depth), GDL_CANCELLED);
+    assert_int_equal(gdl_state_depth_charge(m, s0, &r, 0, goals, &depth), GDL_CANCELLED);
     gdl_machine_set_cancel_flag(m, NULL);
     gdl_state_free(s0);
     gdl_machine_free(m);
@@ -1001,7 +1002,7 @@ static void joint_moves_and_successors(void **state)
     GdlMachine *m = machine(g);
     GdlState *s0 = initial(m);
     GdlJointMoves *it;
-    assert_int_equal(gdl_joint_moves(m, s0, 100, &it), GDL_OK);
+    assert_int_equal(gdl_joint_moves_new(m, s0, 100, &it), GDL_OK);
     assert_int_equal(gdl_joint_moves_count(it), 6);
     const GdlMove *joint;
     char seen[6][40];
@@ -1017,21 +1018,21 @@ static void joint_moves_and_successors(void **state)
     assert_string_equal(seen[5], "z y wait");
     gdl_joint_moves_free(it);
     /* past the caller's bound */
-    assert_int_equal(gdl_joint_moves(m, s0, 4, &it), GDL_OK);
+    assert_int_equal(gdl_joint_moves_new(m, s0, 4, &it), GDL_OK);
     for (int i = 0; i < 4; i++)
         assert_int_equal(gdl_joint_moves_next(it, &joint), GDL_OK);
     assert_int_equal(gdl_joint_moves_next(it, &joint), GDL_LIMIT);
     gdl_joint_moves_free(it);
-    /* every next state, each as gdl_next_state makes it */
+    /* every next state, each as gdl_state_next makes it */
     GdlSuccessors succ;
-    assert_int_equal(gdl_next_states(m, s0, 5, &succ), GDL_LIMIT);
+    assert_int_equal(gdl_state_successors(m, s0, 5, &succ), GDL_LIMIT);
     assert_int_equal(succ.n, 0);
-    assert_int_equal(gdl_next_states(m, s0, 6, &succ), GDL_OK);
+    assert_int_equal(gdl_state_successors(m, s0, 6, &succ), GDL_OK);
     assert_int_equal(succ.n, 6);
     assert_int_equal(succ.roles, 3);
     for (size_t i = 0; i < succ.n; i++) {
         GdlState *want = NULL;
-        assert_int_equal(gdl_next_state(m, s0, &succ.joints[i * 3], &want), GDL_OK);
+        assert_int_equal(gdl_state_next(m, s0, &succ.joints[i * 3], &want), GDL_OK);
         assert_true(gdl_state_equal(want, succ.states[i]));
         for (size_t j = 0; j < i; j++)
             assert_false(gdl_state_equal(succ.states[j], succ.states[i]));
@@ -1041,7 +1042,7 @@ static void joint_moves_and_successors(void **state)
     GdlState *end = succ.states[0];
     succ.states[0] = NULL;
     gdl_successors_free(&succ);
-    assert_int_equal(gdl_joint_moves(m, end, 100, &it), GDL_OK);
+    assert_int_equal(gdl_joint_moves_new(m, end, 100, &it), GDL_OK);
     assert_int_equal(gdl_joint_moves_count(it), 0);
     assert_int_equal(gdl_joint_moves_next(it, &joint), GDL_OK);
     assert_null(joint);
@@ -1049,7 +1050,7 @@ static void joint_moves_and_successors(void **state)
     GdlRng r;
     gdl_rng_seed(&r, 1);
     GdlMove mv[3];
-    assert_int_equal(gdl_random_joint_move(m, end, &r, mv), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_state_random_joint_move(m, end, &r, mv), GDL_BAD_ARGUMENT);
     gdl_state_free(end);
     gdl_state_free(s0);
     gdl_machine_free(m);
@@ -1058,7 +1059,7 @@ static void joint_moves_and_successors(void **state)
     g = load(GAME("amazons"));
     m = machine(g);
     s0 = initial(m);
-    assert_int_equal(gdl_joint_moves(m, s0, 10, &it), GDL_OK);
+    assert_int_equal(gdl_joint_moves_new(m, s0, 10, &it), GDL_OK);
     assert_int_equal(gdl_joint_moves_count(it), 2176);
     n = 0;
     while (gdl_joint_moves_next(it, &joint) == GDL_OK)
@@ -1085,7 +1086,7 @@ static void states_as_bytes(void **state)
     (void)state;
     GdlGame *g = load(GAME("reversi"));
     GdlMachine *m = machine(g), *r = NULL;
-    assert_int_equal(gdl_machine_new(g, "ref", &r, NULL), GDL_OK);
+    assert_int_equal(gdl_machine_new(g, "ref", &r), GDL_OK);
     GdlState *s = initial(m);
     s = after(m, s, "(move 4 3)", "noop");
     /* the same bytes as ref writes for the same facts */
@@ -1277,19 +1278,19 @@ static void base_and_input_propositions(void **state)
         const GdlMove *p;
         size_t n, nh;
         /* the rules' answer, as text, must be in the analysis's */
-        assert_int_equal(gdl_base_propositions(m, 0, &p, &n), GDL_OK);
+        assert_int_equal(gdl_machine_base_propositions(m, 0, &p, &n), GDL_OK);
         char **want = calloc(n, sizeof *want);
         for (size_t i = 0; i < n; i++)
             want[i] = strdup(gdl_move_text(m, p[i]));
-        assert_int_equal(gdl_base_propositions(mh, 0, &p, &nh), GDL_OK);
+        assert_int_equal(gdl_machine_base_propositions(mh, 0, &p, &nh), GDL_OK);
         assert_true(nh >= n && nh <= 4 * n + 8); /* sound, and not wildly loose here */
         for (size_t i = 0; i < n; i++) {
             assert_true(texts_include(mh, p, nh, want[i]));
             free(want[i]);
         }
         free(want);
-        assert_int_equal(gdl_base_propositions(mh, 3, &p, &n), GDL_LIMIT);
-        assert_int_equal(gdl_base_propositions(mh, 0, &p, &nh), GDL_OK);
+        assert_int_equal(gdl_machine_base_propositions(mh, 3, &p, &n), GDL_LIMIT);
+        assert_int_equal(gdl_machine_base_propositions(mh, 0, &p, &nh), GDL_OK);
         /* random playouts stay inside both (texts taken once: the
          * analysis runs at each call) */
         char **base = calloc(nh, sizeof *base), **in[4];
@@ -1298,8 +1299,8 @@ static void base_and_input_propositions(void **state)
             base[i] = strdup(gdl_move_text(mh, p[i]));
         for (unsigned k = 0; k < nroles; k++) {
             size_t nr;
-            assert_int_equal(gdl_input_moves(m, k, 0, &p, &nr), GDL_OK);
-            assert_int_equal(gdl_input_moves(mh, k, 0, &p, &nin[k]), GDL_OK);
+            assert_int_equal(gdl_machine_input_moves(m, k, 0, &p, &nr), GDL_OK);
+            assert_int_equal(gdl_machine_input_moves(mh, k, 0, &p, &nin[k]), GDL_OK);
             assert_true(nr > 0 && nin[k] >= nr);
             in[k] = calloc(nin[k], sizeof *in[k]);
             for (size_t i = 0; i < nin[k]; i++)
@@ -1310,14 +1311,14 @@ static void base_and_input_propositions(void **state)
         for (int t = 0; t < 3; t++) {
             GdlState *s = initial(mh);
             bool terminal = false;
-            while (gdl_is_terminal(mh, s, &terminal) == GDL_OK && !terminal) {
+            while (gdl_state_is_terminal(mh, s, &terminal) == GDL_OK && !terminal) {
                 for (size_t i = 0; i < gdl_state_size(s); i++)
                     assert_true(in_texts(base, nh, gdl_state_fact(mh, s, i)));
                 GdlMove joint[4];
-                assert_int_equal(gdl_random_joint_move(mh, s, &rng, joint), GDL_OK);
+                assert_int_equal(gdl_state_random_joint_move(mh, s, &rng, joint), GDL_OK);
                 for (unsigned k = 0; k < nroles; k++)
                     assert_true(in_texts(in[k], nin[k], gdl_move_text(mh, joint[k])));
-                assert_int_equal(gdl_next_state_into(mh, s, joint, &s), GDL_OK);
+                assert_int_equal(gdl_state_next_into(mh, s, joint, &s), GDL_OK);
             }
             gdl_state_free(s);
         }
@@ -1329,7 +1330,7 @@ static void base_and_input_propositions(void **state)
                 free(in[k][i]);
             free(in[k]);
         }
-        assert_int_equal(gdl_input_moves(mh, nroles, 0, &p, &n), GDL_BAD_ARGUMENT);
+        assert_int_equal(gdl_machine_input_moves(mh, nroles, 0, &p, &n), GDL_BAD_ARGUMENT);
         free(stripped);
         gdl_machine_free(m);
         gdl_machine_free(mh);
@@ -1342,7 +1343,7 @@ static void base_and_input_propositions(void **state)
     GdlMachine *m = machine(g);
     const GdlMove *p;
     size_t n;
-    assert_int_equal(gdl_base_propositions(m, 0, &p, &n), GDL_LIMIT);
+    assert_int_equal(gdl_machine_base_propositions(m, 0, &p, &n), GDL_LIMIT);
     assert_non_null(strstr(gdl_machine_error(m), "nested deeper than"));
     gdl_machine_free(m);
     gdl_game_free(g);
@@ -1363,26 +1364,26 @@ static void *charge_run(void *arg)
 {
     ChargeJob *j = arg;
     GdlMachine *m = NULL;
-    if (gdl_machine_new(j->g, engine, &m, NULL) != GDL_OK)
+    if (gdl_machine_new(j->g, engine, &m) != GDL_OK)
         return NULL;
     GdlRng rng;
     gdl_rng_seed(&rng, j->seed);
     GdlState *s = NULL, *back = NULL;
-    gdl_initial_state(m, &s);
+    gdl_state_initial(m, &s);
     const GdlMove *p;
     size_t n = 0, len = 0;
     if (j->start)
         pthread_barrier_wait(j->start);
-    gdl_base_propositions(m, 0, &p, &n);
+    gdl_machine_base_propositions(m, 0, &p, &n);
     j->digest = n;
     unsigned char buf[4096];
     for (int i = 0; i < 30; i++) {
         int goals[2] = {0, 0};
         uint64_t depth = 0;
-        gdl_depth_charge(m, s, &rng, 0, goals, &depth);
+        gdl_state_depth_charge(m, s, &rng, 0, goals, &depth);
         gdl_state_write(m, s, buf, sizeof buf, &len);
         gdl_state_read(m, buf, len, &back);
-        j->digest = j->digest * 31 + depth * 101 + (uint64_t)goals[0] + gdl_state_hash(m, back);
+        j->digest = j->digest * 31 + depth * 101 + (uint64_t)goals[0] + gdl_state_hash(back);
         gdl_state_free(back);
     }
     if (j->start)
@@ -1433,7 +1434,7 @@ static char *legal_text(GdlMachine *m, const GdlState *s)
 {
     const GdlMove *moves;
     size_t n;
-    if (gdl_legal_moves(m, s, 0, &moves, &n) != GDL_OK)
+    if (gdl_state_legal(m, s, 0, &moves, &n) != GDL_OK)
         return NULL;
     size_t len = 1;
     for (size_t i = 0; i < n; i++)
@@ -1450,22 +1451,22 @@ static void *produce(void *arg)
 {
     Handover *h = arg;
     GdlMachine *m = NULL;
-    if (gdl_machine_new(h->g, engine, &m, NULL) != GDL_OK)
+    if (gdl_machine_new(h->g, engine, &m) != GDL_OK)
         return NULL;
     GdlRng rng;
     gdl_rng_seed(&rng, 11);
     GdlState *s = NULL;
     for (int i = 0; i < HANDED; i++) {
         bool terminal = true;
-        if (!s || gdl_is_terminal(m, s, &terminal) != GDL_OK || terminal) {
+        if (!s || gdl_state_is_terminal(m, s, &terminal) != GDL_OK || terminal) {
             gdl_state_free(s);
             s = NULL;
-            gdl_initial_state(m, &s);
+            gdl_state_initial(m, &s);
         } else {
             GdlMove joint[2];
             GdlState *t = NULL;
-            gdl_random_joint_move(m, s, &rng, joint);
-            gdl_next_state(m, s, joint, &t);
+            gdl_state_random_joint_move(m, s, &rng, joint);
+            gdl_state_next(m, s, joint, &t);
             gdl_state_free(s);
             s = t;
         }
@@ -1482,7 +1483,7 @@ static void *consume(void *arg)
 {
     Handover *h = arg;
     GdlMachine *m = NULL;
-    if (gdl_machine_new(h->g, engine, &m, NULL) != GDL_OK)
+    if (gdl_machine_new(h->g, engine, &m) != GDL_OK)
         return NULL;
     /* terms of its own first, so that its ids differ from the producer's */
     GdlState *mine = NULL;
@@ -1495,11 +1496,11 @@ static void *consume(void *arg)
         char *t = legal_text(m, h->states[i]);
         bool terminal = true;
         if (t && h->legal[i] && strcmp(t, h->legal[i]) == 0 &&
-            gdl_is_terminal(m, h->states[i], &terminal) == GDL_OK) {
+            gdl_state_is_terminal(m, h->states[i], &terminal) == GDL_OK) {
             GdlState *next = NULL;
             GdlMove joint[2];
-            h->checked += terminal || (gdl_random_joint_move(m, h->states[i], &rng, joint) == GDL_OK &&
-                                       gdl_next_state(m, h->states[i], joint, &next) == GDL_OK);
+            h->checked += terminal || (gdl_state_random_joint_move(m, h->states[i], &rng, joint) == GDL_OK &&
+                                       gdl_state_next(m, h->states[i], joint, &next) == GDL_OK);
             gdl_state_free(next);
         }
         free(t);
@@ -1548,13 +1549,13 @@ static void canonical_order_as_moves_appear(void **state)
                            "(<= terminal (true (c 12)))\n(goal r 100)\n");
     GdlMachine *m = machine(g);
     GdlState *s = NULL;
-    assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
     int steps = 0;
     bool terminal = false;
-    while (assert_int_equal(gdl_is_terminal(m, s, &terminal), GDL_OK), !terminal) {
+    while (assert_int_equal(gdl_state_is_terminal(m, s, &terminal), GDL_OK), !terminal) {
         const GdlMove *moves;
         size_t n;
-        assert_int_equal(gdl_legal_moves(m, s, 0, &moves, &n), GDL_OK);
+        assert_int_equal(gdl_state_legal(m, s, 0, &moves, &n), GDL_OK);
         assert_int_equal(n, 1 + 2 * steps);
         for (size_t i = 1; i < n; i++)
             if (strcmp(gdl_move_text(m, moves[i - 1]), gdl_move_text(m, moves[i])) >= 0)
@@ -1565,7 +1566,7 @@ static void canonical_order_as_moves_appear(void **state)
         /* the middle move: a different one each step */
         GdlMove mv = moves[n / 2];
         GdlState *t = NULL;
-        assert_int_equal(gdl_next_state(m, s, &mv, &t), GDL_OK);
+        assert_int_equal(gdl_state_next(m, s, &mv, &t), GDL_OK);
         gdl_state_free(s);
         s = t;
         steps++;
@@ -1588,30 +1589,30 @@ static void pn_budget_and_polling(void **state)
                            "(<= terminal (true (c (s (s 0)))))\n(goal a 100)\n");
     GdlMachine *m = NULL;
     char *err = NULL;
-    assert_int_equal(gdl_machine_new(g, "pn", &m, &err), GDL_LIMIT);
+    assert_int_equal(test_machine_new(g, "pn", &m, &err), GDL_LIMIT);
     assert_null(m);
     assert_non_null(strstr(err, "relation 'next'"));
     assert_non_null(strstr(err, "engine jit plays it"));
     free(err);
     err = NULL;
-    assert_int_equal(gdl_machine_new(g, "pn:max-atoms=many", &m, &err), GDL_BAD_ARGUMENT);
+    assert_int_equal(test_machine_new(g, "pn:max-atoms=many", &m, &err), GDL_BAD_ARGUMENT);
     assert_non_null(strstr(err, "max-atoms"));
     free(err);
     gdl_game_free(g);
     g = load(GAME("tictactoe"));
-    assert_int_equal(gdl_machine_new(g, "pn", &m, NULL), GDL_OK);
+    assert_int_equal(gdl_machine_new(g, "pn", &m), GDL_OK);
     GdlState *s = NULL;
-    assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
     const GdlMove *moves;
     size_t n;
     volatile int flag = 1;
     gdl_machine_set_cancel_flag(m, &flag);
-    assert_int_equal(gdl_legal_moves(m, s, 0, &moves, &n), GDL_CANCELLED);
+    assert_int_equal(gdl_state_legal(m, s, 0, &moves, &n), GDL_CANCELLED);
     flag = 0;
     gdl_machine_set_deadline(m, gdl_now() - 1.0);
-    assert_int_equal(gdl_legal_moves(m, s, 0, &moves, &n), GDL_CANCELLED);
+    assert_int_equal(gdl_state_legal(m, s, 0, &moves, &n), GDL_CANCELLED);
     gdl_machine_set_deadline(m, 0);
-    assert_int_equal(gdl_legal_moves(m, s, 0, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_state_legal(m, s, 0, &moves, &n), GDL_OK);
     assert_int_equal(n, 9);
     gdl_state_free(s);
     gdl_machine_free(m);

@@ -28,6 +28,7 @@
 #include <cmocka.h>
 
 #include "gdl.h"
+#include "api_errors.h"
 
 /* The larger sizes: 100,000, less in sanitizer builds (CMakeLists.txt),
  * whose evaluation is ten times slower. */
@@ -171,24 +172,24 @@ static void *run_game(void *arg)
     r->load = gdl_game_load_string("deep.kif", r->text, strlen(r->text), &g, NULL);
     if (r->load != GDL_OK)
         return NULL;
-    r->make = gdl_machine_new(g, r->engine, &m, &err);
+    r->make = test_machine_new(g, r->engine, &m, &err);
     if (r->make != GDL_OK) {
         snprintf(r->error, sizeof r->error, "%s", err ? err : "");
         free(err);
         gdl_game_free(g);
         return NULL;
     }
-    r->initial = gdl_initial_state(m, &s);
+    r->initial = gdl_state_initial(m, &s);
     if (r->initial == GDL_OK) {
-        r->terminal_st = gdl_is_terminal(m, s, &r->terminal);
+        r->terminal_st = gdl_state_is_terminal(m, s, &r->terminal);
         if (r->terminal_st != GDL_OK)
             snprintf(r->error, sizeof r->error, "%s", gdl_machine_error(m));
         const GdlMove *moves = NULL;
-        r->legal_st = gdl_legal_moves(m, s, 0, &moves, &r->nlegal);
+        r->legal_st = gdl_state_legal(m, s, 0, &moves, &r->nlegal);
         if (r->legal_st == GDL_OK && r->nlegal > 0)
             snprintf(r->legal0, sizeof r->legal0, "%s", gdl_move_text(m, moves[0]));
         int goals[1];
-        r->goals_st = gdl_goals(m, s, goals);
+        r->goals_st = gdl_state_goals(m, s, goals);
         snprintf(r->goals_error, sizeof r->goals_error, "%s", r->goals_st ? gdl_machine_error(m) : "");
     }
     gdl_state_free(s);

@@ -17,6 +17,7 @@
 #include "../../middle/ground.h"
 #include "../gen/gen.h"
 #include "gdl.h"
+#include "api_errors.h"
 
 static void limits_parse(void **state)
 {
@@ -115,16 +116,16 @@ static void engine_argument(void **state)
     assert_int_equal(gdl_game_load_string("g.kif", game, strlen(game), &g, NULL), GDL_OK);
     GdlMachine *m = NULL;
     char *err = NULL;
-    assert_int_equal(gdl_machine_new(g, "ref:grond", &m, &err), GDL_BAD_ARGUMENT);
+    assert_int_equal(test_machine_new(g, "ref:grond", &m, &err), GDL_BAD_ARGUMENT);
     assert_string_equal(err, "the engine ref takes no argument but 'ground' (ref:ground), not 'grond'");
     free(err);
-    assert_int_equal(gdl_machine_new(g, "ref:ground", &m, &err), GDL_OK);
+    assert_int_equal(test_machine_new(g, "ref:ground", &m, &err), GDL_OK);
     gdl_machine_free(m);
     gdl_game_free(g);
     static const char counter[] = "(role r) (init (c z)) (legal r t) (<= (next (c (s ?x))) (true (c ?x)))\n"
                                   "(<= terminal (true (c (s (s z))))) (goal r 100)\n";
     assert_int_equal(gdl_game_load_string("c.kif", counter, strlen(counter), &g, NULL), GDL_OK);
-    assert_int_equal(gdl_machine_new(g, "ref:ground", &m, &err), GDL_LIMIT);
+    assert_int_equal(test_machine_new(g, "ref:ground", &m, &err), GDL_LIMIT);
     assert_string_equal(err, "grounding stopped: relation 'next' builds terms nested deeper than 64 levels (its "
                              "rules make ever larger terms)");
     free(err);
@@ -215,23 +216,23 @@ static void condensation(void **state)
     GdlGame *gm = NULL;
     assert_int_equal(gdl_game_load_string("board.kif", text, strlen(text), &gm, NULL), GDL_OK);
     GdlMachine *p = NULL, *r = NULL;
-    assert_int_equal(gdl_machine_new(gm, "pn", &p, &err), GDL_OK);
-    assert_int_equal(gdl_machine_new(gm, "ref", &r, &err), GDL_OK);
+    assert_int_equal(test_machine_new(gm, "pn", &p, &err), GDL_OK);
+    assert_int_equal(test_machine_new(gm, "ref", &r, &err), GDL_OK);
     GdlRng rng;
     gdl_rng_seed(&rng, 7);
     for (int game = 0; game < 5; game++) {
         GdlState *sp = NULL, *sr = NULL;
-        assert_int_equal(gdl_initial_state(p, &sp), GDL_OK);
-        assert_int_equal(gdl_initial_state(r, &sr), GDL_OK);
+        assert_int_equal(gdl_state_initial(p, &sp), GDL_OK);
+        assert_int_equal(gdl_state_initial(r, &sr), GDL_OK);
         for (int step = 0; step < 80; step++) {
-            assert_int_equal(gdl_state_hash(p, sp), gdl_state_hash(r, sr));
+            assert_int_equal(gdl_state_hash(sp), gdl_state_hash(sr));
             bool tp = false, tr = false;
-            assert_int_equal(gdl_is_terminal(p, sp, &tp), GDL_OK);
-            assert_int_equal(gdl_is_terminal(r, sr, &tr), GDL_OK);
+            assert_int_equal(gdl_state_is_terminal(p, sp, &tp), GDL_OK);
+            assert_int_equal(gdl_state_is_terminal(r, sr, &tr), GDL_OK);
             assert_int_equal(tp, tr);
             int gp[2], gr[2];
-            assert_int_equal(gdl_goals(p, sp, gp), GDL_OK);
-            assert_int_equal(gdl_goals(r, sr, gr), GDL_OK);
+            assert_int_equal(gdl_state_goals(p, sp, gp), GDL_OK);
+            assert_int_equal(gdl_state_goals(r, sr, gr), GDL_OK);
             assert_memory_equal(gp, gr, sizeof gp);
             if (tp)
                 break;
@@ -239,8 +240,8 @@ static void condensation(void **state)
             for (unsigned k = 0; k < 2; k++) {
                 const GdlMove *mp, *mr;
                 size_t np = 0, nr = 0;
-                assert_int_equal(gdl_legal_moves(p, sp, k, &mp, &np), GDL_OK);
-                assert_int_equal(gdl_legal_moves(r, sr, k, &mr, &nr), GDL_OK);
+                assert_int_equal(gdl_state_legal(p, sp, k, &mp, &np), GDL_OK);
+                assert_int_equal(gdl_state_legal(r, sr, k, &mr, &nr), GDL_OK);
                 assert_int_equal(np, nr);
                 for (size_t i = 0; i < np; i++)
                     assert_string_equal(gdl_move_text(p, mp[i]), gdl_move_text(r, mr[i]));
@@ -249,8 +250,8 @@ static void condensation(void **state)
                 jr[k] = mr[pick];
             }
             GdlState *np = NULL, *nr = NULL;
-            assert_int_equal(gdl_next_state(p, sp, jp, &np), GDL_OK);
-            assert_int_equal(gdl_next_state(r, sr, jr, &nr), GDL_OK);
+            assert_int_equal(gdl_state_next(p, sp, jp, &np), GDL_OK);
+            assert_int_equal(gdl_state_next(r, sr, jr, &nr), GDL_OK);
             gdl_state_free(sp);
             gdl_state_free(sr);
             sp = np;

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "../../include/gdl.h"
+#include "api_errors.h"
 #include "../gen/gen.h"
 
 static uint64_t env_u64(const char *name, uint64_t dflt)
@@ -51,9 +52,9 @@ static void next_again(GdlMachine *e, GdlMachine *r, Step *steps, int n, uint64_
 {
     for (int i = n - 1; i >= 0; i--) {
         GdlState *ne = NULL, *nr = NULL;
-        check_ok(gdl_next_state(e, steps[i].se, steps[i].je, &ne), gdl_next_state(r, steps[i].sr, steps[i].jr, &nr),
+        check_ok(gdl_state_next(e, steps[i].se, steps[i].je, &ne), gdl_state_next(r, steps[i].sr, steps[i].jr, &nr),
                  e, r, seed, "next state asked again");
-        if (gdl_state_hash(e, ne) != gdl_state_hash(r, nr) || gdl_state_size(ne) != gdl_state_size(nr))
+        if (gdl_state_hash(ne) != gdl_state_hash(nr) || gdl_state_size(ne) != gdl_state_size(nr))
             fail_msg("seed %llu: the next state of step %d, asked again alone, differs", (unsigned long long)seed, i);
         gdl_state_free(ne);
         gdl_state_free(nr);
@@ -65,17 +66,17 @@ static void playthrough(GdlMachine *e, GdlMachine *r, GdlRng *rng, uint64_t seed
     GdlState *se = NULL, *sr = NULL;
     Step steps[30];
     int nsteps = 0;
-    check_ok(gdl_initial_state(e, &se), gdl_initial_state(r, &sr), e, r, seed, "initial state");
+    check_ok(gdl_state_initial(e, &se), gdl_state_initial(r, &sr), e, r, seed, "initial state");
     for (int step = 0; step < 30; step++) {
         states++;
-        if (gdl_state_hash(e, se) != gdl_state_hash(r, sr) || gdl_state_size(se) != gdl_state_size(sr))
+        if (gdl_state_hash(se) != gdl_state_hash(sr) || gdl_state_size(se) != gdl_state_size(sr))
             fail_msg("seed %llu, step %d: the states differ", (unsigned long long)seed, step);
         bool te = false, tr = false;
-        check_ok(gdl_is_terminal(e, se, &te), gdl_is_terminal(r, sr, &tr), e, r, seed, "terminal");
+        check_ok(gdl_state_is_terminal(e, se, &te), gdl_state_is_terminal(r, sr, &tr), e, r, seed, "terminal");
         if (te != tr)
             fail_msg("seed %llu, step %d: terminal %d vs ref %d", (unsigned long long)seed, step, te, tr);
         int ge[8], gr[8];
-        GdlStatus a = gdl_goals(e, se, ge), b = gdl_goals(r, sr, gr);
+        GdlStatus a = gdl_state_goals(e, se, ge), b = gdl_state_goals(r, sr, gr);
         if (a != b)
             fail_msg("seed %llu, step %d: goals: %s vs ref %s", (unsigned long long)seed, step, gdl_status_name(a),
                      gdl_status_name(b));
@@ -89,7 +90,7 @@ static void playthrough(GdlMachine *e, GdlMachine *r, GdlRng *rng, uint64_t seed
         for (unsigned k = 0; k < nroles; k++) {
             const GdlMove *me, *mr;
             size_t ne = 0, nr = 0;
-            check_ok(gdl_legal_moves(e, se, k, &me, &ne), gdl_legal_moves(r, sr, k, &mr, &nr), e, r, seed, "legal");
+            check_ok(gdl_state_legal(e, se, k, &me, &ne), gdl_state_legal(r, sr, k, &mr, &nr), e, r, seed, "legal");
             if (ne != nr)
                 fail_msg("seed %llu, step %d: role %u has %zu legal moves, ref %zu", (unsigned long long)seed, step, k,
                          ne, nr);
@@ -102,7 +103,7 @@ static void playthrough(GdlMachine *e, GdlMachine *r, GdlRng *rng, uint64_t seed
             jr[k] = mr[pick];
         }
         GdlState *ne = NULL, *nr = NULL;
-        check_ok(gdl_next_state(e, se, je, &ne), gdl_next_state(r, sr, jr, &nr), e, r, seed, "next state");
+        check_ok(gdl_state_next(e, se, je, &ne), gdl_state_next(r, sr, jr, &nr), e, r, seed, "next state");
         steps[nsteps] = (Step){se, sr, {0}, {0}};
         memcpy(steps[nsteps].je, je, nroles * sizeof *je);
         memcpy(steps[nsteps].jr, jr, nroles * sizeof *jr);
@@ -138,7 +139,7 @@ static void differential(void **state)
         gdl_diagnostics_free(d);
         GdlMachine *e = NULL, *r = NULL;
         char *err = NULL;
-        GdlStatus st = gdl_machine_new(g, engine, &e, &err);
+        GdlStatus st = test_machine_new(g, engine, &e, &err);
         if (st == GDL_LIMIT) {
             print_message("seed %llu: engine %s refuses the game: %s\n", (unsigned long long)seed, engine, err);
             free(err);
@@ -147,7 +148,7 @@ static void differential(void **state)
             free(text);
             continue;
         }
-        if (st != GDL_OK || gdl_machine_new(g, "ref", &r, &err) != GDL_OK)
+        if (st != GDL_OK || test_machine_new(g, "ref", &r, &err) != GDL_OK)
             fail_msg("seed %llu: %s", (unsigned long long)seed, err);
         GdlRng rng;
         gdl_rng_seed(&rng, seed);

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "../../include/gdl.h"
+#include "api_errors.h"
 #include "../../runtime/compiled.h"
 #include "../../runtime/pipeline.h"
 
@@ -78,24 +79,24 @@ static void plays(const GdlGame *g, const char *engine)
 {
     GdlMachine *m = NULL;
     char *err = NULL;
-    GdlStatus st = gdl_machine_new(g, engine, &m, &err);
+    GdlStatus st = test_machine_new(g, engine, &m, &err);
     if (st != GDL_OK)
         fprintf(stderr, "%s: %s\n", engine, err ? err : "?");
     assert_int_equal(st, GDL_OK);
     GdlState *s, *t;
-    assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+    assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
     const GdlMove *mv;
     size_t n;
-    assert_int_equal(gdl_legal_moves(m, s, 0, &mv, &n), GDL_OK);
+    assert_int_equal(gdl_state_legal(m, s, 0, &mv, &n), GDL_OK);
     assert_int_equal(n, 1);
     assert_string_equal(gdl_move_text(m, mv[0]), "(go?\?/ 1)");
     GdlMove joint = mv[0];
-    assert_int_equal(gdl_next_state(m, s, &joint, &t), GDL_OK);
+    assert_int_equal(gdl_state_next(m, s, &joint, &t), GDL_OK);
     bool term = false;
-    assert_int_equal(gdl_is_terminal(m, t, &term), GDL_OK);
+    assert_int_equal(gdl_state_is_terminal(m, t, &term), GDL_OK);
     assert_true(term);
     int goal = -1;
-    assert_int_equal(gdl_goals(m, t, &goal), GDL_OK);
+    assert_int_equal(gdl_state_goals(m, t, &goal), GDL_OK);
     assert_int_equal(goal, 100);
     gdl_state_free(s);
     gdl_state_free(t);

@@ -19,6 +19,7 @@
 
 #include "../../base/base.h"
 #include "../../include/gdl.h"
+#include "api_errors.h"
 
 typedef struct Failing {
     unsigned long count;   /* allocations so far */
@@ -87,7 +88,7 @@ static void session(const char *engine, Failing *f)
     }
     GdlMachine *m = NULL;
     char *err = NULL;
-    st = gdl_machine_new(g, engine, &m, &err);
+    st = test_machine_new(g, engine, &m, &err);
     free(err);
     if (!ok_or_oom(st, f)) {
         assert_null(m);
@@ -98,18 +99,18 @@ static void session(const char *engine, Failing *f)
     bool dead = false; /* the machine has answered out of memory */
     GdlState *s = NULL;
     for (int step = 0; step < 3 && !dead; step++) {
-        if (!s && !(dead = !ok_or_oom(gdl_initial_state(m, &s), f)))
+        if (!s && !(dead = !ok_or_oom(gdl_state_initial(m, &s), f)))
             assert_non_null(s);
         if (dead)
             break;
         bool term = false;
-        if ((dead = !ok_or_oom(gdl_is_terminal(m, s, &term), f)) || term)
+        if ((dead = !ok_or_oom(gdl_state_is_terminal(m, s, &term), f)) || term)
             break;
         GdlMove joint[2];
         for (unsigned r = 0; r < 2 && !dead; r++) {
             const GdlMove *mv;
             size_t n;
-            if (!(dead = !ok_or_oom(gdl_legal_moves(m, s, r, &mv, &n), f))) {
+            if (!(dead = !ok_or_oom(gdl_state_legal(m, s, r, &mv, &n), f))) {
                 assert_true(n > 0);
                 joint[r] = mv[0];
                 const char *text = gdl_move_text(m, mv[0]);
@@ -119,12 +120,12 @@ static void session(const char *engine, Failing *f)
         if (dead)
             break;
         GdlState *t = NULL;
-        if ((dead = !ok_or_oom(gdl_next_state(m, s, joint, &t), f)))
+        if ((dead = !ok_or_oom(gdl_state_next(m, s, joint, &t), f)))
             break;
         gdl_state_free(s);
         s = t;
         int goals[2];
-        dead = !ok_or_oom(gdl_goals(m, s, goals), f);
+        dead = !ok_or_oom(gdl_state_goals(m, s, goals), f);
         if (!dead && gdl_state_size(s) > 0)
             dead = gdl_state_fact(m, s, 0) == NULL;
     }
@@ -134,7 +135,7 @@ static void session(const char *engine, Failing *f)
         gdl_rng_seed(&rng, 7);
         int goals[2];
         uint64_t depth = 0;
-        dead = !ok_or_oom(gdl_depth_charge(m, s, &rng, 100, goals, &depth), f);
+        dead = !ok_or_oom(gdl_state_depth_charge(m, s, &rng, 100, goals, &depth), f);
         size_t len = 0;
         if (!dead) {
             /* asking for the size is GDL_LIMIT with the size set */
@@ -160,7 +161,7 @@ static void session(const char *engine, Failing *f)
     if (dead) {
         /* every later query refuses, and says why */
         GdlState *again = NULL;
-        assert_int_equal(gdl_initial_state(m, &again), GDL_OUT_OF_MEMORY);
+        assert_int_equal(gdl_state_initial(m, &again), GDL_OUT_OF_MEMORY);
         assert_null(again);
         assert_non_null(strstr(gdl_machine_error(m), "out of memory"));
     }

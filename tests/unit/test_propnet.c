@@ -467,7 +467,7 @@ static void against_ref_with(const char *path, uint32_t playouts, uint32_t max_s
         GdlGame *game = NULL;
         GdlMachine *m = NULL;
         assert_int_equal(gdl_game_load_file(path, &game, NULL), GDL_OK);
-        assert_int_equal(gdl_machine_new(game, "ref", &m, NULL), GDL_OK);
+        assert_int_equal(gdl_machine_new(game, "ref", &m), GDL_OK);
         unsigned nroles = gdl_game_role_count(game);
         assert_int_equal(nroles, pn->roles.n);
         U32Vec order = {0}, at = {0};
@@ -479,7 +479,7 @@ static void against_ref_with(const char *path, uint32_t playouts, uint32_t max_s
         gdl_rng_seed(&rng, 12345);
         for (uint32_t p = 0; p < playouts; p++) {
             GdlState *s = NULL;
-            assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+            assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
             {
                 /* the initial state is what the bases' init say */
                 size_t ni = gdl_state_size(s), nb = 0;
@@ -517,11 +517,11 @@ static void against_ref_with(const char *path, uint32_t playouts, uint32_t max_s
                 }
                 evaluate(pn, &order, &at, nsccs, val);
                 bool term;
-                assert_int_equal(gdl_is_terminal(m, s, &term), GDL_OK);
+                assert_int_equal(gdl_state_is_terminal(m, s, &term), GDL_OK);
                 if (term != (bool)val[pn->terminal])
                     fail_msg("%s (%s): terminal differs at step %u", path, opt_names[o], step);
                 int goals[64];
-                GdlStatus gs = gdl_goals(m, s, goals);
+                GdlStatus gs = gdl_state_goals(m, s, goals);
                 for (unsigned k = 0; k < nroles && gs == GDL_OK; k++) {
                     int v = GDL_NO_GOAL, nv = 0;
                     for (uint32_t i = 0; i < pn->roles.v[k].goals.n; i++)
@@ -538,7 +538,7 @@ static void against_ref_with(const char *path, uint32_t playouts, uint32_t max_s
                 for (unsigned k = 0; k < nroles; k++) {
                     const GdlMove *moves;
                     size_t nm;
-                    assert_int_equal(gdl_legal_moves(m, s, k, &moves, &nm), GDL_OK);
+                    assert_int_equal(gdl_state_legal(m, s, k, &moves, &nm), GDL_OK);
                     for (size_t i = 0; i < nm; i++)
                         texts[i] = (char *)gdl_move_text(m, moves[i]);
                     char *want = joined(texts, nm);
@@ -556,7 +556,7 @@ static void against_ref_with(const char *path, uint32_t playouts, uint32_t max_s
                 if (step == max_steps)
                     break;
                 GdlMove joint[64];
-                assert_int_equal(gdl_random_joint_move(m, s, &rng, joint), GDL_OK);
+                assert_int_equal(gdl_state_random_joint_move(m, s, &rng, joint), GDL_OK);
                 for (unsigned k = 0; k < nroles; k++) {
                     const char *mt = gdl_move_text(m, joint[k]);
                     uint32_t i = 0;
@@ -569,7 +569,7 @@ static void against_ref_with(const char *path, uint32_t playouts, uint32_t max_s
                 }
                 evaluate(pn, &order, &at, nsccs, val);
                 GdlState *t = NULL;
-                assert_int_equal(gdl_next_state(m, s, joint, &t), GDL_OK);
+                assert_int_equal(gdl_state_next(m, s, joint, &t), GDL_OK);
                 size_t nt = gdl_state_size(t), nn = 0;
                 for (size_t i = 0; i < nt; i++)
                     texts[i] = (char *)gdl_state_fact(m, t, i);

@@ -217,14 +217,14 @@ static void differential(void **state)
         }
         gdl_diagnostics_free(d);
         GdlMachine *m = NULL;
-        assert_int_equal(gdl_machine_new(g, "ref", &m, NULL), GDL_OK);
+        assert_int_equal(gdl_machine_new(g, "ref", &m), GDL_OK);
         Oracle o = {.ir = &g->front.ir, .st = &m->store};
         o.facts = calloc(o.ir->rels.n, sizeof *o.facts);
         GdlRng rng;
         gdl_rng_seed(&rng, seed);
         for (int p = 0; p < 3; p++) {
             GdlState *s = NULL;
-            assert_int_equal(gdl_initial_state(m, &s), GDL_OK);
+            assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
             GdlState empty = {0};
             model(&o, &empty, NULL);
             U32Vec init = column(&o, IR_REL_INIT, BASE_NONE, 0);
@@ -233,12 +233,12 @@ static void differential(void **state)
                 states++;
                 model(&o, s, NULL);
                 bool terminal;
-                assert_int_equal(gdl_is_terminal(m, s, &terminal), GDL_OK);
+                assert_int_equal(gdl_state_is_terminal(m, s, &terminal), GDL_OK);
                 U32Vec t = column(&o, IR_REL_TERMINAL, BASE_NONE, 0);
                 assert_int_equal(terminal, t.n > 0);
                 vec_free(t);
                 int goals[2];
-                GdlStatus gs = gdl_goals(m, s, goals);
+                GdlStatus gs = gdl_state_goals(m, s, goals);
                 for (unsigned k = 0; k < 2; k++) {
                     U32Vec gv = column(&o, IR_REL_GOAL, m->roles.v[k], 1);
                     if (gs == GDL_OK && gv.n == 1)
@@ -253,13 +253,13 @@ static void differential(void **state)
                 for (unsigned k = 0; k < 2; k++) {
                     const GdlMove *moves;
                     size_t n;
-                    assert_int_equal(gdl_legal_moves(m, s, k, &moves, &n), GDL_OK);
+                    assert_int_equal(gdl_state_legal(m, s, k, &moves, &n), GDL_OK);
                     U32Vec lv = column(&o, IR_REL_LEGAL, m->roles.v[k], 1);
                     joint[k] = moves[gdl_rng_below(&rng, n)];
                     same_ids(moves, n, &lv, "legal moves", seed, step);
                 }
                 GdlState *next = NULL;
-                assert_int_equal(gdl_next_state(m, s, joint, &next), GDL_OK);
+                assert_int_equal(gdl_state_next(m, s, joint, &next), GDL_OK);
                 model(&o, s, joint);
                 U32Vec nx = column(&o, IR_REL_NEXT, BASE_NONE, 0);
                 /* the oracle's next facts, deduplicated */
