@@ -715,13 +715,13 @@ static void f_destroy(void *e)
     free(f);
 }
 
-static GdlStatus f_initial(void *e, U32Vec *facts)
+static EngineStatus f_initial(void *e, U32Vec *facts)
 {
     Filter *f = e;
     return f->inner_ops->initial(f->inner, facts);
 }
 
-static GdlStatus f_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
+static EngineStatus f_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
 {
     Filter *f = e;
     return f->inner_ops->next(f->inner, state, n, joint, facts);
@@ -737,13 +737,13 @@ static GdlStatus f_terminal_(Filter *f, const Gt *state, uint32_t n, bool *termi
     return st;
 }
 
-static GdlStatus f_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
+static EngineStatus f_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
 {
     bool fixed;
     return f_terminal_(e, state, n, terminal, &fixed);
 }
 
-static GdlStatus f_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
+static EngineStatus f_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
 {
     Filter *f = e;
     bool terminal = false, fixed = false;
@@ -829,7 +829,7 @@ static void filter_partition(Filter *f, U32Vec *moves, uint32_t from)
         moves->n = k;
 }
 
-static GdlStatus f_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves)
+static EngineStatus f_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves)
 {
     Filter *f = e;
     GdlAnalysis *a = f->a;

@@ -1145,35 +1145,38 @@ static GdlStatus next_into(GdlMachine *m, const GdlState *s, GdlState **out)
  * while it plays them when it can (EngineOps.next_checked), else first. */
 static GdlStatus next_checked_into(GdlMachine *m, const GdlState *s, GdlState **out)
 {
+    EngineStatus st = RT_UNSHARED;
     if (m->shared_max) { /* the facts as a state holds them, copied (EngineOps.next_shared) */
         vec_reserve(m->scratch, m->shared_max + 1);
         vec_reserve(m->shared_cids, m->shared_max + 1);
         m->scratch.n = 0;
         uint32_t k = 0;
         uint64_t sum = 0, stamp = m->ctl.made_stamp = fresh_stamp(m);
-        GdlStatus st = done(m, m->ops->next_shared(m->engine, query_facts(m, s), s->n, m->joint.v, m->scratch.v,
-                                                   m->shared_cids.v, &k, &sum));
+        st = m->ops->next_shared(m->engine, query_facts(m, s), s->n, m->joint.v, m->scratch.v, m->shared_cids.v, &k,
+                                 &sum);
+        done(m, GDL_OK);
         if (st == GDL_OK) {
             GdlState *t = state_room(m, out, k);
             gt_tuple_copy(t->facts, m->scratch.v, k);
             gt_tuple_copy(t->facts + t->cap, m->shared_cids.v, k);
             state_finish(m, out, t, k, STATE_SEED + sum, true, stamp);
         }
-        if (st != RT_PN_UNCOVERED && st != RT_ILLEGAL)
-            return st;
-    } else if (m->ops->next_checked) {
+    }
+    if (st == RT_UNSHARED && m->ops->next_checked) {
         m->scratch.n = 0;
         uint64_t stamp = m->ctl.made_stamp = fresh_stamp(m);
-        GdlStatus st = done(m, m->ops->next_checked(m->engine, query_facts(m, s), s->n, m->joint.v, &m->scratch));
+        st = m->ops->next_checked(m->engine, query_facts(m, s), s->n, m->joint.v, &m->scratch);
+        done(m, GDL_OK);
         if (st == GDL_OK)
             state_set_stamped(m, out, m->scratch.v, m->scratch.n, stamp);
-        if (st != RT_PN_UNCOVERED && st != RT_ILLEGAL)
-            return st;
-        /* illegal: the moves listed say which and why (a role without
-         * any in a state that is not terminal is the game's fault) */
     }
-    GdlStatus st = joint_legal(m, s);
-    return st == GDL_OK ? next_into(m, s, out) : st;
+    if (st != RT_UNSHARED && st != RT_ILLEGAL)
+        return (GdlStatus)st;
+    /* no check by the engine, or illegal: the moves listed say which and
+     * why (a role without any in a state that is not terminal is the
+     * game's fault) */
+    GdlStatus g = joint_legal(m, s);
+    return g == GDL_OK ? next_into(m, s, out) : g;
 }
 
 static GdlStatus next_state_(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out)

@@ -820,7 +820,7 @@ static inline bool pn_stop(RtControl *c)
             return rt_fail((p)->ctl, GDL_CANCELLED, "cancelled");              \
     } while (0)
 
-static GdlStatus pn_initial(void *e, U32Vec *facts)
+static EngineStatus pn_initial(void *e, U32Vec *facts)
 {
     Pn *p = e;
     PN_POLL(p);
@@ -865,7 +865,7 @@ static inline Pn *phase(Pn *p, const Gt *state, uint32_t n)
     return p->route;
 }
 
-static GdlStatus pn_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves)
+static EngineStatus pn_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves)
 {
     Pn *p = phase(e, state, n);
     PN_POLL(p);
@@ -895,8 +895,8 @@ static inline bool legal_bit(const Pn *p, const PnRoleTab *r, Gt move)
 /* The network holds the next state of state after joint (in next_on),
  * answered by *pp; when check, the joint move is checked first
  * (EngineOps.next_checked): RT_ILLEGAL when a move is not legal. */
-static inline __attribute__((always_inline)) GdlStatus step_(void *e, const Gt *state, uint32_t n, const Gt *joint,
-                                                             bool check, Pn **pp)
+static inline __attribute__((always_inline)) EngineStatus step_(void *e, const Gt *state, uint32_t n,
+                                                                const Gt *joint, bool check, Pn **pp)
 {
     Pn *p = *pp = phase(e, state, n);
     PN_POLL(p);
@@ -927,11 +927,11 @@ static inline void made_(Pn *p)
     memcpy(p->made->on, p->next_on, p->nbase_words * sizeof *p->made->on);
 }
 
-static inline __attribute__((always_inline)) GdlStatus next_(void *e, const Gt *state, uint32_t n, const Gt *joint,
-                                                             U32Vec *facts, bool check)
+static inline __attribute__((always_inline)) EngineStatus next_(void *e, const Gt *state, uint32_t n,
+                                                                const Gt *joint, U32Vec *facts, bool check)
 {
     Pn *p;
-    GdlStatus st = step_(e, state, n, joint, check, &p);
+    EngineStatus st = step_(e, state, n, joint, check, &p);
     if (st != GDL_OK)
         return st;
     vec_reserve(*facts, facts->n + p->nbase + 1);
@@ -946,11 +946,11 @@ static inline __attribute__((always_inline)) GdlStatus next_(void *e, const Gt *
 
 /* EngineOps.next_shared: the facts from the bases' shares (bind_shares;
  * the phases' networks have the top one's bases, numbered alike). */
-static GdlStatus pn_next_shared(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
-                                uint32_t *nout, uint64_t *sum)
+static EngineStatus pn_next_shared(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
+                                   uint32_t *nout, uint64_t *sum)
 {
     Pn *p;
-    GdlStatus st = step_(e, state, n, joint, true, &p);
+    EngineStatus st = step_(e, state, n, joint, true, &p);
     if (st != GDL_OK)
         return st;
     const PnShare *share = ((const Pn *)e)->share;
@@ -989,17 +989,17 @@ static uint32_t pn_bind_shares(void *e,
     return p->nbase;
 }
 
-static GdlStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
+static EngineStatus pn_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
 {
     return next_(e, state, n, joint, facts, false);
 }
 
-static GdlStatus pn_next_checked(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
+static EngineStatus pn_next_checked(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
 {
     return next_(e, state, n, joint, facts, true);
 }
 
-static GdlStatus pn_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
+static EngineStatus pn_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
 {
     Pn *p = phase(e, state, n);
     PN_POLL(p);
@@ -1009,7 +1009,7 @@ static GdlStatus pn_terminal(void *e, const Gt *state, uint32_t n, bool *termina
     return GDL_OK;
 }
 
-static GdlStatus pn_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
+static EngineStatus pn_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
 {
     Pn *p = ((Pn *)e)->goalnet ? ((Pn *)e)->goalnet : phase(e, state, n);
     PN_POLL(p);

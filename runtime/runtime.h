@@ -42,6 +42,20 @@ typedef enum EngineArg {
     ENGINE_ARG_REQUIRED, /* "so:PATH" only */
 } EngineArg;
 
+/* What an engine's query answers: a GdlStatus, or one of the engine
+ * interface's own answers below, which stay between the engines and the
+ * API: the API acts on them and never hands one to its caller. */
+typedef int EngineStatus;
+/* next_checked, next_shared: a move of the joint move is not legal (no next
+ * state made; the API lists the moves to say which and why) */
+#define RT_ILLEGAL 0x7ffe
+/* next_shared: the engine made no state so for this one (the API asks
+ * next_checked, or lists and checks the moves and asks next) */
+#define RT_UNSHARED 0x7ffd
+/* engine pn made strict (rt_pn_strict), to the hybrid engine that made it
+ * so and only to it: a state the network cannot hold */
+#define RT_PN_UNCOVERED 0x7fff
+
 typedef struct EngineOps {
     const char *name;
     /* NULL with *err set on failure. store is the machine's (shared by the
@@ -49,13 +63,13 @@ typedef struct EngineOps {
      * is what follows the colon in the engine's name ("so:PATH"), or NULL. */
     void *(*create)(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err);
     void (*destroy)(void *e);
-    GdlStatus (*initial)(void *e, U32Vec *facts);
+    EngineStatus (*initial)(void *e, U32Vec *facts);
     /* moves: the role's legal moves, in any order, no duplicates */
-    GdlStatus (*legal)(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves);
-    GdlStatus (*next)(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts);
-    GdlStatus (*terminal)(void *e, const Gt *state, uint32_t n, bool *terminal);
+    EngineStatus (*legal)(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves);
+    EngineStatus (*next)(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts);
+    EngineStatus (*terminal)(void *e, const Gt *state, uint32_t n, bool *terminal);
     /* values: pairs (role index, goal value term), one per goal fact */
-    GdlStatus (*goals)(void *e, const Gt *state, uint32_t n, U32Vec *values);
+    EngineStatus (*goals)(void *e, const Gt *state, uint32_t n, U32Vec *values);
     EngineArg arg;     /* what may follow the name */
     /* Optional (NULL: not known): appends every move and fact the engine can
      * ever answer, so that the API ranks them in canonical order once
@@ -68,11 +82,8 @@ typedef struct EngineOps {
      * it listed and remembered, per role): next with the joint move
      * checked first, in O(roles), without listing moves: RT_ILLEGAL, and
      * no next state made, when a move is not legal in the state (the API
-     * then lists the moves to say which and why). An engine that cannot
-     * tell for this state
-     * returns RT_PN_UNCOVERED (the API then lists the moves, checks, and
-     * calls next). */
-    GdlStatus (*next_checked)(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts);
+     * then lists the moves to say which and why). */
+    EngineStatus (*next_checked)(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts);
     /* Optional, both or neither: the next state written as the API keeps
      * states, so that making one is a copy. bind_shares is called once
      * the machine is made, with share(ctx, facts, n, cids, mixes) giving
@@ -81,11 +92,11 @@ typedef struct EngineOps {
      * makes none so). next_shared is next_checked writing the facts,
      * sorted by id, to facts, their canonical ids to cids (room for that
      * many each), their number to *nout and the sum of their shares to
-     * *sum. */
+     * *sum; RT_UNSHARED for a state it cannot make so. */
     uint32_t (*bind_shares)(void *e,
                             void (*share)(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes),
                             void *ctx);
-    GdlStatus (*next_shared)(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
+    EngineStatus (*next_shared)(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
                              uint32_t *nout, uint64_t *sum);
 } EngineOps;
 
@@ -116,7 +127,8 @@ const EngineOps *rt_jit_resolve(const EngineOps *ops, void **engine);
 /* What a machine of a planning engine plays by (gdl_machine_plan). */
 const char *rt_jit_plan(const void *engine);
 
-/* Engine pn made strict: a query on a state its network cannot hold (a fact
+/* Engine pn made strict (by the hybrid engine, hybrid.c, which answers such
+ * states itself): a query on a state its network cannot hold (a fact
  * it has no base for, a base it fixed given otherwise) returns
  * RT_PN_UNCOVERED, with no message, instead of answering as if the state
  * were the nearest one it holds. */
@@ -128,9 +140,6 @@ uint32_t rt_pn_phases(const void *pn);
 bool rt_pn_goals_apart(const void *pn);
 /* Whether engine pn tells changes in topological order (pn.c: choose_order). */
 bool rt_pn_ordered(const void *pn);
-#define RT_PN_UNCOVERED ((GdlStatus)0x7fff)
-/* EngineOps.next_checked: a move of the joint move is not legal. */
-#define RT_ILLEGAL ((GdlStatus)0x7ffe)
 
 /* The domain analysis of domain.c: appends to out the terms a state may
  * hold (role BASE_NONE) or the moves role may make, a sound

@@ -30,6 +30,14 @@ check runtime base frontend middle analysis backend include
 check solve base include
 check player base frontend solve include
 check driver base frontend middle analysis runtime backend solve player include
-if [ -s "$tmp" ]; then status=1; else echo "ok: the stages include each other in one direction"; fi
+# No private status travels through the public enum: an engine's own
+# answers are EngineStatus values (runtime/runtime.h), never a GdlStatus cast.
+for f in $(find "$src" -path "$src/include" -prune -o -path "$src/build*" -prune -o \( -name '*.c' -o -name '*.h' \) -print); do
+    if grep -n '(GdlStatus) *0x' "$f" >/dev/null; then
+        echo "FAIL: $f casts a private status into GdlStatus"
+        echo x >> "$tmp"
+    fi
+done
+if [ -s "$tmp" ]; then status=1; else echo "ok: the stages include each other in one direction; no status is cast into GdlStatus"; fi
 rm -f "$tmp"
 exit $status
