@@ -332,8 +332,8 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
         *mp = NULL;
         return st;
     }
-    if (ops == &rt_engine_jit || ops == &rt_engine_aot)
-        m->ops = rt_jit_resolve(ops, &m->engine);
+    if (ops->resolve)
+        m->ops = ops->resolve(ops, &m->engine);
     rank_known(m);
     if (m->ops->bind_shares)
         m->shared_max = m->ops->bind_shares(m->engine, bind_share, m);
@@ -386,11 +386,7 @@ const char *gdl_machine_engine(const GdlMachine *m) { return m->ops->name; }
 
 const char *gdl_machine_plan(const GdlMachine *m)
 {
-    if (m->ops == &rt_engine_jit || m->ops == &rt_engine_aot)
-        return rt_jit_plan(m->engine);
-    if (m->ops == &rt_engine_jit_goal || m->ops == &rt_engine_aot_goal)
-        return "goal-directed code";
-    return m->ops->name;
+    return m->ops->plan ? m->ops->plan(m->engine) : m->ops->name;
 }
 const char *gdl_machine_error(const GdlMachine *m)
 {

@@ -972,10 +972,15 @@ static EngineStatus compiled_goals(void *e, const Gt *state, uint32_t ns, U32Vec
     return st;
 }
 
+/* What a machine of jit:goal or aot:goal plays by (gdl_machine_plan). */
+static const char *goal_plan(const void *e) { return "goal-directed code"; }
+
 const EngineOps rt_engine_jit_goal = {"jit", jit_create, compiled_destroy, compiled_initial, compiled_legal,
-                                 compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_NONE, NULL, false, NULL, NULL, NULL};
+                                 compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_NONE, NULL, false, NULL, NULL, NULL,
+                                 goal_plan, NULL};
 const EngineOps rt_engine_aot_goal = {"aot", aot_create, compiled_destroy, compiled_initial, compiled_legal,
-                                 compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_NONE, NULL, false, NULL, NULL, NULL};
+                                 compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_NONE, NULL, false, NULL, NULL, NULL,
+                                 goal_plan, NULL};
 const EngineOps rt_engine_so = {"so", so_create, compiled_destroy, compiled_initial, compiled_legal,
                                 compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_REQUIRED, NULL,
-                                false, NULL, NULL, NULL};
+                                false, NULL, NULL, NULL, NULL, NULL};

@@ -25,7 +25,7 @@
  * without timing (the tests use it). A game past the budget (the grounder
  * stops at it, so finding out costs at most the budget) is played by the
  * goal-directed code alone, as engine "jit:goal" always is, and the
- * machine then holds that engine directly (rt_jit_resolve).
+ * machine then holds that engine directly (EngineOps.resolve).
  * Engine aot makes the same plan with a larger budget (RT_AOT_PN_BUDGET)
  * against the goal-directed object of the system compiler ("aot:goal"),
  * made when the machine is, network or not. Its network plays from the
@@ -61,7 +61,7 @@ typedef struct Hybrid {
     void *goal; /* the goal-directed code, once a state needed it (NULL: not yet) */
     bool outside; /* a state outside the network was met */
     double slice; /* seconds of one engine's slice of the timing (CAL_SECONDS / 2 for jit) */
-    char plan[224]; /* rt_jit_plan's answer */
+    char plan[224]; /* hy_plan's answer */
     U32Vec moves; /* outside_check's scratch */
 } Hybrid;
 
@@ -374,7 +374,7 @@ static void *aot_create(const GdlGame *game, const char *arg, GtStore *store, Rt
     return hy_create(&rt_engine_aot_goal, RT_AOT_PN_BUDGET, CAL_SECONDS_AOT / 2, game, arg, store, ctl, err);
 }
 
-const EngineOps *rt_jit_resolve(const EngineOps *ops, void **engine)
+static const EngineOps *hy_resolve(const EngineOps *ops, void **engine)
 {
     Hybrid *h = *engine;
     if (h->pn)
@@ -385,7 +385,7 @@ const EngineOps *rt_jit_resolve(const EngineOps *ops, void **engine)
     return goal_ops;
 }
 
-const char *rt_jit_plan(const void *engine)
+static const char *hy_plan(const void *engine)
 {
     Hybrid *h = (Hybrid *)engine;
     uint32_t k = rt_pn_phases(h->pn);
@@ -528,9 +528,9 @@ static EngineStatus hy_next_shared(void *e, const Gt *state, uint32_t n, const G
 
 const EngineOps rt_engine_jit = {
     "jit", jit_create, hy_destroy, hy_initial, hy_legal, hy_next, hy_terminal, hy_goals, ENGINE_ARG_OPTIONAL, hy_terms,
-    true, hy_next_checked, hy_bind_shares, hy_next_shared,
+    true, hy_next_checked, hy_bind_shares, hy_next_shared, hy_plan, hy_resolve,
 };
 const EngineOps rt_engine_aot = {
     "aot", aot_create, hy_destroy, hy_initial, hy_legal, hy_next, hy_terminal, hy_goals, ENGINE_ARG_OPTIONAL, hy_terms,
-    true, hy_next_checked, hy_bind_shares, hy_next_shared,
+    true, hy_next_checked, hy_bind_shares, hy_next_shared, hy_plan, hy_resolve,
 };

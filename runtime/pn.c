@@ -2298,5 +2298,5 @@ void rt_pn_strict(void *e)
 
 const EngineOps rt_engine_pn = {
     "pn", pn_create, pn_destroy, pn_initial, pn_legal, pn_next, pn_terminal, pn_goals, ENGINE_ARG_OPTIONAL, pn_terms,
-    true, pn_next_checked, pn_bind_shares, pn_next_shared,
+    true, pn_next_checked, pn_bind_shares, pn_next_shared, NULL, NULL,
 };

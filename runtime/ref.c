@@ -1005,7 +1005,7 @@ static void ref_destroy(void *e)
 
 const EngineOps rt_engine_ref = {
     "ref", ref_create, ref_destroy, ref_initial, ref_legal, ref_next, ref_terminal, ref_goals, ENGINE_ARG_OPTIONAL, NULL,
-    false, NULL, NULL, NULL,
+    false, NULL, NULL, NULL, NULL, NULL,
 };
 
 /* ---- precomputing relations for the compiler ------------------------------ */

@@ -97,7 +97,15 @@ typedef struct EngineOps {
                             void (*share)(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes),
                             void *ctx);
     EngineStatus (*next_shared)(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
-                             uint32_t *nout, uint64_t *sum);
+                                uint32_t *nout, uint64_t *sum);
+    /* Optional (NULL: the engine's name): what a machine of the engine
+     * plays by (gdl_machine_plan); valid until the next call. */
+    const char *(*plan)(const void *e);
+    /* Optional (NULL: the machine keeps ops and the engine): called once
+     * the engine is made; the ops that play it, *engine replaced when
+     * another engine plays instead (the hybrid engine without a network
+     * hands its machine the goal-directed code). */
+    const struct EngineOps *(*resolve)(const struct EngineOps *ops, void **engine);
 } EngineOps;
 
 extern const EngineOps rt_engine_ref;
@@ -120,12 +128,6 @@ extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so, rt_engine_pn;
 extern const EngineOps rt_engine_jit_goal, rt_engine_aot_goal;
 #define RT_JIT_PN_BUDGET "max-atoms=400000,max-rules=150000,max-links=300000"
 #define RT_AOT_PN_BUDGET "max-atoms=600000,max-rules=250000,max-links=500000"
-/* After ops (rt_engine_jit or rt_engine_aot) made *engine: the ops that
- * play it (ops, or the goal-directed ops with *engine replaced by the
- * goal-directed engine). */
-const EngineOps *rt_jit_resolve(const EngineOps *ops, void **engine);
-/* What a machine of a planning engine plays by (gdl_machine_plan). */
-const char *rt_jit_plan(const void *engine);
 
 /* Engine pn made strict (by the hybrid engine, hybrid.c, which answers such
  * states itself): a query on a state its network cannot hold (a fact
