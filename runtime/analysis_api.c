@@ -3,7 +3,7 @@
  * filtered machines built on them (gdl_machine_new_filtered).
  *
  * An analysis belongs to a machine. Its network is built as engine pn
- * builds one (rt_propnet: ground within the budgets of the options, build,
+ * builds one (cp_propnet: ground within the budgets of the options, build,
  * optimise) in the machine's own term store, so that a base's fact and an
  * input's move are terms of the machine: a claim's moves are GdlMoves of
  * the machine as they are, a state's facts (the machine's ids, api.c's
@@ -360,7 +360,7 @@ static GdlStatus analysis_new_(GdlMachine *m, const char *options, GdlAnalysis *
     GdlAnalysis *a = base_xcalloc(1, sizeof *a);
     a->m = m;
     a->opt = opt;
-    bool built = rt_propnet(&m->game->front.ir, &lim, &m->store, PN_OPT_ALL, &a->pn, NULL, &why);
+    bool built = cp_propnet(&m->game->front.ir, &lim, &m->store, PN_OPT_ALL, &a->pn, NULL, &why);
     if (rt_stop_now(&m->ctl)) {
         free(why);
         analysis_free_(a);

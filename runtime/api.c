@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../compile/domain.h"
 #include "runtime.h"
 
 const char *gdl_version(void) { return GDL_VERSION; }
@@ -1486,6 +1487,9 @@ static GdlStatus next_states_(GdlMachine *m, const GdlState *s, uint64_t max, Gd
 /* The base propositions (role BASE_NONE) or the input moves of a role into
  * m->props, sorted canonically: from the game's rules when it has them and
  * they depend on no state, else from the domain analysis (domain.c). */
+/* CpStopFn for the domain analysis: ctx is the machine's RtControl. */
+static bool stop_now(void *ctx) { return rt_stop_now(ctx); }
+
 static GdlStatus props_of(GdlMachine *m, uint32_t role, uint64_t max, const GdlMove **props, size_t *n)
 {
     *props = NULL;
@@ -1507,7 +1511,8 @@ static GdlStatus props_of(GdlMachine *m, uint32_t role, uint64_t max, const GdlM
         if (st != GDL_OK)
             return rt_fail(&m->ctl, st, "evaluating the game's %s rules: %s", role == BASE_NONE ? "base" : "input",
                            st == GDL_LIMIT ? "more terms than the bound" : gdl_status_name(st));
-    } else if ((st = rt_domain(m->game, &m->store, &m->ctl, max ? max * 4 : 0, role, &m->props)) != GDL_OK)
+    } else if ((st = cp_domain(&m->game->front.ir, &m->store, max ? max * 4 : 0, role, stop_now, &m->ctl, &m->props,
+                               &m->ctl.error)) != GDL_OK)
         return st;
     gt_sort(&m->store, m->props.v, m->props.n);
     uint32_t k = 0;

@@ -2105,7 +2105,7 @@ static Pn *pn_make(const GdlGame *game, const PnArgs *a, GtStore *store, RtContr
      * symbol table is a copy of the game's, id for id */
     Propnet pn;
     char *why = NULL;
-    if (!rt_propnet(&game->front.ir, &a->lim, store, PN_OPT_ENGINE | (a->condensed ? PN_OPT_CONDENSE_ALWAYS : 0), &pn,
+    if (!cp_propnet(&game->front.ir, &a->lim, store, PN_OPT_ENGINE | (a->condensed ? PN_OPT_CONDENSE_ALWAYS : 0), &pn,
                     NULL, &why)) {
         ctl->create_status = GDL_LIMIT;
         bool budget = why && strncmp(why, "grounding stopped", 17) == 0;

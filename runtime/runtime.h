@@ -113,7 +113,8 @@ extern const EngineOps rt_engine_ref;
 /* Every answer of a relation that depends on neither `true` nor `does`,
  * evaluated by ref: tuples of the relation's arity appended to out, in
  * store (a proposition, arity 0, appends one 0 when true). GDL_LIMIT past max tuples, GDL_CANCELLED past the deadline. The
- * compiler uses it to turn such relations into facts. */
+ * compiler's fold pass uses it to turn such relations into facts (pipeline.c
+ * hands it to compile/fold.c). */
 GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uint32_t max, double deadline,
                           U32Vec *out);
 extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so, rt_engine_pn;
@@ -142,12 +143,6 @@ uint32_t rt_pn_phases(const void *pn);
 bool rt_pn_goals_apart(const void *pn);
 /* Whether engine pn tells changes in topological order (pn.c: choose_order). */
 bool rt_pn_ordered(const void *pn);
-
-/* The domain analysis of domain.c: appends to out the terms a state may
- * hold (role BASE_NONE) or the moves role may make, a sound
- * over-approximation, possibly with repeats. GDL_LIMIT past max terms
- * held in all (0: a bound of its own), GDL_CANCELLED past the deadline. */
-GdlStatus rt_domain(const GdlGame *game, GtStore *store, RtControl *ctl, uint64_t max, uint32_t role, U32Vec *out);
 
 /* What making a state needs of a fact (api.c: fact_share). */
 typedef struct FactInfo {
