@@ -5,15 +5,15 @@
  *
  * Making it: the game's program is grounded (middle/ground.c, within the
  * budgets of `pn:max-atoms=N,max-rules=N,max-links=N`, defaults otherwise),
- * its network built and optimised (middle/propnet.c, pnopt.c; the passes
- * of compile/pipeline.c's cp_propnet), then flattened into arrays: per
+ * its network built and optimised (middle/propnet.c, pnopt.c; the passes of
+ * compile/pipeline.c's cp_propnet), then flattened into arrays: per
  * component a counter of its true inputs, biased so that its bit 31 is the
  * gate's value (Sancho's trick: a visit adds and compares one word), a
- * PnGate (its value and flags), and the outputs of all as one array (CSR, uint32, each link carrying what a visit
- * needs of its target, PN_E_*: a NOT, whose value is its counter's bit 31
- * inverted, a cyclic member, a bit sink, a record to update on a flip; and
- * whether the link stands for a bypassed NOT, its counter moving against
- * the change). A game whose
+ * PnGate (its value and flags), and the outputs of all as one array (CSR,
+ * uint32, each link carrying what a visit needs of its target, PN_E_*: a
+ * NOT, whose value is its counter's bit 31 inverted, a cyclic member, a bit
+ * sink, a record to update on a flip; and whether the link stands for a
+ * bypassed NOT, its counter moving against the change). A game whose
  * grounding passes a budget is refused with the grounder's message, which
  * names the relation that grew; engine jit plays such games.
  *
