@@ -14,11 +14,12 @@
  *
  * The back half is here, in this folder (compile/), and runs from the IR
  * when an engine asks for its input. The goal-directed code (cp_back, for
- * engines jit:goal, aot:goal and so, gdlc emit; gdlc emit --dump plan):
+ * engines jit:goal, aot:goal and so, gdlc emit; gdlc emit --dump NAME
+ * prints a pass's output instead of the C):
  *
  *   fold      relations of neither the state nor the move, evaluated
  *             ahead into facts by the evaluator the caller hands in (the
- *             runtime's reference interpreter: fold.c says why);
+ *             runtime's reference interpreter: fold.c says why; fold);
  *   plan      the code generator's decisions: relations as fact sets or
  *             calls, the queries reached, join orders (backend/plan.h;
  *             plan);
@@ -69,6 +70,34 @@ static char *plan_text(const CgPlan *plan, size_t *len)
     return out;
 }
 
+/* The fold pass's dump: per relation folded, its name, arity and number of
+ * answers, then each answer as a fact. */
+static char *fold_text(const Front *front, CpFold *fold, size_t *len)
+{
+    char *out = NULL;
+    FILE *m = open_memstream(&out, len);
+    if (!m)
+        base_fatal("out of memory");
+    for (uint32_t i = 0; i < fold->nrels; i++) {
+        if (!fold->pre[i])
+            continue;
+        const IrRel *r = &front->ir.rels.v[i];
+        const char *name = symtab_str(&front->syms, r->sym);
+        const U32Vec *a = fold->pre[i];
+        uint32_t n = r->arity ? a->n / r->arity : a->n;
+        fprintf(m, "%s/%u: %u answer%s\n", name, r->arity, n, n == 1 ? "" : "s");
+        for (uint32_t k = 0; r->arity && k < n; k++) {
+            fprintf(m, "  (%s", name);
+            for (uint32_t j = 0; j < r->arity; j++)
+                fprintf(m, " %s", gt_text(&fold->store, a->v[k * r->arity + j]));
+            fputs(")\n", m);
+        }
+    }
+    fclose(m);
+    base_journal_adopt(out); /* the C library's block: freed if memory runs out */
+    return out;
+}
+
 /* The goal-directed passes, in order. */
 char *cp_back(const Front *front, const CpBackOptions *o, size_t *len, char **err)
 {
@@ -76,6 +105,11 @@ char *cp_back(const Front *front, const CpBackOptions *o, size_t *len, char **er
     CpFold fold;
     CgPlan plan;
     cp_fold(front, o->eval, o->eval_ctx, &fold);                   /* fold */
+    if (o->stop == CP_BACK_FOLD) {
+        out = fold_text(front, &fold, len);
+        cp_fold_free(&fold);
+        return out;
+    }
     CgOptions opt = {.c_name = o->c_name, .no_lines = o->no_lines, .pre = fold.pre, .store = &fold.store};
     if (cg_plan(&plan, front, fold.pre, err))                      /* plan */
         out = o->stop == CP_BACK_PLAN ? plan_text(&plan, len)

@@ -17,6 +17,7 @@
 typedef enum CpBackStop {
     CP_BACK_PLAN, /* the code generator's plan, dumped (backend/plan.h) */
     CP_BACK_C,    /* the C of the engine */
+    CP_BACK_FOLD, /* the fold pass's answers: per relation folded, its facts */
 } CpBackStop;
 
 typedef struct CpBackOptions {

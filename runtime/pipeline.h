@@ -15,6 +15,7 @@
 typedef enum RtBackStop {
     RT_BACK_PLAN = CP_BACK_PLAN, /* the code generator's plan, dumped (backend/plan.h) */
     RT_BACK_C = CP_BACK_C,       /* the C of the engine */
+    RT_BACK_FOLD = CP_BACK_FOLD, /* the fold pass's answers */
 } RtBackStop;
 
 typedef struct RtBackOptions {
