@@ -166,11 +166,12 @@ static GdlStatus next_states_(GdlMachine *m, const GdlState *s, uint64_t max, Gd
     return st;
 }
 
-/* The base propositions (role BASE_NONE) or the input moves of a role into
- * m->props, sorted canonically: from the game's rules when it has them and
- * they depend on no state, else from the domain analysis (domain.c). */
 /* CpStopFn for the domain analysis: ctx is the machine's RtControl. */
 static bool stop_now(void *ctx) { return rt_stop_now(ctx); }
+
+/* The base propositions (role BASE_NONE) or the input moves of a role into
+ * m->props, sorted canonically: from the game's rules when it has them and
+ * they depend on no state, else from the domain analysis (compile/domain.c). */
 
 static GdlStatus props_of(GdlMachine *m, uint32_t role, uint64_t max, const GdlMove **props, size_t *n)
 {

@@ -607,7 +607,7 @@ static bool set_state(Pn *p, const Gt *facts, uint32_t n)
 
 /* Every query is short (it propagates what changed): the flag is read
  * once per query, the coarse clock once per 8 (a deadline set reads it at
- * the next: api.c's poll count). */
+ * the next: RtControl's poll count, control.h). */
 static inline bool pn_stop(RtControl *c)
 {
     return rt_flag_up(c) || (c->deadline > 0 && (++c->poll & 7) == 0 && rt_stop_coarse(c));

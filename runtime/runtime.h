@@ -201,7 +201,7 @@ struct GdlState {
     Gt facts[];
 };
 
-/* ---- what the API's files share (api.c, analysis_api.c) ---------------- */
+/* ---- what the API's files share (api*.c, analysis_api.c) --------------- */
 
 /* Out of memory inside a public call (see GUARDED in api.c): the outermost
  * guarded call records its allocations in the machine's journal, and a
