@@ -1328,7 +1328,7 @@ static int draw(const char *cmd, const AzOpts *o)
     gt_init(&store, &f.syms);
     Propnet pn;
     char *err = NULL;
-    if (!rt_propnet(&f.ir, &o->lim, &store, PN_OPT_ALL, &pn, NULL, &err)) {
+    if (!cp_propnet(&f.ir, &o->lim, &store, PN_OPT_ALL, &pn, NULL, &err)) {
         fprintf(stderr, "gdlc %s: %s: %s\n", cmd, o->path, err);
         free(err);
         gt_free(&store);

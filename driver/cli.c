@@ -350,7 +350,7 @@ static int dump_pn(FILE *out, const Front *f, const CliDumpCtx *ctx, unsigned op
     char *err = NULL;
     int rc = CLI_OK;
     double t0 = gdl_now();
-    if (!rt_propnet(&f->ir, &ctx->lim, &store, opts, &pn, NULL, &err)) {
+    if (!cp_propnet(&f->ir, &ctx->lim, &store, opts, &pn, NULL, &err)) {
         fprintf(stderr, "%s: %s\n", ctx->path, err);
         free(err);
         rc = CLI_FAULT;

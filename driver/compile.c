@@ -11,6 +11,7 @@
 /* What gdlc emit --dump prints instead of the C: the output of an earlier
  * pass of the back half. */
 static const CliDump emit_dumps[] = {
+    {"fold", RT_BACK_FOLD, NULL},
     {"plan", RT_BACK_PLAN, NULL},
 };
 
@@ -153,7 +154,7 @@ static int compile_run(CliArgs *a)
 const CliCommand cli_emit = {
     "emit",
     "print the C the compiler generates for a game",
-    "usage: gdlc emit GAME.kif [-o GAME.c] [--no-lines] [--dump=plan] [--pn]\n"
+    "usage: gdlc emit GAME.kif [-o GAME.c] [--no-lines] [--dump=fold|plan] [--pn]\n"
     "\n"
     "Writes the C source of the game's compiled engine (to standard output, or\n"
     "to GAME.c): the engine's runtime first, then one function per rule and\n"
@@ -168,6 +169,9 @@ const CliCommand cli_emit = {
     "                     propagation of the game's optimised propositional\n"
     "                     network, one function per component (backend/pncg.h);\n"
     "                     exit 1 past its budget of lines\n"
+    "  --dump=fold        print the fold pass's answers instead of the C: per\n"
+    "                     relation evaluated ahead (NAME/ARITY: N answers), its\n"
+    "                     facts\n"
     "  --dump=plan        print the code generator's plan instead of the C:\n"
     "                     how each relation is evaluated (state, move, facts,\n"
     "                     folded N, recursive, rules), the root queries, then\n"

@@ -157,7 +157,7 @@ static int propnet_run(CliArgs *a)
     GroundStats gs;
     char *err = NULL;
     double t0 = gdl_now();
-    bool ok = rt_propnet(&f.ir, &lim, &store, PN_OPT_CONDENSE, &pn, &gs, &err);
+    bool ok = cp_propnet(&f.ir, &lim, &store, PN_OPT_CONDENSE, &pn, &gs, &err);
     double t1 = gdl_now();
     if (!ok) {
         fprintf(stderr, "gdlc %s: %s: %s\n", a->cmd, path, err);

@@ -164,7 +164,7 @@ typedef enum PnOpt {
      * which evaluate with inputs free. */
     PN_OPT_INPUT_COMPLEMENT = 1u << 6,
     /* Not an optimisation of the network but of what it is built from, so
-     * for rt_propnet only: the rules condensed before grounding (ground.h).
+     * for cp_propnet only: the rules condensed before grounding (ground.h).
      * Fewer gates, but the structure no longer mirrors the rules'
      * symmetries, which the analyses look for. */
     PN_OPT_CONDENSE = 1u << 7,

@@ -3,7 +3,7 @@
  * filtered machines built on them (gdl_machine_new_filtered).
  *
  * An analysis belongs to a machine. Its network is built as engine pn
- * builds one (rt_propnet: ground within the budgets of the options, build,
+ * builds one (cp_propnet: ground within the budgets of the options, build,
  * optimise) in the machine's own term store, so that a base's fact and an
  * input's move are terms of the machine: a claim's moves are GdlMoves of
  * the machine as they are, a state's facts (the machine's ids, api.c's
@@ -360,7 +360,7 @@ static GdlStatus analysis_new_(GdlMachine *m, const char *options, GdlAnalysis *
     GdlAnalysis *a = base_xcalloc(1, sizeof *a);
     a->m = m;
     a->opt = opt;
-    bool built = rt_propnet(&m->game->front.ir, &lim, &m->store, PN_OPT_ALL, &a->pn, NULL, &why);
+    bool built = cp_propnet(&m->game->front.ir, &lim, &m->store, PN_OPT_ALL, &a->pn, NULL, &why);
     if (rt_stop_now(&m->ctl)) {
         free(why);
         analysis_free_(a);
@@ -724,13 +724,13 @@ static void f_destroy(void *e)
     free(f);
 }
 
-static GdlStatus f_initial(void *e, U32Vec *facts)
+static EngineStatus f_initial(void *e, U32Vec *facts)
 {
     Filter *f = e;
     return f->inner_ops->initial(f->inner, facts);
 }
 
-static GdlStatus f_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
+static EngineStatus f_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
 {
     Filter *f = e;
     return f->inner_ops->next(f->inner, state, n, joint, facts);
@@ -746,13 +746,13 @@ static GdlStatus f_terminal_(Filter *f, const Gt *state, uint32_t n, bool *termi
     return st;
 }
 
-static GdlStatus f_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
+static EngineStatus f_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
 {
     bool fixed;
     return f_terminal_(e, state, n, terminal, &fixed);
 }
 
-static GdlStatus f_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
+static EngineStatus f_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
 {
     Filter *f = e;
     bool terminal = false, fixed = false;
@@ -838,7 +838,7 @@ static void filter_partition(Filter *f, U32Vec *moves, uint32_t from)
         moves->n = k;
 }
 
-static GdlStatus f_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves)
+static EngineStatus f_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves)
 {
     Filter *f = e;
     GdlAnalysis *a = f->a;

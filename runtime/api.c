@@ -18,13 +18,16 @@
  *
  * The StateMachine conveniences (random moves, depth charges, joint-move
  * iterators, successors, base propositions, states as bytes) are built on
- * the engine operations only, so every engine has them.
+ * the engine operations only, so every engine has them. Random moves and
+ * depth charges (a playout's loop, which calls the queries' helpers every
+ * step) and the generator they draw from are here; the others are in
+ * api_machine.c, states as bytes in api_bytes.c.
  */
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
 
-#include "runtime.h"
+#include "api_shared.h"
 
 const char *gdl_version(void) { return GDL_VERSION; }
 
@@ -42,49 +45,6 @@ const char *gdl_status_name(GdlStatus s)
     case GDL_OUT_OF_MEMORY: return "out of memory";
     }
     return "unknown status";
-}
-
-double gdl_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-GdlStatus rt_fail(RtControl *ctl, GdlStatus status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *text = base_vsprintf(fmt, ap);
-    va_end(ap);
-    free(ctl->error);
-    ctl->error = text;
-    return status;
-}
-
-bool rt_stop_now(const RtControl *ctl)
-{
-    return rt_flag_up(ctl) || (ctl->deadline > 0 && gdl_now() >= ctl->deadline);
-}
-
-bool rt_stop_coarse(const RtControl *ctl)
-{
-    if (rt_flag_up(ctl))
-        return true;
-    if (ctl->deadline <= 0)
-        return false;
-    /* the coarse clock is read from memory (a few ns, where the fine one
-     * costs tens); it runs behind by at most a tick (1 to 4 ms) */
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 >= ctl->deadline;
-}
-
-bool rt_should_stop(RtControl *ctl)
-{
-    if (rt_flag_up(ctl))
-        return true;
-    return ctl->deadline > 0 && (++ctl->poll & 255) == 0 && rt_stop_now(ctl);
 }
 
 /* ---- out of memory ---------------------------------------------------- */
@@ -111,7 +71,7 @@ GdlStatus rt_machine_oom(GdlMachine *m, const char *what)
  * stays, and gdl_machine_free frees what the machine's own teardown did
  * not (the call's temporaries). A nested call keeps the outer journal.
  * GUARDED and GUARDED_AS are RT_GUARDED and RT_GUARDED_AS (runtime.h), which
- * analysis_api.c uses too. */
+ * analysis_api.c uses too (api_shared.h names them for the API's files). */
 BaseJournal *rt_journal_enter(GdlMachine *m)
 {
     BaseJournal *outer = base_journal_swap(NULL);
@@ -125,9 +85,6 @@ void rt_journal_leave(GdlMachine *m, BaseJournal *outer, bool ok)
     if (!outer && ok)
         base_journal_forget_all(&m->journal);
 }
-
-#define GUARDED RT_GUARDED
-#define GUARDED_AS RT_GUARDED_AS
 
 /* ---- diagnostics and games ------------------------------------------ */
 
@@ -405,8 +362,8 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
         *mp = NULL;
         return st;
     }
-    if (ops == &rt_engine_jit || ops == &rt_engine_aot)
-        m->ops = rt_jit_resolve(ops, &m->engine);
+    if (ops->resolve)
+        m->ops = ops->resolve(ops, &m->engine);
     rank_known(m);
     if (m->ops->bind_shares)
         m->shared_max = m->ops->bind_shares(m->engine, bind_share, m);
@@ -459,11 +416,7 @@ const char *gdl_machine_engine(const GdlMachine *m) { return m->ops->name; }
 
 const char *gdl_machine_plan(const GdlMachine *m)
 {
-    if (m->ops == &rt_engine_jit || m->ops == &rt_engine_aot)
-        return rt_jit_plan(m->engine);
-    if (m->ops == &rt_engine_jit_goal || m->ops == &rt_engine_aot_goal)
-        return "goal-directed code";
-    return m->ops->name;
+    return m->ops->plan ? m->ops->plan(m->engine) : m->ops->name;
 }
 const char *gdl_machine_error(const GdlMachine *m)
 {
@@ -1215,35 +1168,38 @@ static GdlStatus next_into(GdlMachine *m, const GdlState *s, GdlState **out)
  * while it plays them when it can (EngineOps.next_checked), else first. */
 static GdlStatus next_checked_into(GdlMachine *m, const GdlState *s, GdlState **out)
 {
+    EngineStatus st = RT_UNSHARED;
     if (m->shared_max) { /* the facts as a state holds them, copied (EngineOps.next_shared) */
         vec_reserve(m->scratch, m->shared_max + 1);
         vec_reserve(m->shared_cids, m->shared_max + 1);
         m->scratch.n = 0;
         uint32_t k = 0;
         uint64_t sum = 0, stamp = m->ctl.made_stamp = fresh_stamp(m);
-        GdlStatus st = done(m, m->ops->next_shared(m->engine, query_facts(m, s), s->n, m->joint.v, m->scratch.v,
-                                                   m->shared_cids.v, &k, &sum));
+        st = m->ops->next_shared(m->engine, query_facts(m, s), s->n, m->joint.v, m->scratch.v, m->shared_cids.v, &k,
+                                 &sum);
+        done(m, GDL_OK);
         if (st == GDL_OK) {
             GdlState *t = state_room(m, out, k);
             gt_tuple_copy(t->facts, m->scratch.v, k);
             gt_tuple_copy(t->facts + t->cap, m->shared_cids.v, k);
             state_finish(m, out, t, k, STATE_SEED + sum, true, stamp);
         }
-        if (st != RT_PN_UNCOVERED && st != RT_ILLEGAL)
-            return st;
-    } else if (m->ops->next_checked) {
+    }
+    if (st == RT_UNSHARED && m->ops->next_checked) {
         m->scratch.n = 0;
         uint64_t stamp = m->ctl.made_stamp = fresh_stamp(m);
-        GdlStatus st = done(m, m->ops->next_checked(m->engine, query_facts(m, s), s->n, m->joint.v, &m->scratch));
+        st = m->ops->next_checked(m->engine, query_facts(m, s), s->n, m->joint.v, &m->scratch);
+        done(m, GDL_OK);
         if (st == GDL_OK)
             state_set_stamped(m, out, m->scratch.v, m->scratch.n, stamp);
-        if (st != RT_PN_UNCOVERED && st != RT_ILLEGAL)
-            return st;
-        /* illegal: the moves listed say which and why (a role without
-         * any in a state that is not terminal is the game's fault) */
     }
-    GdlStatus st = joint_legal(m, s);
-    return st == GDL_OK ? next_into(m, s, out) : st;
+    if (st != RT_UNSHARED && st != RT_ILLEGAL)
+        return (GdlStatus)st;
+    /* no check by the engine, or illegal: the moves listed say which and
+     * why (a role without any in a state that is not terminal is the
+     * game's fault) */
+    GdlStatus g = joint_legal(m, s);
+    return g == GDL_OK ? next_into(m, s, out) : g;
 }
 
 static GdlStatus next_state_(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out)
@@ -1332,36 +1288,20 @@ static GdlStatus goals_(GdlMachine *m, const GdlState *s, int *values)
     return st == GDL_OK ? goals_of(m, s, values, BASE_NONE) : st;
 }
 
-/* ---- what GGP-Base's StateMachine offers ----------------------------- */
-
-static GdlStatus goal_(GdlMachine *m, const GdlState *s, unsigned role, int *value)
+/* For api_machine.c and api_bytes.c (api_shared.h). */
+GdlStatus rt_legal_moves(GdlMachine *m, const GdlState *s, uint32_t k, bool remember)
 {
-    GdlStatus st = state_check(m, s);
-    if (st != GDL_OK)
-        return st;
-    if (role >= m->roles.n)
-        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no role %u", role);
-    int values[m->roles.n];
-    if ((st = goals_of(m, s, values, role)) == GDL_OK)
-        *value = values[role];
-    return st;
+    return legal_moves(m, s, k, remember);
 }
-
-GdlStatus gdl_game_role_find(const GdlGame *game, const char *name, unsigned *role)
+GdlStatus rt_next_into(GdlMachine *m, const GdlState *s, GdlState **out) { return next_into(m, s, out); }
+GdlStatus rt_goals_of(GdlMachine *m, const GdlState *s, int *values, uint32_t only)
 {
-    for (unsigned k = 0; name && k < gdl_game_role_count(game); k++) {
-        const char *r = gdl_game_role_name(game, k);
-        size_t i = 0;
-        /* role names are folded to lower case; fold name's ASCII letters */
-        while (r[i] && name[i] && r[i] == ((name[i] >= 'A' && name[i] <= 'Z') ? name[i] - 'A' + 'a' : name[i]))
-            i++;
-        if (!r[i] && !name[i]) {
-            *role = k;
-            return GDL_OK;
-        }
-    }
-    return GDL_BAD_ARGUMENT;
+    return goals_of(m, s, values, only);
 }
+void rt_state_sort(GdlMachine *m, const GdlState *s) { state_sort(m, s); }
+
+/* ---- random moves and depth charges (GGP-Base's StateMachine; the rest
+ * of it is api_machine.c's) --------------------------------------------- */
 
 /* Draws role k's move in s into m->joint (see gdl_state_random_move). */
 static GdlStatus draw_move(GdlMachine *m, const GdlState *s, uint32_t k, GdlRng *rng, bool remember)
@@ -1428,382 +1368,6 @@ static GdlStatus depth_charge_(GdlMachine *m, const GdlState *s, GdlRng *rng, ui
         a = 1 - a;
         ++*depth;
     }
-}
-
-struct GdlJointMoves {
-    uint32_t nroles; /* moves per joint move */
-    uint64_t max;    /* joint moves it may give */
-    uint64_t given;  /* joint moves given so far */
-    uint64_t count;  /* the number of joint moves, UINT64_MAX on overflow */
-    bool done;       /* the last one has been given */
-    U32Vec moves;    /* every role's legal moves, one role after another */
-    uint32_t *start; /* per role, where its moves start in moves (and the end) */
-    uint32_t *at;    /* per role, the index of its move in the next joint move */
-    GdlMove *joint;  /* the joint move given last */
-};
-
-void gdl_joint_moves_free(GdlJointMoves *it)
-{
-    if (!it)
-        return;
-    vec_free(it->moves);
-    free(it->start);
-    free(it->at);
-    free(it->joint);
-    free(it);
-}
-
-static GdlStatus joint_moves_(GdlMachine *m, const GdlState *s, uint64_t max, GdlJointMoves **out)
-{
-    *out = NULL;
-    GdlStatus st = state_check(m, s);
-    if (st != GDL_OK)
-        return st;
-    uint32_t nroles = m->roles.n;
-    GdlJointMoves *it = base_xcalloc(1, sizeof *it);
-    it->nroles = nroles;
-    it->max = max;
-    it->count = 1;
-    it->start = base_xcalloc(nroles + 1, sizeof *it->start);
-    it->at = base_xcalloc(nroles + 1, sizeof *it->at);
-    it->joint = base_xcalloc(nroles + 1, sizeof *it->joint);
-    for (uint32_t k = 0; k < nroles; k++) {
-        if ((st = legal_moves(m, s, k, !m->ops->next_checked)) != GDL_OK) {
-            gdl_joint_moves_free(it);
-            return st;
-        }
-        it->start[k] = it->moves.n;
-        for (uint32_t i = 0; i < m->scratch.n; i++)
-            vec_push(it->moves, m->scratch.v[i]);
-        uint64_t n = m->scratch.n;
-        it->count = n == 0 ? 0 : it->count > UINT64_MAX / n ? UINT64_MAX : it->count * n;
-    }
-    it->start[nroles] = it->moves.n;
-    it->done = it->count == 0;
-    *out = it;
-    return GDL_OK;
-}
-
-GdlStatus gdl_joint_moves_next(GdlJointMoves *it, const GdlMove **joint)
-{
-    *joint = NULL;
-    if (it->done)
-        return GDL_OK;
-    if (it->given == it->max)
-        return GDL_LIMIT;
-    for (uint32_t k = 0; k < it->nroles; k++)
-        it->joint[k] = it->moves.v[it->start[k] + it->at[k]];
-    *joint = it->joint;
-    it->given++;
-    /* an odometer, the last role turning fastest */
-    uint32_t k = it->nroles;
-    while (k > 0) {
-        k--;
-        if (++it->at[k] < it->start[k + 1] - it->start[k])
-            return GDL_OK;
-        it->at[k] = 0;
-    }
-    it->done = true;
-    return GDL_OK;
-}
-
-uint64_t gdl_joint_moves_count(const GdlJointMoves *it) { return it->count; }
-
-void gdl_successors_free(GdlSuccessors *x)
-{
-    for (size_t i = 0; x->states && i < x->n; i++)
-        gdl_state_free(x->states[i]);
-    free(x->states);
-    free(x->joints);
-    memset(x, 0, sizeof *x);
-}
-
-static GdlStatus next_states_(GdlMachine *m, const GdlState *s, uint64_t max, GdlSuccessors *res)
-{
-    /* built aside, handed over whole: running out of memory leaves *res empty */
-    memset(res, 0, sizeof *res);
-    GdlSuccessors built = {0}, *out = &built;
-    GdlJointMoves *it;
-    GdlStatus st = joint_moves_(m, s, max, &it);
-    if (st != GDL_OK)
-        return st;
-    uint64_t count = it->count;
-    if (count > max || count > SIZE_MAX / sizeof(GdlState *) / (m->roles.n + 1)) {
-        gdl_joint_moves_free(it);
-        return rt_fail(&m->ctl, GDL_LIMIT, "more than %llu joint moves", (unsigned long long)max);
-    }
-    out->roles = m->roles.n;
-    out->joints = base_xcalloc((size_t)count * out->roles + 1, sizeof *out->joints);
-    out->states = base_xcalloc((size_t)count + 1, sizeof *out->states);
-    const GdlMove *joint;
-    while (st == GDL_OK && (st = gdl_joint_moves_next(it, &joint)) == GDL_OK && joint) {
-        /* legal by construction: no need to check them again */
-        m->joint.n = 0;
-        for (uint32_t k = 0; k < out->roles; k++) {
-            vec_push(m->joint, joint[k]);
-            out->joints[out->n * out->roles + k] = joint[k];
-        }
-        if ((st = next_into(m, s, &out->states[out->n])) == GDL_OK)
-            out->n++;
-    }
-    gdl_joint_moves_free(it);
-    if (st != GDL_OK)
-        gdl_successors_free(out);
-    else
-        *res = built;
-    return st;
-}
-
-/* The base propositions (role BASE_NONE) or the input moves of a role into
- * m->props, sorted canonically: from the game's rules when it has them and
- * they depend on no state, else from the domain analysis (domain.c). */
-static GdlStatus props_of(GdlMachine *m, uint32_t role, uint64_t max, const GdlMove **props, size_t *n)
-{
-    *props = NULL;
-    *n = 0;
-    const Ir *ir = &m->game->front.ir;
-    uint32_t rel = ir->kwrel[role == BASE_NONE ? IR_REL_BASE : IR_REL_INPUT];
-    m->props.n = 0;
-    GdlStatus st;
-    if (rel != BASE_NONE && ir->rels.v[rel].nrules > 0 && !ir->rels.v[rel].dep_true && !ir->rels.v[rel].dep_does) {
-        U32Vec tuples = {0};
-        uint64_t cap = max == 0 ? UINT32_MAX - 1 : role == BASE_NONE ? max : max * m->roles.n;
-        st = rt_ref_relation(m->game, &m->store, rel, cap < UINT32_MAX - 1 ? (uint32_t)cap : UINT32_MAX - 1,
-                             m->ctl.deadline, &tuples);
-        uint32_t arity = role == BASE_NONE ? 1 : 2;
-        for (uint32_t i = 0; st == GDL_OK && i + arity <= tuples.n; i += arity)
-            if (arity == 1 || tuples.v[i] == m->roles.v[role])
-                vec_push(m->props, tuples.v[i + arity - 1]);
-        vec_free(tuples);
-        if (st != GDL_OK)
-            return rt_fail(&m->ctl, st, "evaluating the game's %s rules: %s", role == BASE_NONE ? "base" : "input",
-                           st == GDL_LIMIT ? "more terms than the bound" : gdl_status_name(st));
-    } else if ((st = rt_domain(m->game, &m->store, &m->ctl, max ? max * 4 : 0, role, &m->props)) != GDL_OK)
-        return st;
-    gt_sort(&m->store, m->props.v, m->props.n);
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < m->props.n; i++)
-        if (k == 0 || m->props.v[k - 1] != m->props.v[i])
-            m->props.v[k++] = m->props.v[i];
-    m->props.n = k;
-    if (max && k > max)
-        return rt_fail(&m->ctl, GDL_LIMIT, "more than %llu terms", (unsigned long long)max);
-    *props = m->props.v;
-    *n = m->props.n;
-    return GDL_OK;
-}
-
-static GdlStatus base_propositions_(GdlMachine *m, uint64_t max, const GdlFact **props, size_t *n)
-{
-    return props_of(m, BASE_NONE, max, props, n);
-}
-
-static GdlStatus input_moves_(GdlMachine *m, unsigned role, uint64_t max, const GdlMove **moves, size_t *n)
-{
-    *moves = NULL;
-    *n = 0;
-    if (role >= m->roles.n)
-        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no role %u", role);
-    return props_of(m, role, max, moves, n);
-}
-
-/* ---- states as bytes ------------------------------------------------- */
-
-typedef VEC(uint8_t) Bytes;
-
-static void put_varint(Bytes *b, uint64_t x)
-{
-    do {
-        vec_push(*b, (uint8_t)((x & 127) | (x > 127 ? 128 : 0)));
-        x >>= 7;
-    } while (x);
-}
-
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ULL;
-    return h;
-}
-
-/* Writes term t in prefix order, numbering its symbols in syms as they
- * first appear (m->symidx maps a symbol to its number + 1). */
-static void put_term(GdlMachine *m, Bytes *b, U32Vec *syms, Gt t)
-{
-    uint32_t fn = gt_fn(&m->store, t);
-    if (m->symidx.v[fn] == 0) {
-        vec_push(*syms, fn);
-        m->symidx.v[fn] = syms->n;
-    }
-    uint32_t arity = gt_arity(&m->store, t);
-    put_varint(b, (uint64_t)(m->symidx.v[fn] - 1) * 8 + (arity < 7 ? arity : 7));
-    if (arity >= 7)
-        put_varint(b, arity - 7);
-    for (uint32_t i = 0; i < gt_arity(&m->store, t); i++)
-        put_term(m, b, syms, gt_arg(&m->store, t, i));
-}
-
-static GdlStatus state_write_(GdlMachine *m, const GdlState *s, void *buf, size_t cap, size_t *len)
-{
-    *len = 0;
-    GdlStatus st = state_check(m, s);
-    if (st != GDL_OK)
-        return st;
-    uint32_t have = m->symidx.n, need = m->syms.n;
-    if (need > have) {
-        vec_reserve(m->symidx, need);
-        memset(m->symidx.v + have, 0, (size_t)(need - have) * sizeof *m->symidx.v);
-        m->symidx.n = need;
-    }
-    state_sort(m, s);
-    Bytes facts = {0}, out = {0};
-    U32Vec syms = {0};
-    put_varint(&facts, s->n);
-    for (uint32_t i = 0; i < s->n; i++)
-        put_term(m, &facts, &syms, m->sorted.v[i]);
-    const uint8_t head[5] = {'G', 'D', 'L', 'S', GDL_STATE_FORMAT};
-    for (int i = 0; i < 5; i++)
-        vec_push(out, head[i]);
-    put_varint(&out, syms.n);
-    for (uint32_t i = 0; i < syms.n; i++) {
-        uint32_t n = m->syms.len[syms.v[i]];
-        const char *text = symtab_str(&m->syms, syms.v[i]);
-        put_varint(&out, n);
-        for (uint32_t j = 0; j < n; j++)
-            vec_push(out, (uint8_t)text[j]);
-        m->symidx.v[syms.v[i]] = 0;
-    }
-    for (uint32_t i = 0; i < facts.n; i++)
-        vec_push(out, facts.v[i]);
-    uint64_t h = fnv1a(out.v, out.n);
-    for (int i = 0; i < 8; i++)
-        vec_push(out, (uint8_t)(h >> (8 * i)));
-    *len = out.n;
-    if (cap < out.n)
-        st = rt_fail(&m->ctl, GDL_LIMIT, "the state needs %u bytes, the buffer has %zu", out.n, cap);
-    else
-        memcpy(buf, out.v, out.n);
-    vec_free(facts);
-    vec_free(out);
-    vec_free(syms);
-    return st;
-}
-
-/* Reads bytes of a written state: checks everything in one pass that makes
- * nothing (m NULL), then reads again making the terms. */
-typedef struct Reader {
-    const uint8_t *p, *end; /* the bytes not read yet */
-    uint32_t nsyms;
-    uint32_t *symid;        /* when making: the symbol id of each index */
-    GdlMachine *m;          /* NULL while checking */
-} Reader;
-
-static bool get_varint(Reader *r, uint32_t *x)
-{
-    uint64_t v = 0;
-    for (int shift = 0; shift < 35; shift += 7) {
-        if (r->p == r->end)
-            return false;
-        uint8_t byte = *r->p++;
-        v |= (uint64_t)(byte & 127) << shift;
-        if (!(byte & 128)) {
-            if (v > UINT32_MAX || (byte == 0 && shift > 0))
-                return false; /* too large, or written longer than needed */
-            *x = (uint32_t)v;
-            return true;
-        }
-    }
-    return false;
-}
-
-/* A symbol as the KIF lexer makes them: folded to lower case. */
-static bool symbol_ok(const uint8_t *s, uint32_t n)
-{
-    static const char word[] = "abcdefghijklmnopqrstuvwxyz0123456789!$%&*+-./<=>@_~";
-    if (n == 0)
-        return false;
-    for (uint32_t i = 0; i < n; i++)
-        if (!s[i] || (!strchr(word, s[i]) && !(i > 0 && s[i] == '?')))
-            return false;
-    return true;
-}
-
-static bool get_term(Reader *r, uint32_t depth, Gt *out)
-{
-    uint32_t head, sym, arity, more = 0;
-    if (depth > GT_MAX_DEPTH || !get_varint(r, &head) || (sym = head / 8) >= r->nsyms)
-        return false;
-    if ((arity = head % 8) == 7 && (!get_varint(r, &more) || more > UINT32_MAX - 7))
-        return false;
-    arity += more;
-    if (arity > (size_t)(r->end - r->p))
-        return false;
-    Gt small[16], *args = arity <= 16 ? small : base_xmalloc(arity * sizeof *args);
-    bool ok = true;
-    for (uint32_t i = 0; i < arity && ok; i++)
-        ok = get_term(r, depth + 1, &args[i]);
-    if (ok && r->m && (*out = gt_intern(&r->m->store, r->symid[sym], arity, args)) == BASE_NONE)
-        ok = false;
-    if (args != small)
-        free(args);
-    return ok;
-}
-
-/* Reads the symbols and facts (between header and hash) into m->scratch. */
-static bool read_state(Reader *r)
-{
-    uint32_t nfacts;
-    if (!get_varint(r, &r->nsyms) || r->nsyms > (size_t)(r->end - r->p))
-        return false;
-    for (uint32_t i = 0; i < r->nsyms; i++) {
-        uint32_t n;
-        if (!get_varint(r, &n) || n > (size_t)(r->end - r->p) || !symbol_ok(r->p, n))
-            return false;
-        if (r->m)
-            r->symid[i] = symtab_intern(&r->m->syms, (const char *)r->p, n);
-        r->p += n;
-    }
-    if (!get_varint(r, &nfacts) || nfacts > (size_t)(r->end - r->p))
-        return false;
-    for (uint32_t i = 0; i < nfacts; i++) {
-        Gt t = BASE_NONE;
-        if (!get_term(r, 1, &t))
-            return false;
-        if (r->m)
-            vec_push(r->m->scratch, t);
-    }
-    return r->p == r->end;
-}
-
-static GdlStatus state_read_(GdlMachine *m, const void *buf, size_t len, GdlState **out)
-{
-    *out = NULL;
-    const uint8_t *b = buf;
-    if (!b || len < 5 + 8 || memcmp(b, "GDLS", 4) != 0)
-        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "not a state written by gdl_state_write");
-    if (b[4] != GDL_STATE_FORMAT)
-        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a state in format %u; this library reads format %u", b[4],
-                       GDL_STATE_FORMAT);
-    uint64_t h = 0;
-    for (int i = 0; i < 8; i++)
-        h |= (uint64_t)b[len - 8 + i] << (8 * i);
-    if (h != fnv1a(b, len - 8))
-        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a damaged state: the hash does not match");
-    Reader r = {.p = b + 5, .end = b + len - 8};
-    if (!read_state(&r))
-        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a damaged state: its hash matches but not its structure");
-    /* Checked: now make the terms. */
-    uint32_t nsyms = r.nsyms;
-    r = (Reader){.p = b + 5, .end = b + len - 8, .m = m};
-    r.symid = base_xcalloc((size_t)nsyms + 1, sizeof *r.symid);
-    m->scratch.n = 0;
-    bool ok = read_state(&r);
-    free(r.symid);
-    if (!ok) /* cannot happen: the first pass checked the same */
-        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a damaged state");
-    *out = state_make(m, m->scratch.v, m->scratch.n);
-    return GDL_OK;
 }
 
 /* ---- the generator --------------------------------------------------- */
@@ -1896,10 +1460,7 @@ GdlStatus gdl_state_next_into(GdlMachine *m, const GdlState *s, const GdlMove *j
     GUARDED(m, next_state_into_(m, s, joint, out));
 }
 
-GdlStatus gdl_state_goal(GdlMachine *m, const GdlState *s, unsigned role, int *value)
-{
-    GUARDED(m, goal_(m, s, role, value));
-}
+uint64_t gdl_state_hash(const GdlState *s) { return s ? s->hash : 0; }
 
 GdlStatus gdl_state_random_move(GdlMachine *m, const GdlState *s, unsigned role, GdlRng *rng, GdlMove *move)
 {
@@ -1916,35 +1477,3 @@ GdlStatus gdl_state_depth_charge(GdlMachine *m, const GdlState *s, GdlRng *rng, 
 {
     GUARDED(m, depth_charge_(m, s, rng, max_depth, goals, depth));
 }
-
-GdlStatus gdl_joint_moves_new(GdlMachine *m, const GdlState *s, uint64_t max, GdlJointMoves **out)
-{
-    GUARDED(m, joint_moves_(m, s, max, out));
-}
-
-GdlStatus gdl_state_successors(GdlMachine *m, const GdlState *s, uint64_t max, GdlSuccessors *out)
-{
-    GUARDED(m, next_states_(m, s, max, out));
-}
-
-GdlStatus gdl_machine_base_propositions(GdlMachine *m, uint64_t max, const GdlFact **props, size_t *n)
-{
-    GUARDED(m, base_propositions_(m, max, props, n));
-}
-
-GdlStatus gdl_machine_input_moves(GdlMachine *m, unsigned role, uint64_t max, const GdlMove **moves, size_t *n)
-{
-    GUARDED(m, input_moves_(m, role, max, moves, n));
-}
-
-GdlStatus gdl_state_write(GdlMachine *m, const GdlState *s, void *buf, size_t cap, size_t *len)
-{
-    GUARDED(m, state_write_(m, s, buf, cap, len));
-}
-
-GdlStatus gdl_state_read(GdlMachine *m, const void *buf, size_t len, GdlState **out)
-{
-    GUARDED(m, state_read_(m, buf, len, out));
-}
-
-uint64_t gdl_state_hash(const GdlState *s) { return s ? s->hash : 0; }

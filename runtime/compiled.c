@@ -900,7 +900,7 @@ static GdlStatus query(Compiled *c, u32 which, u32 role, const u32 **ans, u32 *n
     return status_of(c, c->mod->query(c->ev, which, role, ans, n));
 }
 
-static GdlStatus compiled_initial(void *e, U32Vec *facts)
+static EngineStatus compiled_initial(void *e, U32Vec *facts)
 {
     Compiled *c = e;
     const u32 *a;
@@ -911,7 +911,7 @@ static GdlStatus compiled_initial(void *e, U32Vec *facts)
     return st;
 }
 
-static GdlStatus compiled_legal(void *e, const Gt *state, uint32_t ns, uint32_t role, U32Vec *moves)
+static EngineStatus compiled_legal(void *e, const Gt *state, uint32_t ns, uint32_t role, U32Vec *moves)
 {
     Compiled *c = e;
     GdlStatus st = use_state(c, state, ns);
@@ -924,7 +924,7 @@ static GdlStatus compiled_legal(void *e, const Gt *state, uint32_t ns, uint32_t 
     return st;
 }
 
-static GdlStatus compiled_next(void *e, const Gt *state, uint32_t ns, const Gt *joint, U32Vec *facts)
+static EngineStatus compiled_next(void *e, const Gt *state, uint32_t ns, const Gt *joint, U32Vec *facts)
 {
     Compiled *c = e;
     GdlStatus st = use_state(c, state, ns);
@@ -943,7 +943,7 @@ static GdlStatus compiled_next(void *e, const Gt *state, uint32_t ns, const Gt *
     return st;
 }
 
-static GdlStatus compiled_terminal(void *e, const Gt *state, uint32_t ns, bool *terminal)
+static EngineStatus compiled_terminal(void *e, const Gt *state, uint32_t ns, bool *terminal)
 {
     Compiled *c = e;
     GdlStatus st = use_state(c, state, ns);
@@ -955,7 +955,7 @@ static GdlStatus compiled_terminal(void *e, const Gt *state, uint32_t ns, bool *
     return st;
 }
 
-static GdlStatus compiled_goals(void *e, const Gt *state, uint32_t ns, U32Vec *values)
+static EngineStatus compiled_goals(void *e, const Gt *state, uint32_t ns, U32Vec *values)
 {
     Compiled *c = e;
     GdlStatus st = use_state(c, state, ns);
@@ -972,10 +972,15 @@ static GdlStatus compiled_goals(void *e, const Gt *state, uint32_t ns, U32Vec *v
     return st;
 }
 
+/* What a machine of jit:goal or aot:goal plays by (gdl_machine_plan). */
+static const char *goal_plan(const void *e) { return "goal-directed code"; }
+
 const EngineOps rt_engine_jit_goal = {"jit", jit_create, compiled_destroy, compiled_initial, compiled_legal,
-                                 compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_NONE, NULL, false, NULL, NULL, NULL};
+                                 compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_NONE, NULL, false, NULL, NULL, NULL,
+                                 goal_plan, NULL};
 const EngineOps rt_engine_aot_goal = {"aot", aot_create, compiled_destroy, compiled_initial, compiled_legal,
-                                 compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_NONE, NULL, false, NULL, NULL, NULL};
+                                 compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_NONE, NULL, false, NULL, NULL, NULL,
+                                 goal_plan, NULL};
 const EngineOps rt_engine_so = {"so", so_create, compiled_destroy, compiled_initial, compiled_legal,
                                 compiled_next, compiled_terminal, compiled_goals, ENGINE_ARG_REQUIRED, NULL,
-                                false, NULL, NULL, NULL};
+                                false, NULL, NULL, NULL, NULL, NULL};

@@ -25,7 +25,7 @@
  * without timing (the tests use it). A game past the budget (the grounder
  * stops at it, so finding out costs at most the budget) is played by the
  * goal-directed code alone, as engine "jit:goal" always is, and the
- * machine then holds that engine directly (rt_jit_resolve).
+ * machine then holds that engine directly (EngineOps.resolve).
  * Engine aot makes the same plan with a larger budget (RT_AOT_PN_BUDGET)
  * against the goal-directed object of the system compiler ("aot:goal"),
  * made when the machine is, network or not. Its network plays from the
@@ -61,7 +61,8 @@ typedef struct Hybrid {
     void *goal; /* the goal-directed code, once a state needed it (NULL: not yet) */
     bool outside; /* a state outside the network was met */
     double slice; /* seconds of one engine's slice of the timing (CAL_SECONDS / 2 for jit) */
-    char plan[224]; /* rt_jit_plan's answer */
+    char plan[224]; /* hy_plan's answer */
+    U32Vec moves; /* outside_check's scratch */
 } Hybrid;
 
 static void *goal_engine(Hybrid *h)
@@ -373,7 +374,7 @@ static void *aot_create(const GdlGame *game, const char *arg, GtStore *store, Rt
     return hy_create(&rt_engine_aot_goal, RT_AOT_PN_BUDGET, CAL_SECONDS_AOT / 2, game, arg, store, ctl, err);
 }
 
-const EngineOps *rt_jit_resolve(const EngineOps *ops, void **engine)
+static const EngineOps *hy_resolve(const EngineOps *ops, void **engine)
 {
     Hybrid *h = *engine;
     if (h->pn)
@@ -384,7 +385,7 @@ const EngineOps *rt_jit_resolve(const EngineOps *ops, void **engine)
     return goal_ops;
 }
 
-const char *rt_jit_plan(const void *engine)
+static const char *hy_plan(const void *engine)
 {
     Hybrid *h = (Hybrid *)engine;
     uint32_t k = rt_pn_phases(h->pn);
@@ -405,20 +406,21 @@ static void hy_destroy(void *e)
         rt_engine_pn.destroy(h->pn);
     if (h->goal)
         h->goal_ops->destroy(h->goal);
+    vec_free(h->moves);
     free(h);
 }
 
-static GdlStatus hy_initial(void *e, U32Vec *facts)
+static EngineStatus hy_initial(void *e, U32Vec *facts)
 {
     Hybrid *h = e;
     return rt_engine_pn.initial(h->pn, facts);
 }
 
-static GdlStatus hy_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves)
+static EngineStatus hy_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves)
 {
     Hybrid *h = e;
     uint32_t from = moves->n;
-    GdlStatus st = rt_engine_pn.legal(h->pn, state, n, role, moves);
+    EngineStatus st = rt_engine_pn.legal(h->pn, state, n, role, moves);
     if (st != RT_PN_UNCOVERED)
         return st;
     moves->n = from;
@@ -430,11 +432,11 @@ static GdlStatus hy_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U
     return st;
 }
 
-static GdlStatus hy_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
+static EngineStatus hy_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
 {
     Hybrid *h = e;
     uint32_t from = facts->n;
-    GdlStatus st = rt_engine_pn.next(h->pn, state, n, joint, facts);
+    EngineStatus st = rt_engine_pn.next(h->pn, state, n, joint, facts);
     if (st != RT_PN_UNCOVERED)
         return st;
     facts->n = from;
@@ -442,21 +444,21 @@ static GdlStatus hy_next(void *e, const Gt *state, uint32_t n, const Gt *joint, 
     return g ? h->goal_ops->next(g, state, n, joint, facts) : GDL_LIMIT;
 }
 
-static GdlStatus hy_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
+static EngineStatus hy_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
 {
     Hybrid *h = e;
-    GdlStatus st = rt_engine_pn.terminal(h->pn, state, n, terminal);
+    EngineStatus st = rt_engine_pn.terminal(h->pn, state, n, terminal);
     if (st != RT_PN_UNCOVERED)
         return st;
     void *g = outside(h);
     return g ? h->goal_ops->terminal(g, state, n, terminal) : GDL_LIMIT;
 }
 
-static GdlStatus hy_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
+static EngineStatus hy_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
 {
     Hybrid *h = e;
     uint32_t from = values->n;
-    GdlStatus st = rt_engine_pn.goals(h->pn, state, n, values);
+    EngineStatus st = rt_engine_pn.goals(h->pn, state, n, values);
     if (st != RT_PN_UNCOVERED)
         return st;
     values->n = from;
@@ -464,12 +466,40 @@ static GdlStatus hy_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
     return g ? h->goal_ops->goals(g, state, n, values) : GDL_LIMIT;
 }
 
-/* The network's check; a state outside it is the API's to check by listing
- * the moves (RT_PN_UNCOVERED), then to play by hy_next. */
-static GdlStatus hy_next_checked(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
+/* Whether every move of joint is legal in a state outside the network, by
+ * the goal-directed code g: GDL_OK, RT_ILLEGAL, or its failure. */
+static EngineStatus outside_check(Hybrid *h, void *g, const Gt *state, uint32_t n, const Gt *joint)
+{
+    uint32_t nroles = h->game->front.ir.roles.n;
+    for (uint32_t k = 0; k < nroles; k++) {
+        h->moves.n = 0;
+        EngineStatus st = h->goal_ops->legal(g, state, n, k, &h->moves);
+        if (st != GDL_OK)
+            return st;
+        bool found = false;
+        for (uint32_t i = 0; i < h->moves.n && !found; i++)
+            found = h->moves.v[i] == joint[k];
+        if (!found)
+            return RT_ILLEGAL;
+    }
+    return GDL_OK;
+}
+
+/* The network's check; a state outside it is checked and played by the
+ * goal-directed code, here (the API hears RT_ILLEGAL or the next state). */
+static EngineStatus hy_next_checked(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
 {
     Hybrid *h = e;
-    return rt_engine_pn.next_checked(h->pn, state, n, joint, facts);
+    uint32_t from = facts->n;
+    EngineStatus st = rt_engine_pn.next_checked(h->pn, state, n, joint, facts);
+    if (st != RT_PN_UNCOVERED)
+        return st;
+    facts->n = from;
+    void *g = outside(h);
+    if (!g)
+        return GDL_LIMIT;
+    st = outside_check(h, g, state, n, joint);
+    return st == GDL_OK ? h->goal_ops->next(g, state, n, joint, facts) : st;
 }
 
 static void hy_terms(void *e, U32Vec *out)
@@ -486,19 +516,21 @@ static uint32_t hy_bind_shares(void *e,
     return rt_engine_pn.bind_shares(h->pn, share, ctx);
 }
 
-/* The network's, as hy_next_checked. */
-static GdlStatus hy_next_shared(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
-                                uint32_t *nout, uint64_t *sum)
+/* The network's; a state outside it is made by hy_next_checked, which the
+ * API asks when told RT_UNSHARED. */
+static EngineStatus hy_next_shared(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
+                                   uint32_t *nout, uint64_t *sum)
 {
     Hybrid *h = e;
-    return rt_engine_pn.next_shared(h->pn, state, n, joint, facts, cids, nout, sum);
+    EngineStatus st = rt_engine_pn.next_shared(h->pn, state, n, joint, facts, cids, nout, sum);
+    return st == RT_PN_UNCOVERED ? RT_UNSHARED : st;
 }
 
 const EngineOps rt_engine_jit = {
     "jit", jit_create, hy_destroy, hy_initial, hy_legal, hy_next, hy_terminal, hy_goals, ENGINE_ARG_OPTIONAL, hy_terms,
-    true, hy_next_checked, hy_bind_shares, hy_next_shared,
+    true, hy_next_checked, hy_bind_shares, hy_next_shared, hy_plan, hy_resolve,
 };
 const EngineOps rt_engine_aot = {
     "aot", aot_create, hy_destroy, hy_initial, hy_legal, hy_next, hy_terminal, hy_goals, ENGINE_ARG_OPTIONAL, hy_terms,
-    true, hy_next_checked, hy_bind_shares, hy_next_shared,
+    true, hy_next_checked, hy_bind_shares, hy_next_shared, hy_plan, hy_resolve,
 };

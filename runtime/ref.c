@@ -850,7 +850,7 @@ static void query(Ref *r, uint32_t which, const Gt *call, uint32_t pos, uint32_t
     solve(r, r->ir->kwrel[root_kw[which]], call, collect, &c);
 }
 
-static GdlStatus ref_initial(void *e, U32Vec *facts)
+static EngineStatus ref_initial(void *e, U32Vec *facts)
 {
     Ref *r = e;
     set_model(r, NULL, 0, NULL);
@@ -859,7 +859,7 @@ static GdlStatus ref_initial(void *e, U32Vec *facts)
     return finish(r);
 }
 
-static GdlStatus ref_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves)
+static EngineStatus ref_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves)
 {
     Ref *r = e;
     set_model(r, state, n, NULL);
@@ -868,7 +868,7 @@ static GdlStatus ref_legal(void *e, const Gt *state, uint32_t n, uint32_t role, 
     return finish(r);
 }
 
-static GdlStatus ref_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
+static EngineStatus ref_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
 {
     Ref *r = e;
     set_model(r, state, n, joint);
@@ -877,7 +877,7 @@ static GdlStatus ref_next(void *e, const Gt *state, uint32_t n, const Gt *joint,
     return finish(r);
 }
 
-static GdlStatus ref_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
+static EngineStatus ref_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
 {
     Ref *r = e;
     U32Vec out = {0};
@@ -889,7 +889,7 @@ static GdlStatus ref_terminal(void *e, const Gt *state, uint32_t n, bool *termin
     return finish(r);
 }
 
-static GdlStatus ref_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
+static EngineStatus ref_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
 {
     Ref *r = e;
     set_model(r, state, n, NULL);
@@ -1005,7 +1005,7 @@ static void ref_destroy(void *e)
 
 const EngineOps rt_engine_ref = {
     "ref", ref_create, ref_destroy, ref_initial, ref_legal, ref_next, ref_terminal, ref_goals, ENGINE_ARG_OPTIONAL, NULL,
-    false, NULL, NULL, NULL,
+    false, NULL, NULL, NULL, NULL, NULL,
 };
 
 /* ---- precomputing relations for the compiler ------------------------------ */

@@ -13,6 +13,7 @@
 #include "../frontend/front.h"
 #include "../include/gdl.h"
 #include "../base/terms.h"
+#include "control.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -34,44 +35,26 @@ struct GdlGame {
     GameTerms *terms;  /* shared by its machines; made when the game is loaded */
 };
 
-/* What evaluation polls, and where an engine leaves its error message. */
-typedef struct RtControl {
-    double deadline;           /* CLOCK_MONOTONIC seconds, 0 for none */
-    const volatile int *flag;  /* non-zero cancels */
-    char *error;               /* malloc-ed message of the last failure */
-    uint32_t poll;             /* counter so the clock is read rarely */
-    GdlStatus create_status;   /* an engine that could not be made: why (0: a limit) */
-    uint64_t stamp;            /* during a query of the API: its state's stamp, which names
-                                * its facts (an engine may know them by it); else 0 */
-    uint64_t made_stamp;       /* during the API's next: the stamp the state answered will
-                                * have (an engine may keep it, to know the state when it is
-                                * asked of next); else 0 */
-} RtControl;
-
-/* Whether the cancel flag is raised: read atomically (relaxed), since
- * another thread raises it while this one evaluates; on the machines we
- * build for, as cheap as the plain read. */
-static inline bool rt_flag_up(const RtControl *ctl)
-{
-    return ctl->flag && __atomic_load_n(ctl->flag, __ATOMIC_RELAXED);
-}
-
-/* Sets ctl->error from a format and returns status. */
-GdlStatus rt_fail(RtControl *ctl, GdlStatus status, const char *fmt, ...) BASE_PRINTF(3, 4);
-/* Should evaluation stop? Cheap: reads the clock every 256 calls. */
-bool rt_should_stop(RtControl *ctl);
-/* The same, reading the clock now. */
-bool rt_stop_now(const RtControl *ctl);
-/* The same with the coarse clock: cheap enough for every poll, late by a
- * tick at most. */
-bool rt_stop_coarse(const RtControl *ctl);
-
 /* Whether an engine's name may carry an argument after a colon. */
 typedef enum EngineArg {
     ENGINE_ARG_NONE,     /* "jit" only */
     ENGINE_ARG_OPTIONAL, /* "ref" or "ref:ARG": create checks ARG */
     ENGINE_ARG_REQUIRED, /* "so:PATH" only */
 } EngineArg;
+
+/* What an engine's query answers: a GdlStatus, or one of the engine
+ * interface's own answers below, which stay between the engines and the
+ * API: the API acts on them and never hands one to its caller. */
+typedef int EngineStatus;
+/* next_checked, next_shared: a move of the joint move is not legal (no next
+ * state made; the API lists the moves to say which and why) */
+#define RT_ILLEGAL 0x7ffe
+/* next_shared: the engine made no state so for this one (the API asks
+ * next_checked, or lists and checks the moves and asks next) */
+#define RT_UNSHARED 0x7ffd
+/* engine pn made strict (rt_pn_strict), to the hybrid engine that made it
+ * so and only to it: a state the network cannot hold */
+#define RT_PN_UNCOVERED 0x7fff
 
 typedef struct EngineOps {
     const char *name;
@@ -80,13 +63,13 @@ typedef struct EngineOps {
      * is what follows the colon in the engine's name ("so:PATH"), or NULL. */
     void *(*create)(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err);
     void (*destroy)(void *e);
-    GdlStatus (*initial)(void *e, U32Vec *facts);
+    EngineStatus (*initial)(void *e, U32Vec *facts);
     /* moves: the role's legal moves, in any order, no duplicates */
-    GdlStatus (*legal)(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves);
-    GdlStatus (*next)(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts);
-    GdlStatus (*terminal)(void *e, const Gt *state, uint32_t n, bool *terminal);
+    EngineStatus (*legal)(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves);
+    EngineStatus (*next)(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts);
+    EngineStatus (*terminal)(void *e, const Gt *state, uint32_t n, bool *terminal);
     /* values: pairs (role index, goal value term), one per goal fact */
-    GdlStatus (*goals)(void *e, const Gt *state, uint32_t n, U32Vec *values);
+    EngineStatus (*goals)(void *e, const Gt *state, uint32_t n, U32Vec *values);
     EngineArg arg;     /* what may follow the name */
     /* Optional (NULL: not known): appends every move and fact the engine can
      * ever answer, so that the API ranks them in canonical order once
@@ -99,11 +82,8 @@ typedef struct EngineOps {
      * it listed and remembered, per role): next with the joint move
      * checked first, in O(roles), without listing moves: RT_ILLEGAL, and
      * no next state made, when a move is not legal in the state (the API
-     * then lists the moves to say which and why). An engine that cannot
-     * tell for this state
-     * returns RT_PN_UNCOVERED (the API then lists the moves, checks, and
-     * calls next). */
-    GdlStatus (*next_checked)(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts);
+     * then lists the moves to say which and why). */
+    EngineStatus (*next_checked)(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts);
     /* Optional, both or neither: the next state written as the API keeps
      * states, so that making one is a copy. bind_shares is called once
      * the machine is made, with share(ctx, facts, n, cids, mixes) giving
@@ -112,12 +92,20 @@ typedef struct EngineOps {
      * makes none so). next_shared is next_checked writing the facts,
      * sorted by id, to facts, their canonical ids to cids (room for that
      * many each), their number to *nout and the sum of their shares to
-     * *sum. */
+     * *sum; RT_UNSHARED for a state it cannot make so. */
     uint32_t (*bind_shares)(void *e,
                             void (*share)(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes),
                             void *ctx);
-    GdlStatus (*next_shared)(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
-                             uint32_t *nout, uint64_t *sum);
+    EngineStatus (*next_shared)(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
+                                uint32_t *nout, uint64_t *sum);
+    /* Optional (NULL: the engine's name): what a machine of the engine
+     * plays by (gdl_machine_plan); valid until the next call. */
+    const char *(*plan)(const void *e);
+    /* Optional (NULL: the machine keeps ops and the engine): called once
+     * the engine is made; the ops that play it, *engine replaced when
+     * another engine plays instead (the hybrid engine without a network
+     * hands its machine the goal-directed code). */
+    const struct EngineOps *(*resolve)(const struct EngineOps *ops, void **engine);
 } EngineOps;
 
 extern const EngineOps rt_engine_ref;
@@ -125,7 +113,8 @@ extern const EngineOps rt_engine_ref;
 /* Every answer of a relation that depends on neither `true` nor `does`,
  * evaluated by ref: tuples of the relation's arity appended to out, in
  * store (a proposition, arity 0, appends one 0 when true). GDL_LIMIT past max tuples, GDL_CANCELLED past the deadline. The
- * compiler uses it to turn such relations into facts. */
+ * compiler's fold pass uses it to turn such relations into facts (pipeline.c
+ * hands it to compile/fold.c). */
 GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uint32_t max, double deadline,
                           U32Vec *out);
 extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so, rt_engine_pn;
@@ -140,14 +129,9 @@ extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so, rt_engine_pn;
 extern const EngineOps rt_engine_jit_goal, rt_engine_aot_goal;
 #define RT_JIT_PN_BUDGET "max-atoms=400000,max-rules=150000,max-links=300000"
 #define RT_AOT_PN_BUDGET "max-atoms=600000,max-rules=250000,max-links=500000"
-/* After ops (rt_engine_jit or rt_engine_aot) made *engine: the ops that
- * play it (ops, or the goal-directed ops with *engine replaced by the
- * goal-directed engine). */
-const EngineOps *rt_jit_resolve(const EngineOps *ops, void **engine);
-/* What a machine of a planning engine plays by (gdl_machine_plan). */
-const char *rt_jit_plan(const void *engine);
 
-/* Engine pn made strict: a query on a state its network cannot hold (a fact
+/* Engine pn made strict (by the hybrid engine, hybrid.c, which answers such
+ * states itself): a query on a state its network cannot hold (a fact
  * it has no base for, a base it fixed given otherwise) returns
  * RT_PN_UNCOVERED, with no message, instead of answering as if the state
  * were the nearest one it holds. */
@@ -159,15 +143,6 @@ uint32_t rt_pn_phases(const void *pn);
 bool rt_pn_goals_apart(const void *pn);
 /* Whether engine pn tells changes in topological order (pn.c: choose_order). */
 bool rt_pn_ordered(const void *pn);
-#define RT_PN_UNCOVERED ((GdlStatus)0x7fff)
-/* EngineOps.next_checked: a move of the joint move is not legal. */
-#define RT_ILLEGAL ((GdlStatus)0x7ffe)
-
-/* The domain analysis of domain.c: appends to out the terms a state may
- * hold (role BASE_NONE) or the moves role may make, a sound
- * over-approximation, possibly with repeats. GDL_LIMIT past max terms
- * held in all (0: a bound of its own), GDL_CANCELLED past the deadline. */
-GdlStatus rt_domain(const GdlGame *game, GtStore *store, RtControl *ctl, uint64_t max, uint32_t role, U32Vec *out);
 
 /* What making a state needs of a fact (api.c: fact_share). */
 typedef struct FactInfo {
@@ -226,7 +201,7 @@ struct GdlState {
     Gt facts[];
 };
 
-/* ---- what the API's files share (api.c, analysis_api.c) ---------------- */
+/* ---- what the API's files share (api*.c, analysis_api.c) --------------- */
 
 /* gdl_machine_new with its message in *err (malloc-ed), for the API's own
  * callers; gdl_game_error's message is set from it by rt_game_fail, which

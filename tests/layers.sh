@@ -1,7 +1,8 @@
 #!/bin/sh
 # The stage folders include each other in one direction only (README: the
 # design): base <- frontend <- middle <- analysis <- runtime <- driver,
-# backend <- runtime, solve (over include/gdl.h only) <- player (which may read
+# backend <- compile <- runtime (compile/ over base, frontend, middle and
+# backend), solve (over include/gdl.h only) <- player (which may read
 # s-expressions with frontend/kif.h) <- driver. A file may include its own folder, the folders listed
 # for it, and include/ where noted.
 src=${1:?source dir}
@@ -26,10 +27,19 @@ check frontend base
 check middle base frontend
 check analysis base frontend middle
 check backend base frontend include
-check runtime base frontend middle analysis backend include
+check compile base frontend middle backend include
+check runtime base frontend middle analysis backend compile include
 check solve base include
 check player base frontend solve include
-check driver base frontend middle analysis runtime backend solve player include
-if [ -s "$tmp" ]; then status=1; else echo "ok: the stages include each other in one direction"; fi
+check driver base frontend middle analysis runtime compile backend solve player include
+# No private status travels through the public enum: an engine's own
+# answers are EngineStatus values (runtime/runtime.h), never a GdlStatus cast.
+for f in $(find "$src" -path "$src/include" -prune -o -path "$src/build*" -prune -o \( -name '*.c' -o -name '*.h' \) -print); do
+    if grep -n '(GdlStatus) *0x' "$f" >/dev/null; then
+        echo "FAIL: $f casts a private status into GdlStatus"
+        echo x >> "$tmp"
+    fi
+done
+if [ -s "$tmp" ]; then status=1; else echo "ok: the stages include each other in one direction; no status is cast into GdlStatus"; fi
 rm -f "$tmp"
 exit $status

@@ -43,7 +43,7 @@ static void game_ready(Game *g, const char *what)
     gt_init(&g->store, &g->f.syms);
     GroundLimits lim = {0};
     char *err = NULL;
-    if (!rt_propnet(&g->f.ir, &lim, &g->store, PN_OPT_ALL, &g->pn, NULL, &err))
+    if (!cp_propnet(&g->f.ir, &lim, &g->store, PN_OPT_ALL, &g->pn, NULL, &err))
         fail_msg("%s: %s", what, err ? err : "no network");
     AnOptions o = {0};
     an_analyse(&g->pn, &o, &g->a);

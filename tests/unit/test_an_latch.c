@@ -27,7 +27,7 @@
 
 #define SRC GDLC_SOURCE_DIR "/"
 
-/* A game's network from its text (rt_propnet: ground, build, optimise). */
+/* A game's network from its text (cp_propnet: ground, build, optimise). */
 static void net_load_text(Net *n, const char *text)
 {
     if (!front_run(&n->f, "test.kif", base_xstrdup(text), strlen(text)))
@@ -35,7 +35,7 @@ static void net_load_text(Net *n, const char *text)
     gt_init(&n->store, &n->f.syms);
     n->grounded = false;
     char *err = NULL;
-    if (!rt_propnet(&n->f.ir, NULL, &n->store, PN_OPT_ALL, &n->pn, NULL, &err))
+    if (!cp_propnet(&n->f.ir, NULL, &n->store, PN_OPT_ALL, &n->pn, NULL, &err))
         fail_msg("test game: %s", err);
 }
 
@@ -46,7 +46,7 @@ static void net_load_file(Net *n, const char *path)
         fail_msg("%s: %s", path, err ? err : "rejected");
     gt_init(&n->store, &n->f.syms);
     n->grounded = false;
-    if (!rt_propnet(&n->f.ir, NULL, &n->store, PN_OPT_ALL, &n->pn, NULL, &err))
+    if (!cp_propnet(&n->f.ir, NULL, &n->store, PN_OPT_ALL, &n->pn, NULL, &err))
         fail_msg("%s: %s", path, err);
 }
 

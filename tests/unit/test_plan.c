@@ -17,7 +17,8 @@
 #include <cmocka.h>
 
 #include "../../backend/plan.h"
-#include "../../runtime/fold.h"
+#include "../../runtime/pipeline.h"
+#include "../../runtime/runtime.h"
 #include "../gen/gen.h"
 
 #ifndef GDLC_SOURCE_DIR
@@ -149,10 +150,10 @@ static void shipped_games(void **state)
         GdlGame *g = NULL;
         assert_int_equal(gdl_game_load_file(path, &g, NULL), GDL_OK);
         check_plan(&g->front, NULL);
-        RtFold fold;
+        CpFold fold;
         rt_fold(g, &fold);
         check_plan(&g->front, fold.pre);
-        rt_fold_free(&fold);
+        cp_fold_free(&fold);
         gdl_game_free(g);
     }
 }

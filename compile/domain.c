@@ -1,5 +1,5 @@
 /*
- * domain.c: which facts a state may hold and which moves a role may make,
+ * domain.c: the domain analysis (domain.h): which facts a state may hold and which moves a role may make,
  * for games without `base` and `input` rules.
  *
  * A sound over-approximation computed on the IR, one set of ground terms per
@@ -21,14 +21,17 @@
  * infinite (a counter built of function terms): the analysis stops with
  * GDL_LIMIT past a bound on the values it holds, or at GT_MAX_DEPTH.
  */
+#include <stdarg.h>
 #include <string.h>
 
-#include "runtime.h"
+#include "domain.h"
 
 typedef struct Dom {
     const Ir *ir;       /* the game's rules */
     GtStore *store;     /* the machine's terms, where values are made */
-    RtControl *ctl;     /* the deadline, and where errors go */
+    CpStopFn stop;      /* whether to stop (the caller's deadline, cancel flag): */
+    void *stop_ctx;     /* stop's argument */
+    char **err;         /* where the message of a failure goes */
     uint32_t *slot;     /* per relation: its first slot, one per argument */
     uint32_t nslots;    /* relation slots, then one input slot per role */
     U32Vec *vals;       /* per slot: its values, in the order found */
@@ -40,6 +43,18 @@ typedef struct Dom {
     U32Vec *var;        /* per variable of the rule at hand: its values */
     uint32_t nvar;
 } Dom;
+
+/* Sets the failure's message and returns st. */
+static GdlStatus dom_fail(Dom *d, GdlStatus st, const char *fmt, ...) BASE_PRINTF(3, 4);
+static GdlStatus dom_fail(Dom *d, GdlStatus st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    free(*d->err);
+    *d->err = base_vsprintf(fmt, ap);
+    va_end(ap);
+    return st;
+}
 
 static void dom_add(Dom *d, uint32_t slot, Gt v)
 {
@@ -67,7 +82,7 @@ static void dom_add(Dom *d, uint32_t slot, Gt v)
     vec_push(d->vals[slot], v);
     d->grew = true;
     if (d->nset > d->max)
-        d->st = rt_fail(d->ctl, GDL_LIMIT, "the domain analysis finds more than %llu terms",
+        d->st = dom_fail(d, GDL_LIMIT, "the domain analysis finds more than %llu terms",
                         (unsigned long long)d->max);
 }
 
@@ -128,7 +143,7 @@ static void instances(Dom *d, uint32_t t, U32Vec *out)
         at[i] = 0;
         if (args[i].n && count > d->max / args[i].n) {
             count = 0;
-            d->st = rt_fail(d->ctl, GDL_LIMIT, "the domain analysis finds more than %llu terms",
+            d->st = dom_fail(d, GDL_LIMIT, "the domain analysis finds more than %llu terms",
                             (unsigned long long)d->max);
         }
         count *= args[i].n;
@@ -139,7 +154,7 @@ static void instances(Dom *d, uint32_t t, U32Vec *out)
             tuple[i] = args[i].v[at[i]];
         Gt g = gt_intern(d->store, d->ir->funcs.v[p->val].sym, n, tuple);
         if (g == BASE_NONE)
-            d->st = rt_fail(d->ctl, GDL_LIMIT, "the domain analysis meets terms nested deeper than %d",
+            d->st = dom_fail(d, GDL_LIMIT, "the domain analysis meets terms nested deeper than %d",
                             GT_MAX_DEPTH);
         else
             vec_push(*out, g);
@@ -218,10 +233,10 @@ static void dom_copy(Dom *d, IrRelKind a, uint32_t i, IrRelKind b, uint32_t j)
         dom_add(d, d->slot[rb] + j, from->v[k]);
 }
 
-GdlStatus rt_domain(const GdlGame *game, GtStore *store, RtControl *ctl, uint64_t max, uint32_t role, U32Vec *out)
+GdlStatus cp_domain(const Ir *ir, GtStore *store, uint64_t max, uint32_t role, CpStopFn stop, void *stop_ctx,
+                    U32Vec *out, char **err)
 {
-    const Ir *ir = &game->front.ir;
-    Dom d = {.ir = ir, .store = store, .ctl = ctl, .max = max ? max : 1u << 22};
+    Dom d = {.ir = ir, .store = store, .stop = stop, .stop_ctx = stop_ctx, .err = err, .max = max ? max : 1u << 22};
     d.slot = base_xcalloc(ir->rels.n + 1, sizeof *d.slot);
     for (uint32_t i = 0; i < ir->rels.n; i++)
         d.slot[i] = d.nslots, d.nslots += ir->rels.v[i].arity;
@@ -237,8 +252,8 @@ GdlStatus rt_domain(const GdlGame *game, GtStore *store, RtControl *ctl, uint64_
     do {
         d.grew = false;
         for (uint32_t i = 0; i < ir->rules.n && d.st == GDL_OK; i++) {
-            if (rt_stop_now(ctl))
-                d.st = rt_fail(ctl, GDL_CANCELLED, "cancelled in the domain analysis");
+            if (stop(stop_ctx))
+                d.st = dom_fail(&d, GDL_CANCELLED, "cancelled in the domain analysis");
             else
                 dom_rule(&d, &ir->rules.v[i]);
         }
