@@ -33,27 +33,11 @@
 #include "../../player/player.h"
 #include "../../player/runner.h"
 #include "../../player/search.h"
+#include "files.h"
 
 #define GAMES GDLC_SOURCE_DIR "/games/"
 #define DATA GDLC_SOURCE_DIR "/tests/unit/data/"
 #define PLAYER GDLC_SOURCE_DIR "/tests/player/"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return s;
-}
 
 static PlayOptions opts(PlayStrategy st, uint64_t playouts, uint64_t seed)
 {
