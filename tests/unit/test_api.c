@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "gdl.h"
+#include "api_helpers.h"
 
 #ifndef GDLC_SOURCE_DIR
 #error "GDLC_SOURCE_DIR must be defined"
@@ -28,18 +28,6 @@ static GdlGame *load(const char *path)
 {
     GdlGame *g = NULL;
     assert_int_equal(gdl_game_load_file(path, &g, NULL), GDL_OK);
-    return g;
-}
-
-static GdlGame *load_text(const char *text)
-{
-    GdlGame *g = NULL;
-    GdlDiagnostics *d = NULL;
-    GdlStatus st = gdl_game_load_string("t.kif", text, strlen(text), &g, &d);
-    if (st != GDL_OK)
-        gdl_diagnostics_print(stderr, d, true);
-    gdl_diagnostics_free(d);
-    assert_int_equal(st, GDL_OK);
     return g;
 }
 
@@ -1283,15 +1271,6 @@ static bool in_texts(char **texts, size_t n, const char *text)
     return false;
 }
 
-/* Is text among the texts of n terms? */
-static bool texts_include(GdlMachine *m, const GdlMove *set, size_t n, const char *text)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(gdl_move_text(m, set[i]), text) == 0)
-            return true;
-    return false;
-}
-
 /* Base propositions and input moves: from the game's rules, and from the
  * domain analysis with those rules taken out: the analysis holds every
  * fact and move of random playouts, and every term the rules give. */
@@ -1315,7 +1294,7 @@ static void base_and_input_propositions(void **state)
         assert_int_equal(gdl_base_propositions(mh, 0, &p, &nh), GDL_OK);
         assert_true(nh >= n && nh <= 4 * n + 8); /* sound, and not wildly loose here */
         for (size_t i = 0; i < n; i++) {
-            assert_true(texts_include(mh, p, nh, want[i]));
+            assert_true(has_move(mh, p, nh, want[i]));
             free(want[i]);
         }
         free(want);
