@@ -374,7 +374,7 @@ static void tictactoe_corpus(void **state)
 {
     (void)state;
     char path[1024];
-    if (!net_corpus_path(path, sizeof path, "ggp-repository/ticTacToe.kif"))
+    if (!corpus_path(path, sizeof path, "ggp-repository/ticTacToe.kif"))
         return;
     Net n = {0};
     net_load_file(&n, path);
@@ -533,7 +533,7 @@ static void untwisty_corridor(void **state)
 {
     (void)state;
     char path[1024];
-    if (!net_corpus_path(path, sizeof path, "stanford-2018/untwistycorridor.kif"))
+    if (!corpus_path(path, sizeof path, "stanford-2018/untwistycorridor.kif"))
         return;
     Net n = {0};
     net_load_file(&n, path);
@@ -571,7 +571,7 @@ static void escort_latch(void **state)
 {
     (void)state;
     char path[1024];
-    if (!net_corpus_path(path, sizeof path, "ggp-repository/escortLatch.kif"))
+    if (!corpus_path(path, sizeof path, "ggp-repository/escortLatch.kif"))
         return;
     Net n = {0};
     net_load_file(&n, path);
@@ -631,7 +631,7 @@ static void corpus_survey(void **state)
         if (len > 0 && len < sizeof game) {
             memcpy(game, p, len);
             game[len] = 0;
-            if (net_corpus_path(path, sizeof path, game)) {
+            if (corpus_path(path, sizeof path, game)) {
                 Net n = {0};
                 net_load_file(&n, path);
                 AnOptions o = {.samples = 64, .seed = 1};
