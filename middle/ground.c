@@ -73,6 +73,12 @@
 
 /* ---- atom sets ------------------------------------------------------- */
 
+/* runtime/ref.c carries a set of tuples much like this one (FactSet), on
+ * purpose apart: ref is the oracle that the networks made from this
+ * grounding are checked against, so it shares no code with it (see the
+ * note there). Here the indexes are on paths into terms, and the rounds
+ * of the semi-naive evaluation (old_end, cur_end) live in the set. */
+
 /* An index on one path into the atoms: an argument position, or a
  * position inside the function term there (two levels down at most), so
  * that (true (cell ?x 3 ?p)) with 3 known reads only atoms with 3 there. */

@@ -412,6 +412,16 @@ static void set_error(Reply *r, unsigned status, const char *why)
     r->body = player_fmt("(error \"%s\")", c);
 }
 
+/* Takes the i-th match, which only the table refers to, out of it and
+ * buries it. Server lock held. */
+static void drop_locked(Server *sv, size_t i)
+{
+    Match *x = sv->m[i];
+    sv->m[i] = sv->m[--sv->n];
+    x->refs = 0;
+    bury_locked(sv, x);
+}
+
 /* Drops the matches the manager forgot: silent (no request in flight) for
  * two play clocks and a minute, and never longer than sv->forget whatever
  * clock they asked for. Server lock held. */
@@ -424,11 +434,9 @@ static void forget_locked(Server *sv)
         if (quiet > sv->forget)
             quiet = sv->forget;
         if (x->refs == 1 && !x->refused && now - x->last > quiet) {
-            sv->m[i] = sv->m[--sv->n];
             if (sv->o->log)
                 fprintf(sv->o->log, "gdlc player: dropping a forgotten match (silent %.0f s)\n", now - x->last);
-            x->refs = 0;
-            bury_locked(sv, x);
+            drop_locked(sv, i);
         } else {
             i++;
         }
@@ -446,12 +454,8 @@ static void refused_trim_locked(Server *sv)
             if (oldest == SIZE_MAX || sv->m[i]->last < sv->m[oldest]->last)
                 oldest = i;
         }
-    if (k >= MAX_REFUSED && oldest != SIZE_MAX) {
-        Match *x = sv->m[oldest];
-        sv->m[oldest] = sv->m[--sv->n];
-        x->refs = 0;
-        bury_locked(sv, x);
-    }
+    if (k >= MAX_REFUSED && oldest != SIZE_MAX)
+        drop_locked(sv, oldest);
 }
 
 /* Waits on m's lock (held) until the START's work is done, until (gdl_now

@@ -46,6 +46,67 @@
 #include "search.h"
 #include "internal.h"
 
+/* A thread that makes something for the session (an analysis, the
+ * engine's machines), its lock, its cancel flag and how it ended: the
+ * first member of AnBuild and EngBuild. */
+typedef struct Build {
+    pthread_t th;
+    pthread_mutex_t mu;
+    volatile int cancel;  /* raised: the build stops (GDL_CANCELLED) */
+    bool done;            /* the thread has finished (mu) */
+    GdlGame *game;        /* the session's game */
+    GdlStatus st;
+    char *err;
+    double seconds;       /* how long it took */
+} Build;
+
+/* Starts run(b) in b's thread; false when it cannot (nothing to undo). */
+static bool build_start(Build *b, GdlGame *game, void *(*run)(void *))
+{
+    if (pthread_mutex_init(&b->mu, NULL) != 0)
+        return false;
+    b->game = game;
+    if (pthread_create(&b->th, NULL, run, b) != 0) {
+        pthread_mutex_destroy(&b->mu);
+        return false;
+    }
+    return true;
+}
+
+/* The thread's last act: how it ended, begun at t0. */
+static void build_finish(Build *b, GdlStatus st, char *err, double t0)
+{
+    pthread_mutex_lock(&b->mu);
+    b->st = st;
+    b->err = err;
+    b->seconds = gdl_now() - t0;
+    b->done = true;
+    pthread_mutex_unlock(&b->mu);
+}
+
+static bool build_done(Build *b)
+{
+    pthread_mutex_lock(&b->mu);
+    bool done = b->done;
+    pthread_mutex_unlock(&b->mu);
+    return done;
+}
+
+/* Stops the build (when stop) and joins its thread. */
+static void build_join(Build *b, bool stop)
+{
+    if (stop)
+        player_flag_raise(&b->cancel);
+    pthread_join(b->th, NULL);
+}
+
+/* What the thread leaves behind once joined. */
+static void build_free(Build *b)
+{
+    free(b->err);
+    pthread_mutex_destroy(&b->mu);
+}
+
 /* The analysis, built in a thread of its own on a machine of its own
  * (Amazons 10x10 takes seconds to ground): the session waits for it only
  * until the start clock ends and adopts it at a later turn when it is
@@ -55,34 +116,19 @@
  * session ABORTed in its start clock frees everything at once and no
  * thread keeps allocating for a match that is gone. */
 typedef struct AnBuild {
-    pthread_t th;
-    pthread_mutex_t mu;
-    volatile int cancel;  /* raised: the build stops (GDL_CANCELLED) */
-    bool done;            /* the thread has finished (mu) */
-    GdlGame *game;        /* the session's game */
+    Build b;              /* first: the thread is given the AnBuild */
     GdlMachine *m;        /* the analysis's machine */
     GdlAnalysis *an;      /* NULL when it failed */
-    GdlStatus st;
-    char *err;
-    double seconds;       /* how long it took */
 } AnBuild;
-
-static void an_build_free(AnBuild *b)
-{
-    gdl_analysis_free(b->an);
-    gdl_machine_free(b->m);
-    free(b->err);
-    pthread_mutex_destroy(&b->mu);
-    free(b);
-}
 
 /* Stops the build (when stop), joins its thread and frees it. */
 static void an_build_end(AnBuild *b, bool stop)
 {
-    if (stop)
-        player_flag_raise(&b->cancel);
-    pthread_join(b->th, NULL);
-    an_build_free(b);
+    build_join(&b->b, stop);
+    gdl_analysis_free(b->an);
+    gdl_machine_free(b->m);
+    build_free(&b->b);
+    free(b);
 }
 
 static void *an_build_run(void *p)
@@ -92,24 +138,19 @@ static void *an_build_run(void *p)
     GdlMachine *m = NULL;
     GdlAnalysis *an = NULL;
     char *err = NULL;
-    GdlStatus st = gdl_machine_new(b->game, "ref", &m);
+    GdlStatus st = gdl_machine_new(b->b.game, "ref", &m);
     if (st != GDL_OK)
-        err = strdup(gdl_game_error(b->game)); /* the message is this thread's */
+        err = strdup(gdl_game_error(b->b.game)); /* the message is this thread's */
     else {
-        gdl_machine_set_cancel_flag(m, &b->cancel);
+        gdl_machine_set_cancel_flag(m, &b->b.cancel);
         st = gdl_analysis_new(m, NULL, &an);
         gdl_machine_set_cancel_flag(m, NULL);
         if (st != GDL_OK)
             err = strdup(gdl_machine_error(m));
     }
-    pthread_mutex_lock(&b->mu);
-    b->m = m;
+    b->m = m; /* published with done, by build_finish */
     b->an = an;
-    b->st = st;
-    b->err = err;
-    b->seconds = gdl_now() - t0;
-    b->done = true;
-    pthread_mutex_unlock(&b->mu);
+    build_finish(&b->b, st, err, t0);
     return NULL;
 }
 
@@ -122,26 +163,19 @@ static void *an_build_run(void *p)
  * session_free raises it and joins the thread, so that it waits for one
  * machine at most and nothing outlives the session. */
 typedef struct EngBuild {
-    pthread_t th;
-    pthread_mutex_t mu;
-    volatile int cancel;  /* raised: no further machine is begun */
-    bool done;            /* the thread has finished (mu) */
-    GdlGame *game;
+    Build b;              /* first; its cancel flag: no further machine is begun */
     const char *engine;   /* the options' (it outlives the session) */
     unsigned n;           /* machines to make */
-    GdlMachine **m;       /* n machines, all made when st is GDL_OK */
-    GdlStatus st;
-    char *err;
-    double seconds;       /* how long it took */
+    GdlMachine **m;       /* n machines, all made when b.st is GDL_OK */
 } EngBuild;
 
+/* Frees a build whose thread is joined. */
 static void eng_build_free(EngBuild *b)
 {
     for (unsigned t = 0; t < b->n; t++)
         gdl_machine_free(b->m[t]);
     free(b->m);
-    free(b->err);
-    pthread_mutex_destroy(&b->mu);
+    build_free(&b->b);
     free(b);
 }
 
@@ -152,32 +186,17 @@ static void *eng_build_run(void *p)
     GdlStatus st = GDL_OK;
     char *err = NULL;
     for (unsigned t = 0; t < b->n && st == GDL_OK; t++)
-        st = player_flag_up(&b->cancel) ? GDL_CANCELLED : gdl_machine_new(b->game, b->engine, &b->m[t]);
+        st = player_flag_up(&b->b.cancel) ? GDL_CANCELLED : gdl_machine_new(b->b.game, b->engine, &b->m[t]);
     if (st != GDL_OK && st != GDL_CANCELLED)
-        err = strdup(gdl_game_error(b->game)); /* the message is this thread's */
-    pthread_mutex_lock(&b->mu);
-    b->st = st;
-    b->err = err;
-    b->seconds = gdl_now() - t0;
-    b->done = true;
-    pthread_mutex_unlock(&b->mu);
+        err = strdup(gdl_game_error(b->b.game)); /* the message is this thread's */
+    build_finish(&b->b, st, err, t0);
     return NULL;
-}
-
-static bool eng_build_done(EngBuild *b)
-{
-    pthread_mutex_lock(&b->mu);
-    bool done = b->done;
-    pthread_mutex_unlock(&b->mu);
-    return done;
 }
 
 /* Stops (when stop) and joins the build's thread, and frees it. */
 static void eng_build_end(EngBuild *b, bool stop)
 {
-    if (stop)
-        player_flag_raise(&b->cancel);
-    pthread_join(b->th, NULL);
+    build_join(&b->b, stop);
     eng_build_free(b);
 }
 
@@ -331,19 +350,23 @@ static GdlStatus run_solver(Session *s, double until, SolveResult *r)
     return st;
 }
 
+/* Waits, looking every ms milliseconds, until b is done, the time is
+ * until or the session is cancelled. */
+static void build_wait(const Session *s, Build *b, double until, long ms)
+{
+    while (!build_done(b) && gdl_now() < until && !cancelled(s)) {
+        struct timespec ts = {0, ms * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* Starts the analysis's thread; false when it cannot. */
 static bool start_analysis(Session *s)
 {
     AnBuild *b = calloc(1, sizeof *b);
     if (!b)
         return false;
-    if (pthread_mutex_init(&b->mu, NULL) != 0) {
-        free(b);
-        return false;
-    }
-    b->game = s->game;
-    if (pthread_create(&b->th, NULL, an_build_run, b) != 0) {
-        pthread_mutex_destroy(&b->mu);
+    if (!build_start(&b->b, s->game, an_build_run)) {
         free(b);
         return false;
     }
@@ -359,24 +382,21 @@ static bool adopt_analysis(Session *s)
         return true;
     if (!s->ab)
         return false;
-    pthread_mutex_lock(&s->ab->mu);
-    bool done = s->ab->done;
-    pthread_mutex_unlock(&s->ab->mu);
-    if (!done)
+    if (!build_done(&s->ab->b))
         return false;
     AnBuild *b = s->ab;
     s->ab = NULL;
     if (b->an) {
         s->an = b->an;
         s->an_m = b->m;
-        s->an_seconds = b->seconds;
+        s->an_seconds = b->b.seconds;
         b->an = NULL;
         b->m = NULL;
-        slog(s, "analysis: built in %.2f s", b->seconds);
+        slog(s, "analysis: built in %.2f s", b->b.seconds);
         if (s->search && s->search[0])
             search_set_analysis(s->search[0], s->an, s->an_m);
     } else {
-        slog(s, "analysis: %s%s%s", gdl_status_name(b->st), b->err ? ": " : "", b->err ? b->err : "");
+        slog(s, "analysis: %s%s%s", gdl_status_name(b->b.st), b->b.err ? ": " : "", b->b.err ? b->b.err : "");
     }
     an_build_end(b, false);
     return s->an != NULL;
@@ -388,10 +408,8 @@ static void use_start_clock(Session *s, double start_deadline)
     double until = start_deadline - margin_of(s, start_deadline);
     if (s->o.analyses && s->o.strategy != PLAY_RANDOM && start_analysis(s)) {
         /* wait for it until the start clock ends */
-        while (!adopt_analysis(s) && s->ab && gdl_now() < until && !cancelled(s)) {
-            struct timespec ts = {0, 5 * 1000 * 1000};
-            nanosleep(&ts, NULL);
-        }
+        build_wait(s, &s->ab->b, until, 5);
+        adopt_analysis(s);
         if (!s->an)
             slog(s, "start: the analysis is not done within the start clock; searching without it for now");
     }
@@ -441,46 +459,37 @@ static bool make_machines(Session *s, double start_deadline, char **err)
     char *e = NULL;
     GdlStatus st = GDL_OK;
     EngBuild *b = strcmp(engine, "ref") != 0 ? calloc(1, sizeof *b) : NULL;
-    if (b && (b->m = calloc(s->nthreads, sizeof *b->m)) && pthread_mutex_init(&b->mu, NULL) == 0) {
-        b->game = s->game;
+    if (b) {
         b->engine = engine;
         b->n = s->nthreads;
-        if (pthread_create(&b->th, NULL, eng_build_run, b) != 0) {
-            pthread_mutex_destroy(&b->mu);
+        if (!(b->m = calloc(s->nthreads, sizeof *b->m)) || !build_start(&b->b, s->game, eng_build_run)) {
             free(b->m);
             free(b);
             b = NULL;
         }
-    } else if (b) {
-        free(b->m);
-        free(b);
-        b = NULL;
     }
     if (b) {
         /* a session budgeted by playouts waits for them whatever the clock:
          * its play must depend on its seed alone, not on when they come */
         double until = s->o.playouts > 0 ? INFINITY : start_deadline - margin_of(s, start_deadline);
-        while (!eng_build_done(b) && gdl_now() < until && !cancelled(s)) {
-            struct timespec ts = {0, 2 * 1000 * 1000};
-            nanosleep(&ts, NULL);
-        }
+        build_wait(s, &b->b, until, 2);
         /* read once: a build ending between two reads would take the
          * failure's branch with machines that are fine */
-        bool done = eng_build_done(b);
-        if (done && b->st == GDL_OK) { /* in time: the usual case */
-            pthread_join(b->th, NULL);
+        bool done = build_done(&b->b);
+        if (done && b->b.st == GDL_OK) { /* in time: the usual case */
+            build_join(&b->b, false);
             memcpy(s->m, b->m, s->nthreads * sizeof *s->m);
             memset(b->m, 0, s->nthreads * sizeof *b->m);
             eng_build_free(b);
             b = NULL;
             engine = NULL;
         } else if (done) {
-            if (b->st == GDL_NO_ENGINE) {
-                *err = player_fmt("no machine for the game: %s", b->err ? b->err : gdl_status_name(b->st));
+            if (b->b.st == GDL_NO_ENGINE) {
+                *err = player_fmt("no machine for the game: %s", b->b.err ? b->b.err : gdl_status_name(b->b.st));
                 eng_build_end(b, false);
                 return false;
             }
-            slog(s, "engine %s: %s; falling back to ref", engine, b->err ? b->err : gdl_status_name(b->st));
+            slog(s, "engine %s: %s; falling back to ref", engine, b->b.err ? b->b.err : gdl_status_name(b->b.st));
             eng_build_end(b, false);
             b = NULL;
         } else if (cancelled(s)) {
@@ -541,13 +550,13 @@ static bool make_searches(Session *s)
  * made again on them: the trees of the ref machines are dropped). */
 static void adopt_engine(Session *s)
 {
-    if (!s->eb || !eng_build_done(s->eb))
+    if (!s->eb || !build_done(&s->eb->b))
         return;
     EngBuild *b = s->eb;
     s->eb = NULL;
-    pthread_join(b->th, NULL);
-    if (b->st != GDL_OK) {
-        slog(s, "engine %s: %s; playing on ref", b->engine, b->err ? b->err : gdl_status_name(b->st));
+    build_join(&b->b, false);
+    if (b->b.st != GDL_OK) {
+        slog(s, "engine %s: %s; playing on ref", b->engine, b->b.err ? b->b.err : gdl_status_name(b->b.st));
         eng_build_free(b);
         return;
     }
@@ -561,7 +570,7 @@ static void adopt_engine(Session *s)
         b->m[t] = NULL;
         gdl_machine_set_cancel_flag(s->m[t], s->o.cancel);
     }
-    slog(s, "engine %s: made in %.2f s; playing on it from now on", b->engine, b->seconds);
+    slog(s, "engine %s: made in %.2f s; playing on it from now on", b->engine, b->b.seconds);
     eng_build_free(b);
     if (!make_searches(s)) /* out of memory: this turn is played at random */
         for (unsigned t = 0; t < s->nthreads; t++) {

@@ -425,10 +425,18 @@ void sv_settle(SvGraph *g)
             g->nodes.v[i].queued = 1;
             vec_push(g->queue, i);
         }
+    sv_drain(g, NULL, NULL);
+}
+
+void sv_drain(SvGraph *g, void (*visit)(void *ctx, uint32_t x), void *ctx)
+{
     for (uint32_t h = 0; h < g->queue.n; h++) {
         uint32_t y = g->queue.v[h];
         g->nodes.v[y].queued = 0;
-        if (!sv_intervals(g, y))
+        bool changed = sv_intervals(g, y);
+        if (visit)
+            visit(ctx, y);
+        if (!changed)
             continue;
         for (uint32_t q = g->nodes.v[y].parent; q != BASE_NONE; q = g->parents.v[q].next) {
             uint32_t z = g->parents.v[q].node;

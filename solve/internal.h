@@ -104,6 +104,11 @@ bool sv_intervals(SvGraph *g, uint32_t x);
  * graph, each node set to what sv_node_add gives it). Intervals only
  * shrink, each bound of a node at most 100 times, so it ends. */
 void sv_settle(SvGraph *g);
+/* Runs the work list (g->queue, its nodes marked queued) to its end, first
+ * in first out: each node taken off it has its intervals recomputed and is
+ * passed to visit (when not NULL), and when they changed its parents not
+ * queued yet are queued. The list is empty after. */
+void sv_drain(SvGraph *g, void (*visit)(void *ctx, uint32_t x), void *ctx);
 /* The a-priori interval of the non-terminal state s (sv_node_add's: the
  * analyses' goal ranges, or [0, 100]). False on a machine failure. */
 bool sv_apriori(SvGraph *g, const GdlState *s, uint8_t *lo, uint8_t *hi);

@@ -126,6 +126,8 @@ static void renumber(Pns *p)
     vec_free(at);
 }
 
+static void visit_numbers(void *p, uint32_t x) { numbers(p, x); }
+
 /* x's children changed: its intervals, then every ancestor's whose
  * interval changed, with their numbers, in a FIFO work list. */
 static void propagate(Pns *p, uint32_t x)
@@ -134,27 +136,7 @@ static void propagate(Pns *p, uint32_t x)
     g->queue.n = 0;
     vec_push(g->queue, x);
     g->nodes.v[x].queued = 1;
-    for (uint32_t h = 0; h < g->queue.n; h++) {
-        uint32_t y = g->queue.v[h];
-        g->nodes.v[y].queued = 0;
-        bool a = sv_intervals(g, y);
-        numbers(p, y);
-        if (!a)
-            continue;
-        for (uint32_t q = g->nodes.v[y].parent; q != BASE_NONE; q = g->parents.v[q].next) {
-            uint32_t z = g->parents.v[q].node;
-            if (!g->nodes.v[z].queued) {
-                g->nodes.v[z].queued = 1;
-                vec_push(g->queue, z);
-            }
-        }
-        if (h > 4096 && h * 2 > g->queue.n) { /* compact the consumed front */
-            memmove(g->queue.v, g->queue.v + h + 1, (g->queue.n - h - 1) * sizeof *g->queue.v);
-            g->queue.n -= h + 1;
-            h = (uint32_t)-1;
-        }
-    }
-    g->queue.n = 0;
+    sv_drain(g, visit_numbers, p);
 }
 
 static bool decided(const Pns *p, uint32_t x)

@@ -20,6 +20,7 @@
  *   - the DOT picture: latched and control bases coloured, a dead literal
  *     marked for its role, a state's forced values marked, a legend.
  */
+#include "corpus.h"
 #include "helpers.h"
 
 #include <stdio.h>
@@ -62,15 +63,8 @@ static void game_text(Game *g, const char *text)
 static bool game_file(Game *g, const char *path)
 {
     memset(g, 0, sizeof *g);
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
-        const char *ci = getenv("CI");
-        if (ci && strcmp(ci, "true") == 0)
-            fail_msg("the shared corpus is missing: %s (set GDL_SHARED)", path);
-        print_message("SKIP: %s: not found (set GDL_SHARED)\n", path);
+    if (!corpus_there(path))
         return false;
-    }
-    fclose(fp);
     char *err = NULL;
     if (!front_run_file(&g->f, path, &err))
         fail_msg("%s: %s", path, err ? err : "rejected");

@@ -359,7 +359,7 @@ static void test_tictactoe(void **state_)
 {
     (void)state_;
     char path[4096];
-    if (!net_corpus_path(path, sizeof path, "ggp-repository/ticTacToe.kif"))
+    if (!corpus_path(path, sizeof path, "ggp-repository/ticTacToe.kif"))
         return;
     check_game(load_file(path), 8, 11);
 }
@@ -368,7 +368,7 @@ static void test_connect_four(void **state_)
 {
     (void)state_;
     char path[4096];
-    if (!net_corpus_path(path, sizeof path, "ggp-repository/connectFour.kif"))
+    if (!corpus_path(path, sizeof path, "ggp-repository/connectFour.kif"))
         return;
     check_game(load_file(path), 2, 12);
 }
@@ -381,7 +381,7 @@ static void test_connect_four(void **state_)
 static void check_corpus(const char *game, size_t expected, uint64_t seed)
 {
     char path[4096];
-    if (!net_corpus_path(path, sizeof path, game))
+    if (!corpus_path(path, sizeof path, game))
         return;
     Ctx c;
     ctx_open(&c, load_file(path));

@@ -16,8 +16,7 @@
 
 #include "failing.h"
 #include "../../base/base.h"
-#include "gdl.h"
-#include "api_errors.h"
+#include "api_helpers.h"
 
 static const char TICTACTOE[] =
     "(role xplayer) (role oplayer)\n"
@@ -87,18 +86,6 @@ static const char BREAK[] =
     "(<= (goal a 100) (not (true broken)))\n"
     "(<= (goal a 0) (true broken))\n";
 
-static GdlGame *load_text(const char *text)
-{
-    GdlGame *g = NULL;
-    GdlDiagnostics *d = NULL;
-    GdlStatus st = gdl_game_load_string("t.kif", text, strlen(text), &g, &d);
-    if (st != GDL_OK)
-        gdl_diagnostics_print(stderr, d, true);
-    gdl_diagnostics_free(d);
-    assert_int_equal(st, GDL_OK);
-    return g;
-}
-
 static GdlMachine *machine(const GdlGame *g)
 {
     GdlMachine *m = NULL;
@@ -134,15 +121,6 @@ static bool has_lit(const GdlAnalysis *a, GdlClaimKind kind, const char *text, b
         if (c->n >= 1 && strcmp(c->sentences[0], text) == 0 && c->values[0] == value)
             return true;
     }
-    return false;
-}
-
-/* Whether the move named text is among moves. */
-static bool has_move(GdlMachine *m, const GdlMove *moves, size_t n, const char *text)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(gdl_move_text(m, moves[i]), text) == 0)
-            return true;
     return false;
 }
 

@@ -19,27 +19,11 @@
 #include <cmocka.h>
 
 #include "../../player/player.h"
+#include "files.h"
 
 #define GAMES GDLC_SOURCE_DIR "/games/"
 
 enum { HUGE_MOVE = 800 * 1024 };
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return s;
-}
 
 /* A player answering 800 KB moves: a term that parses (a mark on a cell
  * numbered by 800 KB of digits) when parses is set, else bytes that are

@@ -3,6 +3,7 @@
 #ifndef GDLC_TEST_NET_H
 #define GDLC_TEST_NET_H
 
+#include "corpus.h"
 #include "helpers.h"
 
 #include "../../middle/propnet.h"
@@ -84,24 +85,5 @@ static inline uint32_t net_base(Net *n, const char *fact)
             return b;
     return PN_NONE;
 }
-
-#ifdef GDLC_SHARED_DIR
-/* The path of a corpus game in path; false, with a visible skip (a failure
- * when CI=true), when the shared corpus is not there. */
-static inline bool net_corpus_path(char *path, size_t cap, const char *game)
-{
-    snprintf(path, cap, "%s/games/%s", GDLC_SHARED_DIR, game);
-    FILE *f = fopen(path, "r");
-    if (f) {
-        fclose(f);
-        return true;
-    }
-    const char *ci = getenv("CI");
-    if (ci && strcmp(ci, "true") == 0)
-        fail_msg("the shared corpus is missing: %s (set GDL_SHARED)", path);
-    print_message("SKIP: %s: not found (set GDL_SHARED)\n", path);
-    return false;
-}
-#endif
 
 #endif

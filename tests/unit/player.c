@@ -34,27 +34,12 @@
 #include "../../player/player.h"
 #include "../../player/runner.h"
 #include "../../player/search.h"
+#include "corpus.h"
+#include "files.h"
 
 #define GAMES GDLC_SOURCE_DIR "/games/"
 #define DATA GDLC_SOURCE_DIR "/tests/unit/data/"
 #define PLAYER GDLC_SOURCE_DIR "/tests/player/"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return s;
-}
 
 static PlayOptions opts(PlayStrategy st, uint64_t playouts, uint64_t seed)
 {
@@ -243,23 +228,6 @@ static void simultaneous_decoupled(void **state)
     free(rules);
 }
 
-/* False, with a visible skip (a failure when CI=true), when the corpus
- * game is missing. */
-static bool corpus(const char *game, char *path, size_t cap)
-{
-    snprintf(path, cap, "%s/games/%s", GDLC_SHARED_DIR, game);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        const char *ci = getenv("CI");
-        if (ci && strcmp(ci, "true") == 0)
-            fail_msg("the shared corpus is missing: %s (set GDL_SHARED)", path);
-        print_message("SKIP: %s: not found (set GDL_SHARED)\n", path);
-        return false;
-    }
-    fclose(f);
-    return true;
-}
-
 /* The corpus Tic-tac-toe with x to complete a line: the analysis's winning
  * move is played at once, without a playout. (The analysis does not see it
  * in games/tictactoe.kif, whose frame rule reads does ?p.) */
@@ -267,7 +235,7 @@ static void winning_move_at_once(void **state)
 {
     (void)state;
     char path[1024];
-    if (!corpus("ggp-repository/ticTacToe.kif", path, sizeof path))
+    if (!corpus_path(path, sizeof path, "ggp-repository/ticTacToe.kif"))
         return;
     size_t len;
     char *rules = slurp(path, &len);
@@ -726,7 +694,7 @@ static void abandoned_analysis(void **state)
 {
     (void)state;
     char path[512];
-    if (!corpus("ggp-repository/amazons.kif", path, sizeof path))
+    if (!corpus_path(path, sizeof path, "ggp-repository/amazons.kif"))
         return;
     size_t len;
     char *rules = slurp(path, &len);
@@ -768,7 +736,7 @@ static void analysis_cancelled(void **state)
 {
     (void)state;
     char path[512];
-    if (!corpus("ggp-repository/amazons.kif", path, sizeof path))
+    if (!corpus_path(path, sizeof path, "ggp-repository/amazons.kif"))
         return;
     size_t len;
     char *rules = slurp(path, &len);

@@ -31,6 +31,7 @@
 
 #include "api_errors.h"
 #include "../../solve/solve.h"
+#include "corpus.h"
 
 #define DATA GDLC_SOURCE_DIR "/tests/unit/data/"
 
@@ -63,16 +64,8 @@ static void puz_load(Puz *p, const char *path)
 static bool puz_corpus(Puz *p, const char *game)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/games/%s", GDLC_SHARED_DIR, game);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        const char *ci = getenv("CI");
-        if (ci && strcmp(ci, "true") == 0)
-            fail_msg("the shared corpus is missing: %s (set GDL_SHARED)", path);
-        print_message("SKIP: %s: not found (set GDL_SHARED)\n", path);
+    if (!corpus_path(path, sizeof path, game))
         return false;
-    }
-    fclose(f);
     puz_load(p, path);
     return true;
 }

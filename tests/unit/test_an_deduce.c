@@ -161,7 +161,7 @@ static void eval_corpus(void **state)
                                   "ggp-repository/breakthroughSmall.kif"};
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         char path[4096];
-        if (net_corpus_path(path, sizeof path, games[i]))
+        if (corpus_path(path, sizeof path, games[i]))
             eval_against_ref(path, 3, 60);
     }
 }
@@ -261,7 +261,7 @@ static void latches_of_corpus_tictactoe(void **state)
 {
     (void)state;
     char path[4096];
-    if (!net_corpus_path(path, sizeof path, "ggp-repository/ticTacToe.kif"))
+    if (!corpus_path(path, sizeof path, "ggp-repository/ticTacToe.kif"))
         return;
     Net n;
     net_load(&n, path, PN_OPT_ALL);
@@ -412,7 +412,7 @@ static void sound_corpus(void **state)
                                   "ggp-repository/atariGoVariant_7x7.kif"};
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         char path[4096];
-        if (net_corpus_path(path, sizeof path, games[i]))
+        if (corpus_path(path, sizeof path, games[i]))
             check_sound(path, 2, 40, 3 + i);
     }
 }

@@ -105,6 +105,15 @@ static void summary(Net *n, const char *game, const Analysis *a)
                   a->goal_latches.n, a->dead.n, a->seconds);
 }
 
+/* Analyses n's network (samples playthrough states, seed) into a, and
+ * prints its summary as game's. */
+static void analyse(Net *n, Analysis *a, uint32_t samples, uint64_t seed, const char *game)
+{
+    AnOptions o = {.samples = samples, .seed = seed};
+    an_analyse(&n->pn, &o, a);
+    summary(n, game, a);
+}
+
 /* ---- brute force ---------------------------------------------------------- */
 
 typedef struct Space {
@@ -374,14 +383,12 @@ static void tictactoe_corpus(void **state)
 {
     (void)state;
     char path[1024];
-    if (!net_corpus_path(path, sizeof path, "ggp-repository/ticTacToe.kif"))
+    if (!corpus_path(path, sizeof path, "ggp-repository/ticTacToe.kif"))
         return;
     Net n = {0};
     net_load_file(&n, path);
-    AnOptions o = {.samples = 16, .seed = 7};
     Analysis a;
-    an_analyse(&n.pn, &o, &a);
-    summary(&n, "ticTacToe", &a);
+    analyse(&n, &a, 16, 7, "ticTacToe");
     pin_tictactoe(&n, &a, true);
     assert_int_equal(a.latches.n, 27);
     assert_int_equal(a.joint_states, 17);
@@ -403,10 +410,8 @@ static void tictactoe_repo(void **state)
     (void)state;
     Net n = {0};
     net_load_file(&n, SRC "games/tictactoe.kif");
-    AnOptions o = {.samples = 16, .seed = 7};
     Analysis a;
-    an_analyse(&n.pn, &o, &a);
-    summary(&n, "tictactoe", &a);
+    analyse(&n, &a, 16, 7, "tictactoe");
     pin_tictactoe(&n, &a, false);
     uint32_t missed = 0;
     uint32_t states = brute_force(&a, 10000, &missed);
@@ -441,10 +446,8 @@ static void joint_latch(void **state)
     (void)state;
     Net n = {0};
     net_load_text(&n, joint_game);
-    AnOptions o = {.samples = 16, .seed = 3};
     Analysis a;
-    an_analyse(&n.pn, &o, &a);
-    summary(&n, "joint", &a);
+    analyse(&n, &a, 16, 3, "joint");
     uint32_t p = base_of(&n, "p"), q = base_of(&n, "q");
     assert_false(an_base_fixed(&n.pn, p));
     for (int v = 0; v <= 1; v++) {
@@ -490,10 +493,8 @@ static void goal_latch_and_dead(void **state)
     (void)state;
     Net n = {0};
     net_load_text(&n, lost_game);
-    AnOptions o = {.samples = 4, .seed = 1};
     Analysis a;
-    an_analyse(&n.pn, &o, &a);
-    summary(&n, "lost", &a);
+    analyse(&n, &a, 4, 1, "lost");
     uint32_t lost = base_of(&n, "lost"), won = base_of(&n, "won");
     assert_true(has_latch(&a, lost, true));
     assert_true(has_latch(&a, won, true));
@@ -533,14 +534,12 @@ static void untwisty_corridor(void **state)
 {
     (void)state;
     char path[1024];
-    if (!net_corpus_path(path, sizeof path, "stanford-2018/untwistycorridor.kif"))
+    if (!corpus_path(path, sizeof path, "stanford-2018/untwistycorridor.kif"))
         return;
     Net n = {0};
     net_load_file(&n, path);
-    AnOptions o = {.samples = 16, .seed = 7};
     Analysis a;
-    an_analyse(&n.pn, &o, &a);
-    summary(&n, "untwistycorridor", &a);
+    analyse(&n, &a, 16, 7, "untwistycorridor");
     uint32_t p = base_of(&n, "p");
     uint32_t robot = role_of(&n, "robot");
     assert_true(has_latch(&a, p, true));
@@ -571,14 +570,12 @@ static void escort_latch(void **state)
 {
     (void)state;
     char path[1024];
-    if (!net_corpus_path(path, sizeof path, "ggp-repository/escortLatch.kif"))
+    if (!corpus_path(path, sizeof path, "ggp-repository/escortLatch.kif"))
         return;
     Net n = {0};
     net_load_file(&n, path);
-    AnOptions o = {.samples = 16, .seed = 7};
     Analysis a;
-    an_analyse(&n.pn, &o, &a);
-    summary(&n, "escortLatch", &a);
+    analyse(&n, &a, 16, 7, "escortLatch");
     uint32_t white = role_of(&n, "white"), black = role_of(&n, "black");
     uint32_t wkc = base_of(&n, "whiteKingCaptured"), bkc = base_of(&n, "blackKingCaptured");
     assert_true(has_latch(&a, wkc, true));
@@ -631,7 +628,7 @@ static void corpus_survey(void **state)
         if (len > 0 && len < sizeof game) {
             memcpy(game, p, len);
             game[len] = 0;
-            if (net_corpus_path(path, sizeof path, game)) {
+            if (corpus_path(path, sizeof path, game)) {
                 Net n = {0};
                 net_load_file(&n, path);
                 AnOptions o = {.samples = 64, .seed = 1};

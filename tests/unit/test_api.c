@@ -1,4 +1,11 @@
-/* test_api.c: the public state-machine API (gdl.h) on the ref and jit engines. */
+/* test_api.c: the public state-machine API (gdl.h) on every engine.
+ *
+ * The tests are a table (cases, at the end): each case names the engines it
+ * runs on and the game it opens, and main runs, for each engine in turn,
+ * the cases that name it. A case that names a game gets it opened, with a
+ * machine of the engine under test and, when it asks, one of ref to check
+ * that machine against (open_case); a case that names none opens what it
+ * needs itself. */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -10,8 +17,7 @@
 
 #include <cmocka.h>
 
-#include "gdl.h"
-#include "api_errors.h"
+#include "api_helpers.h"
 
 #ifndef GDLC_SOURCE_DIR
 #error "GDLC_SOURCE_DIR must be defined"
@@ -25,20 +31,35 @@ static GdlGame *load(const char *path)
     return g;
 }
 
-static GdlGame *load_text(const char *text)
-{
-    GdlGame *g = NULL;
-    GdlDiagnostics *d = NULL;
-    GdlStatus st = gdl_game_load_string("t.kif", text, strlen(text), &g, &d);
-    if (st != GDL_OK)
-        gdl_diagnostics_print(stderr, d, true);
-    gdl_diagnostics_free(d);
-    assert_int_equal(st, GDL_OK);
-    return g;
-}
+/* The engines, in the order main runs them; a case names those it runs on
+ * by their bits. */
+static const char *const engines[] = {"ref", "jit", "jit:goal", "jit:pn", "pn", "aot:pn", "aot:goal"};
+enum {
+    ON_REF = 1 << 0,
+    ON_JIT = 1 << 1,
+    ON_JIT_GOAL = 1 << 2,
+    ON_JIT_PN = 1 << 3,
+    ON_PN = 1 << 4,       /* grounds when the machine is made */
+    ON_AOT_PN = 1 << 5,   /* aot: each machine a run of the system */
+    ON_AOT_GOAL = 1 << 6, /* compiler, or the cache */
+    /* the engines that play every game here */
+    ON_PLAY_ALL = ON_REF | ON_JIT | ON_JIT_GOAL | ON_JIT_PN,
+    /* and pn, for the games inside its grounding budget (not amazons nor
+     * runaway terms: pn_budget_and_polling checks the refusal) that pose
+     * no query running for minutes (pn grounds it away) */
+    ON_PLAY = ON_PLAY_ALL | ON_PN,
+    /* and aot, for the cases about the plan */
+    ON_PLAN = ON_PLAY | ON_AOT_PN | ON_AOT_GOAL,
+};
 
-/* Every test runs on each engine in turn (see main). */
+/* The engine under test (see main). */
 static const char *engine = "ref";
+
+/* Is the engine under test a or b (b may be NULL)? */
+static bool engine_is(const char *a, const char *b)
+{
+    return strcmp(engine, a) == 0 || (b && strcmp(engine, b) == 0);
+}
 
 static GdlMachine *machine(const GdlGame *g)
 {
@@ -60,6 +81,13 @@ static GdlMove move(GdlMachine *m, const char *text)
     return mv;
 }
 
+static GdlState *initial(GdlMachine *m)
+{
+    GdlState *s = NULL;
+    assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
+    return s;
+}
+
 /* Plays joint moves given as text, two roles. */
 static GdlState *after(GdlMachine *m, GdlState *s, const char *a, const char *b)
 {
@@ -68,6 +96,54 @@ static GdlState *after(GdlMachine *m, GdlState *s, const char *a, const char *b)
     assert_int_equal(gdl_state_next(m, s, joint, &n), GDL_OK);
     gdl_state_free(s);
     return n;
+}
+
+/* A case: its test, the engines it runs on, and the game it opens before
+ * it runs (a file under games/ or KIF text; neither: it opens its own). */
+typedef struct Case {
+    const char *name;
+    CMUnitTestFunction run;
+    unsigned on;      /* ON_* */
+    const char *file; /* GAME(...), or NULL */
+    const char *text; /* KIF text, or NULL */
+    bool ref;         /* ref's machine too, to check the engine against */
+} Case;
+
+/* What a case that names a game gets as its state. */
+typedef struct Open {
+    GdlGame *g;
+    GdlMachine *m; /* the engine under test */
+    GdlMachine *r; /* ref, when the case asks; else NULL */
+} Open;
+
+/* Setup: *state is the case; it becomes its Open (NULL for a case that
+ * names no game). */
+static int open_case(void **state)
+{
+    const Case *c = *state;
+    *state = NULL;
+    if (!c->file && !c->text)
+        return 0;
+    Open *o = calloc(1, sizeof *o);
+    assert_non_null(o);
+    *state = o;
+    o->g = c->file ? load(c->file) : load_text(c->text);
+    o->m = machine(o->g);
+    if (c->ref)
+        assert_int_equal(gdl_machine_new(o->g, "ref", &o->r), GDL_OK);
+    return 0;
+}
+
+static int close_case(void **state)
+{
+    Open *o = *state;
+    if (o) {
+        gdl_machine_free(o->r);
+        gdl_machine_free(o->m);
+        gdl_game_free(o->g);
+        free(o);
+    }
+    return 0;
 }
 
 static void diagnostics_are_data(void **state)
@@ -128,11 +204,10 @@ static void unknown_engine(void **state)
 
 static void play_and_transpose(void **state)
 {
-    (void)state;
-    GdlGame *g = load(GAME("tictactoe"));
-    GdlMachine *m = machine(g);
-    assert_int_equal(gdl_game_role_count(g), 2);
-    assert_string_equal(gdl_game_role_name(g, 0), "xplayer");
+    const Open *o = *state;
+    GdlMachine *m = o->m;
+    assert_int_equal(gdl_game_role_count(o->g), 2);
+    assert_string_equal(gdl_game_role_name(o->g, 0), "xplayer");
     GdlState *s0 = NULL;
     assert_int_equal(gdl_state_initial(m, &s0), GDL_OK);
     assert_int_equal(gdl_state_size(s0), 10);
@@ -164,8 +239,6 @@ static void play_and_transpose(void **state)
     gdl_state_free(a);
     gdl_state_free(b);
     gdl_state_free(s0);
-    gdl_machine_free(m);
-    gdl_game_free(g);
 }
 
 static void hash_is_independent_of_ids(void **state)
@@ -200,9 +273,8 @@ static void hash_is_independent_of_ids(void **state)
  * (sorted otherwise) alike. */
 static void states_drop_repeats(void **state)
 {
-    (void)state;
-    GdlGame *g = load(GAME("tictactoe"));
-    GdlMachine *m = machine(g);
+    const Open *o = *state;
+    GdlMachine *m = o->m;
     GdlState *a = NULL, *b = NULL;
     assert_int_equal(gdl_state_parse(m, "(control oplayer) (cell 3 3 o) (cell 1 1 x) (cell 3 3 o) "
                                         "(control oplayer) (cell 1 1 x)", &a), GDL_OK);
@@ -236,13 +308,11 @@ static void states_drop_repeats(void **state)
     gdl_state_free(a);
     gdl_state_free(b);
     gdl_state_free(s0);
-    gdl_machine_free(m);
-    gdl_game_free(g);
 }
 
 /* A game whose network fixes a base ((size 2) never changes) and whose
  * cells count 0..3 only. */
-static const char *COUNTERS =
+static const char COUNTERS[] =
     "(role a) (role b)\n"
     "(init (cell 1 0)) (init (cell 2 0)) (init (size 2))\n"
     "(succ 0 1) (succ 1 2) (succ 2 3)\n"
@@ -294,20 +364,28 @@ static char *answers(GdlMachine *m, const char *facts)
     return strdup(buf);
 }
 
+/* ref (r) and the engine under test (m) give the same answers on a state. */
+static void answers_agree(GdlMachine *r, GdlMachine *m, const char *facts)
+{
+    char *want = answers(r, facts), *got = answers(m, facts);
+    if (strcmp(want, got) != 0)
+        fail_msg("state %s:\n  ref: %s\n  %s: %s", facts, want, engine, got);
+    free(want);
+    free(got);
+}
+
 /* Engine jit plays a small game by its network, and answers a state the
  * network cannot hold (made by hand) as ref does. */
 static void states_outside_the_network(void **state)
 {
-    (void)state;
-    GdlGame *g = load_text(COUNTERS);
-    GdlMachine *m = machine(g), *r = NULL;
-    assert_int_equal(gdl_machine_new(g, "ref", &r), GDL_OK);
+    const Open *o = *state;
+    GdlMachine *m = o->m, *r = o->r;
     /* jit and aot time the network against the goal-directed code; jit:pn
      * and aot:pn keep the network untimed */
-    bool plan_pn = strcmp(engine, "jit:pn") == 0 || strcmp(engine, "aot:pn") == 0;
+    bool plan_pn = engine_is("jit:pn", "aot:pn");
     if (plan_pn)
         assert_string_equal(gdl_machine_plan(m), "propositional network");
-    else if (strcmp(engine, "jit:goal") == 0 || strcmp(engine, "aot:goal") == 0)
+    else if (engine_is("jit:goal", "aot:goal"))
         assert_string_equal(gdl_machine_plan(m), "goal-directed code");
     static const char *const states[] = {
         "(cell 1 0) (cell 2 0) (size 2)", /* the initial state */
@@ -318,13 +396,8 @@ static void states_outside_the_network(void **state)
         "(cell 1 0) (cell 2 1) (size 2) (other 1)", /* a fact of no relation of the game */
         "(cell 1 1) (cell 2 2) (size 2)", /* reachable again, after those */
     };
-    for (size_t i = 0; i < sizeof states / sizeof states[0]; i++) {
-        char *want = answers(r, states[i]), *got = answers(m, states[i]);
-        if (strcmp(want, got) != 0)
-            fail_msg("state %s:\n  ref: %s\n  %s: %s", states[i], want, engine, got);
-        free(want);
-        free(got);
-    }
+    for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
+        answers_agree(r, m, states[i]);
     if (plan_pn)
         assert_string_equal(gdl_machine_plan(m), "propositional network, goal-directed code for states outside it");
     /* a joint move is checked in a state outside the network as in one
@@ -337,9 +410,6 @@ static void states_outside_the_network(void **state)
     assert_int_equal(gdl_state_next(m, s, good, &t), GDL_OK);
     gdl_state_free(t);
     gdl_state_free(s);
-    gdl_machine_free(r);
-    gdl_machine_free(m);
-    gdl_game_free(g);
 }
 
 /* Engine pn makes Tic-tac-toe's network in two phases, one per role in
@@ -348,11 +418,9 @@ static void states_outside_the_network(void **state)
  * it, in any order of states. */
 static void states_in_no_phase(void **state)
 {
-    (void)state;
-    GdlGame *g = load(GAME("tictactoe"));
-    GdlMachine *m = machine(g), *r = NULL;
-    assert_int_equal(gdl_machine_new(g, "ref", &r), GDL_OK);
-    if (strcmp(engine, "jit:pn") == 0 || strcmp(engine, "aot:pn") == 0)
+    const Open *o = *state;
+    GdlMachine *m = o->m, *r = o->r;
+    if (engine_is("jit:pn", "aot:pn"))
         assert_string_equal(gdl_machine_plan(m), "propositional network in 2 phases");
     static const char *const states[] = {
         "(cell 1 1 b) (cell 1 2 b) (cell 1 3 b) (cell 2 1 b) (cell 2 2 b) (cell 2 3 b) (cell 3 1 b) (cell 3 2 b) "
@@ -371,24 +439,15 @@ static void states_in_no_phase(void **state)
         "(cell 3 3 b) (control xplayer)",
     };
     for (int round = 0; round < 2; round++)
-        for (size_t i = 0; i < sizeof states / sizeof states[0]; i++) {
-            size_t j = round ? sizeof states / sizeof states[0] - 1 - i : i;
-            char *want = answers(r, states[j]), *got = answers(m, states[j]);
-            if (strcmp(want, got) != 0)
-                fail_msg("state %s:\n  ref: %s\n  %s: %s", states[j], want, engine, got);
-            free(want);
-            free(got);
-        }
-    gdl_machine_free(r);
-    gdl_machine_free(m);
-    gdl_game_free(g);
+        for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
+            answers_agree(r, m, states[round ? sizeof states / sizeof states[0] - 1 - i : i]);
 }
 
 /* Tic-tac-toe whose legal moves are read again (a role with no move
  * left ends the game), so that whose turn it is reaches them through
  * gates no guard can take out (pn.c: count_reach): the network is made
  * in two phases all the same, and plays as ref does. */
-static const char *READ_LEGAL =
+static const char READ_LEGAL[] =
     "(role x) (role o)\n"
     "(index 1) (index 2) (index 3)\n"
     "(<= (init (cell ?i ?j b)) (index ?i) (index ?j))\n"
@@ -416,11 +475,9 @@ static const char *READ_LEGAL =
 
 static void phases_through_gates(void **state)
 {
-    (void)state;
-    GdlGame *g = load_text(READ_LEGAL);
-    GdlMachine *m = machine(g), *r = NULL;
-    assert_int_equal(gdl_machine_new(g, "ref", &r), GDL_OK);
-    if (strcmp(engine, "jit:pn") == 0 || strcmp(engine, "aot:pn") == 0)
+    const Open *o = *state;
+    GdlMachine *m = o->m, *r = o->r;
+    if (engine_is("jit:pn", "aot:pn"))
         assert_string_equal(gdl_machine_plan(m), "propositional network in 2 phases");
     GdlRng rng;
     gdl_rng_seed(&rng, 7);
@@ -432,11 +489,7 @@ static void phases_through_gates(void **state)
             size_t at = 0;
             for (size_t i = 0; i < gdl_state_size(s); i++)
                 at += (size_t)snprintf(text + at, sizeof text - at, "%s ", gdl_state_fact(m, s, i));
-            char *want = answers(r, text), *got = answers(m, text);
-            if (strcmp(want, got) != 0)
-                fail_msg("state %s:\n  ref: %s\n  %s: %s", text, want, engine, got);
-            free(want);
-            free(got);
+            answers_agree(r, m, text);
             bool term;
             assert_int_equal(gdl_state_is_terminal(m, s, &term), GDL_OK);
             if (term)
@@ -450,18 +503,14 @@ static void phases_through_gates(void **state)
         }
         gdl_state_free(s);
     }
-    gdl_machine_free(r);
-    gdl_machine_free(m);
-    gdl_game_free(g);
 }
 
 static void reversi_opening_flips(void **state)
 {
-    (void)state;
-    GdlGame *g = load(GAME("reversi"));
-    GdlMachine *m = machine(g);
+    const Open *o = *state;
+    GdlMachine *m = o->m;
     /* its disc counts are read by the goals alone (pn.c: split_goals) */
-    if (strcmp(engine, "jit:pn") == 0)
+    if (engine_is("jit:pn", NULL))
         assert_non_null(strstr(gdl_machine_plan(m), "goals in a network of their own"));
     GdlState *s = NULL;
     assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
@@ -476,11 +525,9 @@ static void reversi_opening_flips(void **state)
     assert_int_equal(n, 3); /* white's replies: (3 3) (5 3) (3 5) */
     gdl_state_free(s);
     gdl_state_free(want);
-    gdl_machine_free(m);
-    gdl_game_free(g);
 }
 
-static const char *FAULTY =
+static const char FAULTY[] =
     "(role a) (role b)\n"
     "(init (s 0))\n"
     "(<= (legal a go) (true (s 0)))\n"
@@ -494,9 +541,8 @@ static const char *FAULTY =
 
 static void game_faults_name_role_and_state(void **state)
 {
-    (void)state;
-    GdlGame *g = load_text(FAULTY);
-    GdlMachine *m = machine(g);
+    const Open *o = *state;
+    GdlMachine *m = o->m;
     GdlState *s = NULL;
     assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
     int goals[2];
@@ -523,15 +569,12 @@ static void game_faults_name_role_and_state(void **state)
     assert_non_null(strstr(gdl_machine_error(m), "role a has several goal values in the terminal state: (s 2)"));
     gdl_state_free(s);
     gdl_state_free(t);
-    gdl_machine_free(m);
-    gdl_game_free(g);
 }
 
 static void cancellation(void **state)
 {
-    (void)state;
-    GdlGame *g = load(GAME("amazons"));
-    GdlMachine *m = machine(g);
+    const Open *o = *state;
+    GdlMachine *m = o->m;
     GdlState *s = NULL;
     assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
     volatile int flag = 1;
@@ -548,8 +591,6 @@ static void cancellation(void **state)
     assert_int_equal(gdl_state_legal(m, s, 0, &moves, &n), GDL_OK);
     assert_int_equal(n, 2176);
     gdl_state_free(s);
-    gdl_machine_free(m);
-    gdl_game_free(g);
 }
 
 /* A query that would run for minutes stops at the deadline, inside the
@@ -582,21 +623,21 @@ static void cancellation_inside_a_query(void **state)
     gdl_game_free(g);
 }
 
+/* A relation whose terms grow without end. */
+static const char RUNAWAY[] = "(role a)\n(init p)\n(<= (legal a go) (true p))\n(<= (next p) (true p))\n"
+                             "(grow z)\n(<= (grow (s ?x)) (grow ?x))\n(<= terminal (grow ?x) (true (at ?x)))\n"
+                             "(goal a 100)\n";
+
 static void limits_stop_runaway_terms(void **state)
 {
-    (void)state;
-    GdlGame *g = load_text("(role a)\n(init p)\n(<= (legal a go) (true p))\n(<= (next p) (true p))\n"
-                           "(grow z)\n(<= (grow (s ?x)) (grow ?x))\n(<= terminal (grow ?x) (true (at ?x)))\n"
-                           "(goal a 100)\n");
-    GdlMachine *m = machine(g);
+    const Open *o = *state;
+    GdlMachine *m = o->m;
     GdlState *s = NULL;
     assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
     bool terminal;
     assert_int_equal(gdl_state_is_terminal(m, s, &terminal), GDL_LIMIT);
     assert_non_null(strstr(gdl_machine_error(m), "nested deeper than"));
     gdl_state_free(s);
-    gdl_machine_free(m);
-    gdl_game_free(g);
 }
 
 /* Random playouts of one game on one machine; returns a digest. */
@@ -678,13 +719,6 @@ static void rng_is_documented_splitmix(void **state)
 
 
 /* ---- misuse (issue 11, item 10) and StateMachine parity -------------- */
-
-static GdlState *initial(GdlMachine *m)
-{
-    GdlState *s = NULL;
-    assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
-    return s;
-}
 
 /* The next states a machine makes (engine pn's and the plans' from the
  * network's shares of their facts: EngineOps.next_shared), into a buffer
@@ -829,9 +863,8 @@ static void foreign_states_are_refused(void **state)
  * and without them (moves parsed, as from a server). */
 static void bad_joint_moves_are_refused(void **state)
 {
-    (void)state;
-    GdlGame *g = load(GAME("tictactoe"));
-    GdlMachine *m = machine(g);
+    const Open *o = *state;
+    GdlMachine *m = o->m;
     GdlState *s0 = initial(m), *out = NULL;
     GdlMove noop = move(m, "noop"), p11 = move(m, "(play 1 1)"), p22 = move(m, "(play 2 2)");
     GdlMove range[2] = {4000000000u, noop}, swapped[2] = {noop, p11}, same[2] = {p11, p22}, good[2] = {p11, noop};
@@ -872,15 +905,13 @@ static void bad_joint_moves_are_refused(void **state)
     gdl_state_free(out);
     gdl_state_free(c);
     gdl_state_free(s0);
-    gdl_machine_free(m);
-    gdl_game_free(g);
 }
 
 static void goal_and_role_find(void **state)
 {
-    (void)state;
-    GdlGame *g = load(GAME("tictactoe"));
-    GdlMachine *m = machine(g);
+    const Open *o = *state;
+    GdlGame *g = o->g;
+    GdlMachine *m = o->m;
     unsigned r = 9;
     assert_int_equal(gdl_game_role_find(g, "OPlayer", &r), GDL_OK);
     assert_int_equal(r, 1);
@@ -923,17 +954,14 @@ static void goal_and_role_find(void **state)
     gdl_machine_free(mf);
     gdl_game_free(f);
     gdl_state_free(s);
-    gdl_machine_free(m);
-    gdl_game_free(g);
 }
 
 /* Random moves and depth charges draw as `gdlc play` does: for each role
  * in order, moves[gdl_rng_below(rng, n)] of the canonically sorted moves. */
 static void random_moves_and_depth_charges(void **state)
 {
-    (void)state;
-    GdlGame *g = load(GAME("connect4"));
-    GdlMachine *m = machine(g);
+    const Open *o = *state;
+    GdlMachine *m = o->m;
     GdlState *s0 = initial(m);
     for (uint64_t seed = 1; seed <= 5; seed++) {
         /* by hand: legal moves, draw, next state */
@@ -983,12 +1011,10 @@ static void random_moves_and_depth_charges(void **state)
     assert_int_equal(gdl_state_depth_charge(m, s0, &r, 0, goals, &depth), GDL_CANCELLED);
     gdl_machine_set_cancel_flag(m, NULL);
     gdl_state_free(s0);
-    gdl_machine_free(m);
-    gdl_game_free(g);
 }
 
 /* Two roles moving at once, three moves each, and a third role. */
-static const char *SIMULTANEOUS = "(role a) (role b) (role c)\n(init (t 0))\n(m x) (m y) (m z)\n"
+static const char SIMULTANEOUS[] = "(role a) (role b) (role c)\n(init (t 0))\n(m x) (m y) (m z)\n"
                                   "(<= (legal a ?x) (m ?x) (true (t 0)))\n"
                                   "(<= (legal b ?x) (m ?x) (distinct ?x z) (true (t 0)))\n"
                                   "(<= (legal c wait) (true (t 0)))\n"
@@ -997,9 +1023,8 @@ static const char *SIMULTANEOUS = "(role a) (role b) (role c)\n(init (t 0))\n(m 
 
 static void joint_moves_and_successors(void **state)
 {
-    (void)state;
-    GdlGame *g = load_text(SIMULTANEOUS);
-    GdlMachine *m = machine(g);
+    const Open *o = *state;
+    GdlMachine *m = o->m;
     GdlState *s0 = initial(m);
     GdlJointMoves *it;
     assert_int_equal(gdl_joint_moves_new(m, s0, 100, &it), GDL_OK);
@@ -1053,10 +1078,8 @@ static void joint_moves_and_successors(void **state)
     assert_int_equal(gdl_state_random_joint_move(m, end, &r, mv), GDL_BAD_ARGUMENT);
     gdl_state_free(end);
     gdl_state_free(s0);
-    gdl_machine_free(m);
-    gdl_game_free(g);
     /* one-move Amazons: thousands, stopped at the bound */
-    g = load(GAME("amazons"));
+    GdlGame *g = load(GAME("amazons"));
     m = machine(g);
     s0 = initial(m);
     assert_int_equal(gdl_joint_moves_new(m, s0, 10, &it), GDL_OK);
@@ -1083,10 +1106,8 @@ static void rehash(unsigned char *b, size_t len)
 
 static void states_as_bytes(void **state)
 {
-    (void)state;
-    GdlGame *g = load(GAME("reversi"));
-    GdlMachine *m = machine(g), *r = NULL;
-    assert_int_equal(gdl_machine_new(g, "ref", &r), GDL_OK);
+    const Open *o = *state;
+    GdlMachine *m = o->m, *r = o->r;
     GdlState *s = initial(m);
     s = after(m, s, "(move 4 3)", "noop");
     /* the same bytes as ref writes for the same facts */
@@ -1192,9 +1213,6 @@ static void states_as_bytes(void **state)
     }
     gdl_state_free(s);
     gdl_state_free(sr);
-    gdl_machine_free(m);
-    gdl_machine_free(r);
-    gdl_game_free(g);
 }
 
 /* The text of a game file without its `base` and `input` rules (malloc-ed). */
@@ -1253,15 +1271,6 @@ static bool in_texts(char **texts, size_t n, const char *text)
     return false;
 }
 
-/* Is text among the texts of n terms? */
-static bool texts_include(GdlMachine *m, const GdlMove *set, size_t n, const char *text)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(gdl_move_text(m, set[i]), text) == 0)
-            return true;
-    return false;
-}
-
 /* Base propositions and input moves: from the game's rules, and from the
  * domain analysis with those rules taken out: the analysis holds every
  * fact and move of random playouts, and every term the rules give. */
@@ -1285,7 +1294,7 @@ static void base_and_input_propositions(void **state)
         assert_int_equal(gdl_machine_base_propositions(mh, 0, &p, &nh), GDL_OK);
         assert_true(nh >= n && nh <= 4 * n + 8); /* sound, and not wildly loose here */
         for (size_t i = 0; i < n; i++) {
-            assert_true(texts_include(mh, p, nh, want[i]));
+            assert_true(has_move(mh, p, nh, want[i]));
             free(want[i]);
         }
         free(want);
@@ -1534,20 +1543,21 @@ static void states_cross_threads(void **state)
 /* Moves and facts come out in the byte order of their text however they
  * first appear: here one new move a step, among numbers whose text order
  * is not their numeric order (see canonical ranks in api.c). */
+static const char NUMBERS[] = "(role r)\n(init (c 0))\n"
+                            "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)\n"
+                            "(succ 6 7) (succ 7 8) (succ 8 9) (succ 9 10) (succ 10 11) (succ 11 12)\n"
+                            "(<= (lt ?x ?y) (succ ?x ?y))\n(<= (lt ?x ?z) (succ ?x ?y) (lt ?y ?z))\n"
+                            "(<= (next (c ?y)) (true (c ?x)) (succ ?x ?y))\n"
+                            "(<= (next (seen ?m)) (does r ?m))\n(<= (next (seen ?m)) (true (seen ?m)))\n"
+                            "(<= (legal r (m ?x)) (true (c ?y)) (lt ?x ?y))\n"
+                            "(<= (legal r (mm ?x ?x)) (true (c ?y)) (lt ?x ?y))\n"
+                            "(<= (legal r mm) (true (c ?y)))\n"
+                            "(<= terminal (true (c 12)))\n(goal r 100)\n";
+
 static void canonical_order_as_moves_appear(void **state)
 {
-    (void)state;
-    GdlGame *g = load_text("(role r)\n(init (c 0))\n"
-                           "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)\n"
-                           "(succ 6 7) (succ 7 8) (succ 8 9) (succ 9 10) (succ 10 11) (succ 11 12)\n"
-                           "(<= (lt ?x ?y) (succ ?x ?y))\n(<= (lt ?x ?z) (succ ?x ?y) (lt ?y ?z))\n"
-                           "(<= (next (c ?y)) (true (c ?x)) (succ ?x ?y))\n"
-                           "(<= (next (seen ?m)) (does r ?m))\n(<= (next (seen ?m)) (true (seen ?m)))\n"
-                           "(<= (legal r (m ?x)) (true (c ?y)) (lt ?x ?y))\n"
-                           "(<= (legal r (mm ?x ?x)) (true (c ?y)) (lt ?x ?y))\n"
-                           "(<= (legal r mm) (true (c ?y)))\n"
-                           "(<= terminal (true (c 12)))\n(goal r 100)\n");
-    GdlMachine *m = machine(g);
+    const Open *o = *state;
+    GdlMachine *m = o->m;
     GdlState *s = NULL;
     assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
     int steps = 0;
@@ -1574,8 +1584,6 @@ static void canonical_order_as_moves_appear(void **state)
     assert_int_equal(steps, 12);
     assert_true(gdl_state_size(s) > 2);
     gdl_state_free(s);
-    gdl_machine_free(m);
-    gdl_game_free(g);
 }
 
 /* pn grounds the game when the machine is made: a game past its budget is
@@ -1653,83 +1661,51 @@ static void rng_below_is_the_plain_draw(void **state)
     }
 }
 
+/* The cases, in the order each engine runs them. */
+static Case cases[] = {
+    {"diagnostics_are_data", diagnostics_are_data, ON_PLAY, NULL, NULL, false},
+    {"unknown_engine", unknown_engine, ON_PLAY, NULL, NULL, false},
+    {"play_and_transpose", play_and_transpose, ON_PLAY, GAME("tictactoe"), NULL, false},
+    {"hash_is_independent_of_ids", hash_is_independent_of_ids, ON_PLAY, NULL, NULL, false},
+    {"states_drop_repeats", states_drop_repeats, ON_PLAY, GAME("tictactoe"), NULL, false},
+    {"reversi_opening_flips", reversi_opening_flips, ON_PLAY, GAME("reversi"), NULL, false},
+    {"game_faults_name_role_and_state", game_faults_name_role_and_state, ON_PLAY, NULL, FAULTY, false},
+    {"cancellation", cancellation, ON_PLAY_ALL /* amazons */, GAME("amazons"), NULL, false},
+    {"cancellation_inside_a_query", cancellation_inside_a_query, ON_PLAY_ALL /* minutes */, NULL, NULL, false},
+    {"limits_stop_runaway_terms", limits_stop_runaway_terms, ON_PLAY_ALL /* runaway */, NULL, RUNAWAY, false},
+    {"one_machine_per_thread", one_machine_per_thread, ON_PLAY, NULL, NULL, false},
+    {"rng_is_documented_splitmix", rng_is_documented_splitmix, ON_PLAY, NULL, NULL, false},
+    {"foreign_states_are_refused", foreign_states_are_refused, ON_PLAY, NULL, NULL, false},
+    {"next_states_are_refs", next_states_are_refs, ON_PLAY, NULL, NULL, false},
+    {"bad_joint_moves_are_refused", bad_joint_moves_are_refused, ON_PLAY, GAME("tictactoe"), NULL, false},
+    {"goal_and_role_find", goal_and_role_find, ON_PLAY, GAME("tictactoe"), NULL, false},
+    {"random_moves_and_depth_charges", random_moves_and_depth_charges, ON_PLAY, GAME("connect4"), NULL, false},
+    {"joint_moves_and_successors", joint_moves_and_successors, ON_PLAY_ALL /* amazons */, NULL, SIMULTANEOUS, false},
+    {"states_as_bytes", states_as_bytes, ON_PLAY, GAME("reversi"), NULL, true},
+    {"base_and_input_propositions", base_and_input_propositions, ON_PLAY_ALL /* runaway */, NULL, NULL, false},
+    {"conveniences_per_thread", conveniences_per_thread, ON_PLAY, NULL, NULL, false},
+    {"states_cross_threads", states_cross_threads, ON_PLAY, NULL, NULL, false},
+    {"canonical_order_as_moves_appear", canonical_order_as_moves_appear, ON_PLAY, NULL, NUMBERS, false},
+    {"pn_budget_and_polling", pn_budget_and_polling, ON_PN, NULL, NULL, false},
+    /* pn alone has no goal-directed code for the states outside its network */
+    {"states_outside_the_network", states_outside_the_network, ON_PLAN & ~ON_PN, NULL, COUNTERS, true},
+    {"states_in_no_phase", states_in_no_phase, ON_PLAN, GAME("tictactoe"), NULL, true},
+    {"phases_through_gates", phases_through_gates, ON_PLAN, NULL, READ_LEGAL, true},
+    {"rng_below_is_the_plain_draw", rng_below_is_the_plain_draw, ON_PLAN, NULL, NULL, false},
+};
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(diagnostics_are_data),
-        cmocka_unit_test(unknown_engine),
-        cmocka_unit_test(play_and_transpose),
-        cmocka_unit_test(hash_is_independent_of_ids),
-        cmocka_unit_test(states_drop_repeats),
-        cmocka_unit_test(reversi_opening_flips),
-        cmocka_unit_test(game_faults_name_role_and_state),
-        cmocka_unit_test(cancellation),
-        cmocka_unit_test(cancellation_inside_a_query),
-        cmocka_unit_test(limits_stop_runaway_terms),
-        cmocka_unit_test(one_machine_per_thread),
-        cmocka_unit_test(rng_is_documented_splitmix),
-        cmocka_unit_test(foreign_states_are_refused),
-        cmocka_unit_test(next_states_are_refs),
-        cmocka_unit_test(bad_joint_moves_are_refused),
-        cmocka_unit_test(goal_and_role_find),
-        cmocka_unit_test(random_moves_and_depth_charges),
-        cmocka_unit_test(joint_moves_and_successors),
-        cmocka_unit_test(states_as_bytes),
-        cmocka_unit_test(base_and_input_propositions),
-        cmocka_unit_test(conveniences_per_thread),
-        cmocka_unit_test(states_cross_threads),
-        cmocka_unit_test(canonical_order_as_moves_appear),
-        cmocka_unit_test(states_outside_the_network),
-        cmocka_unit_test(states_in_no_phase),
-        cmocka_unit_test(phases_through_gates),
-        cmocka_unit_test(rng_below_is_the_plain_draw),
-    };
-    /* pn: the same, but for the tests that play games past its grounding
-     * budget (amazons, runaway terms: pn_budget_and_polling checks the
-     * refusal) or a query that runs for minutes (pn grounds it away) */
-    const struct CMUnitTest pn_tests[] = {
-        cmocka_unit_test(diagnostics_are_data),
-        cmocka_unit_test(unknown_engine),
-        cmocka_unit_test(play_and_transpose),
-        cmocka_unit_test(hash_is_independent_of_ids),
-        cmocka_unit_test(states_drop_repeats),
-        cmocka_unit_test(reversi_opening_flips),
-        cmocka_unit_test(game_faults_name_role_and_state),
-        cmocka_unit_test(one_machine_per_thread),
-        cmocka_unit_test(rng_is_documented_splitmix),
-        cmocka_unit_test(foreign_states_are_refused),
-        cmocka_unit_test(next_states_are_refs),
-        cmocka_unit_test(bad_joint_moves_are_refused),
-        cmocka_unit_test(goal_and_role_find),
-        cmocka_unit_test(random_moves_and_depth_charges),
-        cmocka_unit_test(states_as_bytes),
-        cmocka_unit_test(conveniences_per_thread),
-        cmocka_unit_test(states_cross_threads),
-        cmocka_unit_test(canonical_order_as_moves_appear),
-        cmocka_unit_test(pn_budget_and_polling),
-        cmocka_unit_test(states_in_no_phase),
-        cmocka_unit_test(phases_through_gates),
-        cmocka_unit_test(rng_below_is_the_plain_draw),
-    };
+    enum { NCASES = sizeof cases / sizeof cases[0] };
     int failed = 0;
-    static const char *const engines[] = {"ref", "jit", "jit:goal", "jit:pn"};
-    for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++) {
-        engine = engines[i];
-        failed += _cmocka_run_group_tests(engine, tests, sizeof tests / sizeof tests[0], NULL, NULL);
-    }
-    engine = "pn";
-    failed += _cmocka_run_group_tests(engine, pn_tests, sizeof pn_tests / sizeof pn_tests[0], NULL, NULL);
-    /* aot's plan (each machine a run of the system compiler, or the cache) */
-    const struct CMUnitTest aot_tests[] = {
-        cmocka_unit_test(states_outside_the_network),
-        cmocka_unit_test(states_in_no_phase),
-        cmocka_unit_test(phases_through_gates),
-        cmocka_unit_test(rng_below_is_the_plain_draw),
-    };
-    static const char *const aot_engines[] = {"aot:pn", "aot:goal"};
-    for (size_t i = 0; i < sizeof aot_engines / sizeof aot_engines[0]; i++) {
-        engine = aot_engines[i];
-        failed += _cmocka_run_group_tests(engine, aot_tests, sizeof aot_tests / sizeof aot_tests[0], NULL, NULL);
+    for (size_t e = 0; e < sizeof engines / sizeof engines[0]; e++) {
+        struct CMUnitTest tests[NCASES];
+        size_t n = 0;
+        for (size_t i = 0; i < NCASES; i++)
+            if (cases[i].on & (1u << e))
+                tests[n++] = (struct CMUnitTest){cases[i].name, cases[i].run, open_case, close_case, &cases[i]};
+        engine = engines[e];
+        failed += _cmocka_run_group_tests(engine, tests, n, NULL, NULL);
     }
     return failed;
 }

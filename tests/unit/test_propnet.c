@@ -627,20 +627,10 @@ static void corpus_against_ref(void **state)
     /* GDLC_PN_PLAYOUTS: fewer under the sanitizers (tests/CMakeLists.txt) */
     const char *env = getenv("GDLC_PN_PLAYOUTS");
     uint32_t playouts = env && atoi(env) > 0 ? (uint32_t)atoi(env) : 8;
-    const char *ci = getenv("CI");
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/games/%s", GDLC_SHARED_DIR, games[i]);
-        FILE *f = fopen(path, "r");
-        if (!f) {
-            /* without the corpus: a visible skip, a failure under CI */
-            if (ci && strcmp(ci, "true") == 0)
-                fail_msg("the shared corpus is missing: %s (set GDL_SHARED)", path);
-            print_message("SKIP: %s: not found (set GDL_SHARED)\n", path);
-            continue;
-        }
-        fclose(f);
-        against_ref_with(path, playouts, 200, false);
+        if (corpus_path(path, sizeof path, games[i])) /* else a visible skip, a failure under CI */
+            against_ref_with(path, playouts, 200, false);
     }
 }
 
