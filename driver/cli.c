@@ -206,15 +206,11 @@ int cli_open_game(const char *path, GdlGame **game, char **why)
     GdlDiagnostics *d = NULL;
     GdlStatus st = gdl_game_load_file(path, game, &d);
     if (st == GDL_IO_ERROR) {
-        size_t len;
-        char *err = NULL;
-        bool big;
-        free(base_read_file(path, &len, &err, &big));
-        fprintf(stderr, "gdlc: %s\n", err ? err : "cannot read the game");
+        /* the loader's one diagnostic says why */
+        const GdlDiagnostic *e = gdl_diagnostics_get(d, 0);
+        fprintf(stderr, "gdlc: %s\n", e ? e->message : "cannot read the game");
         if (why)
-            *why = err ? err : base_sprintf("cannot read %s", path);
-        else
-            free(err);
+            *why = e ? base_xstrdup(e->message) : base_sprintf("cannot read %s", path);
         gdl_diagnostics_free(d);
         return CLI_USAGE;
     }
