@@ -1461,17 +1461,11 @@ static int analyze_run(CliArgs *a)
     GdlState *state = NULL;
     AzRoleAnswer *ans = NULL;
     char *err = NULL, *opts = analysis_options(&o);
-    if ((rc = cli_open_game(o.path, &game, NULL)) != CLI_OK)
+    if ((rc = cli_open_machine(a->cmd, o.path, o.engine, &game, &m, NULL)) != CLI_OK)
         goto out;
-    GdlStatus st = gdl_machine_new(game, o.engine, &m, &err);
-    if (st != GDL_OK) {
-        fprintf(stderr, "gdlc %s: %s\n", a->cmd, err ? err : gdl_status_name(st));
-        rc = st == GDL_NO_ENGINE || st == GDL_IO_ERROR ? CLI_USAGE : CLI_FAULT;
-        goto out;
-    }
     if (o.state && (rc = cli_read_state(a->cmd, m, o.state, &state)) != CLI_OK)
         goto out;
-    st = gdl_analysis_new(m, opts, &an, &err);
+    GdlStatus st = gdl_analysis_new(m, opts, &an, &err);
     if (st != GDL_OK) {
         fprintf(stderr, "gdlc %s: %s: %s\n", a->cmd, o.path, err ? err : gdl_status_name(st));
         if (st == GDL_LIMIT)

@@ -229,6 +229,32 @@ int cli_open_game(const char *path, GdlGame **game, char **why)
     return st == GDL_OK ? CLI_OK : CLI_FAULT;
 }
 
+int cli_open_machine(const char *cmd, const char *path, const char *engine, GdlGame **game, GdlMachine **m,
+                     char **why)
+{
+    *m = NULL;
+    int rc = cli_open_game(path, game, why);
+    if (rc != CLI_OK)
+        return rc;
+    char *err = NULL;
+    GdlStatus st = gdl_machine_new(*game, engine, m, &err);
+    if (st == GDL_OK)
+        return CLI_OK;
+    const char *reason = err ? err : gdl_status_name(st);
+    if (cmd)
+        fprintf(stderr, "gdlc %s: %s\n", cmd, reason);
+    else
+        fprintf(stderr, "gdlc: %s\n", reason);
+    if (why)
+        *why = err ? err : base_xstrdup(reason);
+    else
+        free(err);
+    gdl_game_free(*game);
+    *game = NULL;
+    /* no such engine, or an so: object that cannot be read: exit 2 */
+    return st == GDL_NO_ENGINE || st == GDL_IO_ERROR ? CLI_USAGE : CLI_FAULT;
+}
+
 int cli_load_game(const char *path, Front *f, bool show_warnings)
 {
     char *err = NULL;

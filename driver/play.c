@@ -69,26 +69,14 @@ static int session_open(Session *s, const char *path, const char *engine, char *
 {
     memset(s, 0, sizeof *s);
     s->t_start = gdl_now();
-    int rc = cli_open_game(path, &s->game, why);
-    if (rc != CLI_OK)
-        return rc;
     bool aot = engine && strncmp(engine, "aot", 3) == 0 && (!engine[3] || engine[3] == ':');
     double newest0 = 0, newest1 = 0;
     long count0 = 0, count1 = 0;
     if (aot)
         aot_cache_look(&newest0, &count0);
-    char *err = NULL;
-    GdlStatus st = gdl_machine_new(s->game, engine, &s->m, &err);
-    if (st != GDL_OK) {
-        fprintf(stderr, "gdlc: %s\n", err);
-        if (why)
-            *why = err;
-        else
-            free(err);
-        gdl_game_free(s->game);
-        /* no such engine, or an so: object that cannot be read: exit 2 */
-        return st == GDL_NO_ENGINE || st == GDL_IO_ERROR ? CLI_USAGE : CLI_FAULT;
-    }
+    int rc = cli_open_machine(NULL, path, engine, &s->game, &s->m, why);
+    if (rc != CLI_OK)
+        return rc;
     s->t_ready = gdl_now();
     if (aot) {
         aot_cache_look(&newest1, &count1);
