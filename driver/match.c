@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 
 #include "../include/gdl.h"
+#include "../player/player.h"
 #include "../player/pool.h"
-#include "../player/runner.h"
 #include "cli.h"
 
 typedef struct MatchCli {
@@ -212,9 +212,9 @@ static int run_matches(CliArgs *a, MatchCli *c, bool balance)
         const int *g = match_record_goals(rec);
         for (unsigned j = 0; j < R; j++)
             scores[j * c->matches + k] = g[seat_of[j * c->matches + k]];
-        for (size_t t = 0; t < rec->nturns; t++)
+        for (size_t t = 0; t < match_record_turns(rec); t++)
             for (unsigned role = 0; role < R; role++)
-                if (rec->errors[t * R + role][0])
+                if (match_record_error(rec, t, role)[0])
                     for (unsigned j = 0; j < R; j++)
                         if (seat_of[j * c->matches + k] == (int)role)
                             errors[j]++;
@@ -237,8 +237,8 @@ static int run_matches(CliArgs *a, MatchCli *c, bool balance)
             fprintf(stderr, "match %llu/%llu:", (unsigned long long)k + 1, (unsigned long long)c->matches);
             for (unsigned role = 0; role < R; role++)
                 fprintf(stderr, " %s=%d", gdl_game_role_name(game, role), g[role]);
-            if (rec->nerrors)
-                fprintf(stderr, " (%zu errors)", rec->nerrors);
+            if (match_record_errors(rec))
+                fprintf(stderr, " (%zu errors)", match_record_errors(rec));
             fputc('\n', stderr);
         }
         match_record_free(rec);
