@@ -41,15 +41,9 @@ static int run(CliArgs *a)
     }
     GdlGame *game = NULL;
     GdlMachine *m = NULL;
-    int rc = cli_open_game(paths[0], &game, NULL);
+    int rc = cli_open_machine(a->cmd, paths[0], engine, &game, &m, NULL);
     if (rc != CLI_OK)
         goto out;
-    GdlStatus st = gdl_machine_new(game, engine, &m);
-    if (st != GDL_OK) {
-        fprintf(stderr, "gdlc %s: %s\n", a->cmd, gdl_game_error(game));
-        rc = st == GDL_NO_ENGINE || st == GDL_IO_ERROR ? CLI_USAGE : CLI_FAULT;
-        goto out;
-    }
     unsigned nroles = gdl_game_role_count(game);
     if (nroles < 1 || nroles > 2) {
         fprintf(stderr, "gdlc %s: %s has %u roles; proofs are of puzzles and two-player games\n", a->cmd, paths[0],

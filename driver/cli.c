@@ -206,15 +206,11 @@ int cli_open_game(const char *path, GdlGame **game, char **why)
     GdlDiagnostics *d = NULL;
     GdlStatus st = gdl_game_load_file(path, game, &d);
     if (st == GDL_IO_ERROR) {
-        size_t len;
-        char *err = NULL;
-        bool big;
-        free(base_read_file(path, &len, &err, &big));
-        fprintf(stderr, "gdlc: %s\n", err ? err : "cannot read the game");
+        /* the loader's one diagnostic says why */
+        const GdlDiagnostic *e = gdl_diagnostics_get(d, 0);
+        fprintf(stderr, "gdlc: %s\n", e ? e->message : "cannot read the game");
         if (why)
-            *why = err ? err : base_sprintf("cannot read %s", path);
-        else
-            free(err);
+            *why = e ? base_xstrdup(e->message) : base_sprintf("cannot read %s", path);
         gdl_diagnostics_free(d);
         return CLI_USAGE;
     }
@@ -231,6 +227,29 @@ int cli_open_game(const char *path, GdlGame **game, char **why)
     }
     gdl_diagnostics_free(d);
     return st == GDL_OK ? CLI_OK : CLI_FAULT;
+}
+
+int cli_open_machine(const char *cmd, const char *path, const char *engine, GdlGame **game, GdlMachine **m,
+                     char **why)
+{
+    *m = NULL;
+    int rc = cli_open_game(path, game, why);
+    if (rc != CLI_OK)
+        return rc;
+    GdlStatus st = gdl_machine_new(*game, engine, m);
+    if (st == GDL_OK)
+        return CLI_OK;
+    const char *reason = gdl_game_error(*game);
+    if (cmd)
+        fprintf(stderr, "gdlc %s: %s\n", cmd, reason);
+    else
+        fprintf(stderr, "gdlc: %s\n", reason);
+    if (why)
+        *why = base_xstrdup(reason);
+    gdl_game_free(*game);
+    *game = NULL;
+    /* no such engine, or an so: object that cannot be read: exit 2 */
+    return st == GDL_NO_ENGINE || st == GDL_IO_ERROR ? CLI_USAGE : CLI_FAULT;
 }
 
 int cli_load_game(const char *path, Front *f, bool show_warnings)

@@ -93,6 +93,17 @@ int cli_load_game(const char *path, Front *f, bool show_warnings);
 struct GdlGame;
 int cli_open_game(const char *path, struct GdlGame **game, char **why);
 
+/* Loads a game as cli_open_game does and makes its machine on engine (NULL:
+ * the default), what every command that plays or reads a game opens first.
+ * A machine that cannot be made is reported on stderr as "gdlc CMD: reason"
+ * ("gdlc: reason" when cmd is NULL). CLI_OK with both set; otherwise neither
+ * is left open, and CLI_USAGE (an unreadable game, an unknown engine or an
+ * so: object that cannot be read) or CLI_FAULT; *why, when why is not NULL,
+ * gets the reason in one line (malloc-ed). */
+struct GdlMachine;
+int cli_open_machine(const char *cmd, const char *path, const char *engine, struct GdlGame **game,
+                     struct GdlMachine **m, char **why);
+
 /* Writes s as a field of a one-line header (a trace's "; game: PATH"):
  * a backslash, a newline, a tab and the other control bytes as C escapes
  * (\\, \n, \t, \xNN), every other byte as it is, so that a file name

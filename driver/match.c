@@ -10,13 +10,13 @@
  * the sample standard deviation (match_mean_ci).
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "../include/gdl.h"
-#include "../player/runner.h"
+#include "../player/player.h"
+#include "../player/pool.h"
 #include "cli.h"
 
 typedef struct MatchCli {
@@ -105,69 +105,6 @@ static void fmt_ci(char *buf, size_t cap, const double *v, size_t n)
         snprintf(buf, cap, "%.1f +- %.1f", mean, half);
 }
 
-/* Matches run by --jobs threads, each with players of its own (made from
- * the same specs and seeds: a built-in player's play depends on its seed
- * and the match's id only, so which thread runs a match changes nothing).
- * Their records are taken in match order. */
-typedef struct Pool {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    uint64_t next, n;        /* the next match to start; how many */
-    bool stop;               /* no more matches to start */
-    MatchRecord **recs;      /* per match, once done */
-    char **errs;             /* per match: why it failed */
-    GdlStatus *sts;
-    bool *ready;
-    const GdlGame *game;
-    const char *rules;
-    size_t len;
-    unsigned R;
-    bool balance;
-    MatchOptions mo;
-    uint64_t seed;
-    MatchPlayer **players;   /* [job * R + j] */
-} Pool;
-
-typedef struct Job {
-    Pool *p;
-    unsigned index;
-} Job;
-
-static void *job_run(void *arg)
-{
-    Job *jb = arg;
-    Pool *p = jb->p;
-    for (;;) {
-        pthread_mutex_lock(&p->mu);
-        if (p->stop || p->next >= p->n) {
-            pthread_mutex_unlock(&p->mu);
-            break;
-        }
-        uint64_t k = p->next++;
-        pthread_mutex_unlock(&p->mu);
-        MatchPlayer *seats[64];
-        for (unsigned j = 0; j < p->R; j++) {
-            unsigned role = p->balance ? j : (unsigned)((j + k) % p->R);
-            seats[role] = p->players[jb->index * p->R + j];
-        }
-        MatchOptions mo = p->mo;
-        mo.seed = p->seed * 0x9E3779B97F4A7C15ULL + k;
-        MatchRecord *rec = NULL;
-        char *err = NULL;
-        GdlStatus st = match_run(p->game, p->rules, p->len, seats, &mo, &rec, &err);
-        pthread_mutex_lock(&p->mu);
-        p->recs[k] = rec;
-        p->errs[k] = err;
-        p->sts[k] = st;
-        p->ready[k] = true;
-        if (st != GDL_OK)
-            p->stop = true;
-        pthread_cond_broadcast(&p->cv);
-        pthread_mutex_unlock(&p->mu);
-    }
-    return NULL;
-}
-
 /* The runs of both commands: players by spec (rotating seats), records
  * to out (an array file, or a file per match in a directory). */
 static int run_matches(CliArgs *a, MatchCli *c, bool balance)
@@ -179,12 +116,7 @@ static int run_matches(CliArgs *a, MatchCli *c, bool balance)
     bool big = false;
     MatchPlayer **players = NULL; /* [job * R + j] */
     size_t np = 0;
-    Pool pool;
-    memset(&pool, 0, sizeof pool);
-    pthread_t th[64];
-    Job jobs[64];
-    unsigned started = 0;
-    bool pool_made = false;
+    MatchPool *pool = NULL;
     double *scores = NULL;  /* [player][match] */
     int *seat_of = NULL;    /* [player][match] */
     size_t *errors = NULL;  /* per player */
@@ -254,49 +186,21 @@ static int run_matches(CliArgs *a, MatchCli *c, bool balance)
     }
     if (out && fputs("[\n", out) == EOF)
         rc = CLI_USAGE;
-    pool.n = c->matches;
-    pool.recs = calloc(c->matches, sizeof *pool.recs);
-    pool.errs = calloc(c->matches, sizeof *pool.errs);
-    pool.sts = calloc(c->matches, sizeof *pool.sts);
-    pool.ready = calloc(c->matches, sizeof *pool.ready);
-    if (!pool.recs || !pool.errs || !pool.sts || !pool.ready) {
-        fprintf(stderr, "gdlc %s: out of memory\n", a->cmd);
-        rc = CLI_FAULT;
-        goto end;
-    }
-    pthread_mutex_init(&pool.mu, NULL);
-    pthread_cond_init(&pool.cv, NULL);
-    pool_made = true;
-    pool.game = game;
-    pool.rules = rules;
-    pool.len = len;
-    pool.R = R;
-    pool.balance = balance;
-    pool.mo = (MatchOptions){(unsigned)c->startclock, (unsigned)c->playclock, 0, NULL};
-    pool.seed = c->seed;
-    pool.players = players;
-    for (unsigned j = 0; j < c->jobs && rc == CLI_OK; j++) {
-        jobs[j] = (Job){&pool, j};
-        if (pthread_create(&th[j], NULL, job_run, &jobs[j]) != 0)
-            break;
-        started++;
-    }
-    if (started == 0) {
-        fprintf(stderr, "gdlc %s: cannot start a thread\n", a->cmd);
+    /* --jobs threads, each with players of its own */
+    MatchOptions mo = {(unsigned)c->startclock, (unsigned)c->playclock, 0, NULL};
+    const char *why = NULL;
+    if (rc == CLI_OK &&
+        !(pool = match_pool_start(game, rules, len, players, (unsigned)c->jobs, c->matches, balance, &mo, c->seed,
+                                  &why))) {
+        fprintf(stderr, "gdlc %s: %s\n", a->cmd, why);
         rc = CLI_FAULT;
     }
     for (uint64_t k = 0; k < c->matches && rc == CLI_OK; k++) {
         for (unsigned j = 0; j < R; j++)
             seat_of[j * c->matches + k] = balance ? (int)j : (int)((j + k) % R);
-        pthread_mutex_lock(&pool.mu);
-        while (!pool.ready[k])
-            pthread_cond_wait(&pool.cv, &pool.mu);
-        MatchRecord *rec = pool.recs[k];
-        char *err = pool.errs[k];
-        GdlStatus st = pool.sts[k];
-        pool.recs[k] = NULL;
-        pool.errs[k] = NULL;
-        pthread_mutex_unlock(&pool.mu);
+        MatchRecord *rec = NULL;
+        char *err = NULL;
+        GdlStatus st = match_pool_take(pool, k, &rec, &err);
         if (st != GDL_OK) {
             fprintf(stderr, "gdlc %s: match %llu: %s\n", a->cmd, (unsigned long long)k + 1,
                     err ? err : gdl_status_name(st));
@@ -308,9 +212,9 @@ static int run_matches(CliArgs *a, MatchCli *c, bool balance)
         const int *g = match_record_goals(rec);
         for (unsigned j = 0; j < R; j++)
             scores[j * c->matches + k] = g[seat_of[j * c->matches + k]];
-        for (size_t t = 0; t < rec->nturns; t++)
+        for (size_t t = 0; t < match_record_turns(rec); t++)
             for (unsigned role = 0; role < R; role++)
-                if (rec->errors[t * R + role][0])
+                if (match_record_error(rec, t, role)[0])
                     for (unsigned j = 0; j < R; j++)
                         if (seat_of[j * c->matches + k] == (int)role)
                             errors[j]++;
@@ -333,24 +237,15 @@ static int run_matches(CliArgs *a, MatchCli *c, bool balance)
             fprintf(stderr, "match %llu/%llu:", (unsigned long long)k + 1, (unsigned long long)c->matches);
             for (unsigned role = 0; role < R; role++)
                 fprintf(stderr, " %s=%d", gdl_game_role_name(game, role), g[role]);
-            if (rec->nerrors)
-                fprintf(stderr, " (%zu errors)", rec->nerrors);
+            if (match_record_errors(rec))
+                fprintf(stderr, " (%zu errors)", match_record_errors(rec));
             fputc('\n', stderr);
         }
         match_record_free(rec);
         done = k + 1;
     }
-    if (pool_made) {
-        pthread_mutex_lock(&pool.mu);
-        pool.stop = true;
-        pthread_mutex_unlock(&pool.mu);
-        for (unsigned j = 0; j < started; j++)
-            pthread_join(th[j], NULL);
-        for (uint64_t k = 0; k < c->matches; k++) {
-            match_record_free(pool.recs[k]);
-            free(pool.errs[k]);
-        }
-    }
+    match_pool_free(pool);
+    pool = NULL;
     if (out) {
         if (fputs("]\n", out) == EOF)
             rc = CLI_USAGE;
@@ -410,14 +305,7 @@ end:
     for (size_t j = 0; j < np; j++)
         (players[j]->ops->free)(players[j]);
     free(players);
-    if (pool_made) {
-        pthread_mutex_destroy(&pool.mu);
-        pthread_cond_destroy(&pool.cv);
-    }
-    free(pool.recs);
-    free(pool.errs);
-    free(pool.sts);
-    free(pool.ready);
+    match_pool_free(pool);
     free(scores);
     free(seat_of);
     free(errors);

@@ -220,14 +220,8 @@ static int solve_cmd(CliArgs *a)
     char *err = NULL;
     SolveResult r;
     memset(&r, 0, sizeof r);
-    if ((rc = cli_open_game(c.path, &game, NULL)) != CLI_OK)
+    if ((rc = cli_open_machine(a->cmd, c.path, c.engine, &game, &m, NULL)) != CLI_OK)
         return rc;
-    GdlStatus st = gdl_machine_new(game, c.engine, &m);
-    if (st != GDL_OK) {
-        fprintf(stderr, "gdlc %s: %s\n", a->cmd, gdl_game_error(game));
-        rc = st == GDL_NO_ENGINE || st == GDL_IO_ERROR ? CLI_USAGE : CLI_FAULT;
-        goto out;
-    }
     if (c.state && (rc = cli_read_state(a->cmd, m, c.state, &state)) != CLI_OK)
         goto out;
     if (c.proof && !(proof = cli_output_open(a->cmd, c.proof, inputs, ninputs))) {
@@ -245,7 +239,7 @@ static int solve_cmd(CliArgs *a)
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
-    st = solve_run(game, m, state, &c.so, proof, c.save, c.resume, &r, &err);
+    GdlStatus st = solve_run(game, m, state, &c.so, proof, c.save, c.resume, &r, &err);
     sigaction(SIGINT, &old, NULL);
     if (proof) {
         int prc = cli_output_close(a->cmd, proof, c.proof);

@@ -182,7 +182,9 @@ typedef struct GdlDiagnostic {
 
 /* Loads a game from a file or from text (name is used in diagnostics).
  * On GDL_OK *game is set. Whatever the status, when diags is not NULL it
- * receives the diagnostics (free with gdl_diagnostics_free). */
+ * receives the diagnostics (free with gdl_diagnostics_free); a file that
+ * cannot be read (GDL_IO_ERROR) has one, an error at line 1 whose message
+ * says why ("cannot open PATH: No such file or directory"). */
 GdlStatus gdl_game_load_file(const char *path, GdlGame **game, GdlDiagnostics **diags);
 GdlStatus gdl_game_load_string(const char *name, const char *text, size_t len, GdlGame **game,
                                GdlDiagnostics **diags);

@@ -216,6 +216,13 @@ GdlStatus match_run(const GdlGame *game, const char *rules, size_t len, MatchPla
 /* The goals of the record's last state, role order. */
 const int *match_record_goals(const MatchRecord *rec);
 size_t match_record_errors(const MatchRecord *rec);
+/* The turns played, and the error recorded for role's move in one of them
+ * ("" when none). */
+size_t match_record_turns(const MatchRecord *rec);
+const char *match_record_error(const MatchRecord *rec, size_t turn, unsigned role);
+/* The mean of v[0..n) and the half-width of its 95% confidence interval,
+ * 1.96 sd / sqrt(n) with sd the sample standard deviation (0 when n < 2). */
+void match_mean_ci(const double *v, size_t n, double *mean, double *half);
 /* Writes the record as JSON (GGP-Base's match format). */
 bool match_record_write(const MatchRecord *rec, FILE *f);
 void match_record_free(MatchRecord *rec);

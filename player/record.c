@@ -162,6 +162,12 @@ bool record_add_turn(MatchRecord *r, const char *const *moves, const char *const
 
 const int *match_record_goals(const MatchRecord *rec) { return rec->goals; }
 size_t match_record_errors(const MatchRecord *rec) { return rec->nerrors; }
+size_t match_record_turns(const MatchRecord *rec) { return rec->nturns; }
+
+const char *match_record_error(const MatchRecord *rec, size_t turn, unsigned role)
+{
+    return turn < rec->nturns && role < rec->nroles ? rec->errors[turn * rec->nroles + role] : "";
+}
 
 void match_record_free(MatchRecord *r)
 {

@@ -31,9 +31,6 @@ MatchRecord *record_new(const char *id, unsigned nroles, MatchPlayer *const *pla
 bool record_add_state(MatchRecord *r, GdlMachine *m, const GdlState *s);
 /* moves and errors: nroles texts each (errors[i] NULL or "" when none). */
 bool record_add_turn(MatchRecord *r, const char *const *moves, const char *const *errors);
-/* The mean of v[0..n) and the half-width of its 95% confidence interval,
- * 1.96 sd / sqrt(n) with sd the sample standard deviation (0 when n < 2). */
-void match_mean_ci(const double *v, size_t n, double *mean, double *half);
 /* Unix time now, milliseconds. */
 int64_t record_now_ms(void);
 

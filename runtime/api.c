@@ -185,11 +185,14 @@ static GdlStatus load_file(GdlGame *g, const char *path, GdlGame **game, GdlDiag
     char *err = NULL;
     bool ok = front_run_file(&g->front, path, &err);
     if (err) {
+        /* the reason, as the one diagnostic (front_run_file left f empty) */
+        Front *f = &g->front;
+        symtab_init(&f->syms);
+        f->src = source_new(path, base_xstrdup(""), 0);
+        diag_init(&f->diags, f->src);
+        diag_error(&f->diags, 0, "%s", err);
         free(err);
-        free(g);
-        *game = NULL;
-        if (diags)
-            *diags = NULL;
+        finish_load(f, false, game, diags);
         return GDL_IO_ERROR;
     }
     return finish_load(&g->front, ok, game, diags);

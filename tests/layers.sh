@@ -32,6 +32,23 @@ check runtime base frontend middle analysis backend compile include
 check solve base include
 check player base frontend solve include
 check driver base frontend middle analysis runtime compile backend solve player include
+# The driver reads the runtime through its public and stage headers only: not
+# runtime.h (the engines' shared internals) nor an engine's private header.
+# Allowed: trace.h (the trace reader), claim_check.h (the analyses' claims
+# against brute force), and the headers that the dumps and `emit`/`compile`
+# print from (pipeline.h, compiled.h).
+for f in "$src"/driver/*.c "$src"/driver/*.h; do
+    [ -f "$f" ] || continue
+    grep -o '#include "\.\./runtime/[a-z_]*\.h"' "$f" | sed 's|.*/runtime/||; s|"$||' | sort -u | while read -r h; do
+        case $h in
+        trace.h | claim_check.h | pipeline.h | compiled.h) ;;
+        *)
+            echo "FAIL: driver/$(basename "$f") includes runtime/$h (the runtime's internals)"
+            echo x >> "$tmp"
+            ;;
+        esac
+    done
+done
 # No private status travels through the public enum: an engine's own
 # answers are EngineStatus values (runtime/runtime.h), never a GdlStatus cast.
 for f in $(find "$src" -path "$src/include" -prune -o -path "$src/build*" -prune -o \( -name '*.c' -o -name '*.h' \) -print); do
@@ -40,6 +57,6 @@ for f in $(find "$src" -path "$src/include" -prune -o -path "$src/build*" -prune
         echo x >> "$tmp"
     fi
 done
-if [ -s "$tmp" ]; then status=1; else echo "ok: the stages include each other in one direction; no status is cast into GdlStatus"; fi
+if [ -s "$tmp" ]; then status=1; else echo "ok: the stages include each other in one direction; the driver includes no runtime internals; no status is cast into GdlStatus"; fi
 rm -f "$tmp"
 exit $status

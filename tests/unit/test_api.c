@@ -167,6 +167,7 @@ static void diagnostics_are_data(void **state)
     gdl_diagnostics_free(d);
     assert_int_equal(gdl_game_load_file("/nonexistent.kif", &g, &d), GDL_IO_ERROR);
     assert_null(g);
+    gdl_diagnostics_free(d);
 }
 
 static void unknown_engine(void **state)
