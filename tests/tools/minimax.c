@@ -1,7 +1,7 @@
 /*
  * minimax.c: an exhaustive minimax oracle over the public API (gdl.h), a
  * test tool of issue 15, independent of the solver (solve/) and of the
- * checker (driver/check_proof.c).
+ * checker (solve/check.c).
  *
  *   minimax GAME [-e ENGINE] [-o PROOF] [-s SYMS] [-m MAX_STATES]
  *
