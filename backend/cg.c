@@ -76,6 +76,7 @@ typedef struct Cg {
     U32Vec kidx, klist;  /* symbol id -> K index + 1; K index -> S index */
     VEC(char *) snames, knames; /* S index, K index -> its name (S_cell, K_cell) */
     char **qname;        /* query -> the name of its function (legal_2_bf) */
+    char **fsname;       /* fact set -> its name (T_cell_3, D_mark_2, F_succ_2, TANY) */
     StrBuf protos, funcs;
     U32Vec gix;          /* precomputed facts: store term -> G index + 1 */
     U32Vec glist;        /* G index -> store term */
@@ -104,7 +105,7 @@ typedef struct Fx {
     /* Function terms whose id a matched state fact gives (its set keeps
      * the fact's id after the arguments): a head or argument built the
      * same way reads the id instead of interning the term again. */
-    VEC(struct Known { uint32_t term; char expr[96]; }) known;
+    VEC(struct Known { uint32_t term; char expr[192]; }) known;
 } Fx;
 
 static void fail_limit(Cg *c, char *msg)
@@ -273,6 +274,35 @@ static void query_names(Cg *c)
             c->qname[q] = n;
         }
     free(clash);
+}
+
+/* The name of every fact set: T_ (state facts), D_ (moves) or F_ (facts
+ * of a relation), the functor's or relation's name and the arity
+ * (T_cell_3), TANY and DANY (engine.h's names) for the sets of all state
+ * facts and moves; a name that is not plain gets the set's number
+ * (T4_cell_state_2), two sets that would meet get it at the end. */
+static void fs_names(Cg *c)
+{
+    const CgPlan *p = c->p;
+    c->fsname = base_xcalloc(p->fs.n + 1, sizeof *c->fsname);
+    for (uint32_t i = 0; i < p->fs.n; i++) {
+        const CgFs *s = &p->fs.v[i];
+        if (s->kind != FS_FACTS && s->sym == BASE_NONE) {
+            c->fsname[i] = base_xstrdup(s->kind == FS_TRUE ? "TANY" : "DANY");
+            continue;
+        }
+        uint32_t sym = s->kind == FS_FACTS ? c->ir->rels.v[s->rel].sym : s->sym;
+        char *n = sym_name(s->kind == FS_TRUE ? "T" : s->kind == FS_DOES ? "D" : "F", symtab_str(&c->f->syms, sym), i);
+        c->fsname[i] = base_sprintf("%s_%" PRIu32, n, s->kind == FS_FACTS ? s->arity : s->sarity);
+        free(n);
+    }
+    for (uint32_t i = 0; i < p->fs.n; i++)
+        for (uint32_t o = i + 1; o < p->fs.n; o++)
+            if (!strcmp(c->fsname[i], c->fsname[o])) {
+                char *n = base_sprintf("%s_%" PRIu32, c->fsname[o], o);
+                free(c->fsname[o]);
+                c->fsname[o] = n;
+            }
 }
 
 static uint32_t sym_ix(Cg *c, uint32_t sym)
@@ -583,7 +613,7 @@ static bool binds_nothing(const Fx *x, const uint32_t *pos, uint32_t k, uint64_t
 /* The first fact of set fs matching key kN on the positions of mask:
  * fs_get, with the positions spelt out, when there are three at most (the
  * direct index is then read in line), else fs_first. */
-static void lookup_call(char *out, uint32_t fs, uint32_t slot, uint32_t n, uint64_t mask)
+static void lookup_call(char *out, const char *fs, uint32_t slot, uint32_t n, uint64_t mask)
 {
     uint32_t at[3] = {0, 0, 0}, m = 0;
     for (uint32_t i = 0; i < 64 && m <= 3; i++)
@@ -593,9 +623,9 @@ static void lookup_call(char *out, uint32_t fs, uint32_t slot, uint32_t n, uint6
             m++;
         }
     if (m == 0 || m > 3)
-        sprintf(out, "fs_first(ev, &ev->fs[%" PRIu32 "], %" PRIu32 ", k%" PRIu32 ")", fs, slot, n);
+        sprintf(out, "fs_first(ev, &ev->fs[%s], %" PRIu32 ", k%" PRIu32 ")", fs, slot, n);
     else
-        sprintf(out, "fs_get(ev, &ev->fs[%" PRIu32 "], %" PRIu32 ", k%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32
+        sprintf(out, "fs_get(ev, &ev->fs[%s], %" PRIu32 ", k%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32
                      ", %" PRIu32 ")",
                 fs, slot, n, m, at[0], at[1], at[2]);
 }
@@ -624,18 +654,18 @@ static void drop_if_unused(Fx *x, size_t from, size_t to, const char *name)
  * the fact's term (its id is the last column of the set), else BASE_NONE. */
 static void emit_set_lit(Fx *x, uint32_t li, const CgStep *s, const uint32_t *pos, uint32_t k, bool neg, uint32_t term)
 {
-    uint32_t fs = s->target;
-    uint32_t n = x->c->tmp++, width = x->c->p->fs.v[fs].arity;
+    const char *fs = x->c->fsname[s->target];
+    uint32_t n = x->c->tmp++, width = x->c->p->fs.v[s->target].arity;
     uint32_t known = x->known.n;
     if (k == 0) {
-        line(x, "if (%sev->fs[%" PRIu32 "].n) %s;", neg ? "" : "!", fs, x->fail);
+        line(x, "if (%sev->fs[%s].n) %s;", neg ? "" : "!", fs, x->fail);
         emit_lits(x, li + 1);
         return;
     }
     uint64_t mask = emit_key(x, pos, k, n, false);
     uint32_t slot = s->slot;
     assert(mask == s->mask);
-    char get[128], id[96];
+    char get[256], id[192];
     lookup_call(get, fs, slot, n, mask);
     if (mask == cg_full_mask(k)) {
         if (neg || term == BASE_NONE) {
@@ -643,7 +673,7 @@ static void emit_set_lit(Fx *x, uint32_t li, const CgStep *s, const uint32_t *po
         } else {
             line(x, "u32 f%" PRIu32 " = %s;", n, get);
             line(x, "if (f%" PRIu32 " == NONE) %s;", n, x->fail);
-            snprintf(id, sizeof id, "ev->fs[%" PRIu32 "].tup[(usize)f%" PRIu32 " * %" PRIu32 " + %" PRIu32 "]", fs, n,
+            snprintf(id, sizeof id, "ev->fs[%s].tup[(usize)f%" PRIu32 " * %" PRIu32 " + %" PRIu32 "]", fs, n,
                      width, k);
             known_push(x, term, id);
         }
@@ -654,10 +684,10 @@ static void emit_set_lit(Fx *x, uint32_t li, const CgStep *s, const uint32_t *po
     if (binds_nothing(x, pos, k, mask))
         line(x, "int s%" PRIu32 " = 0;", n);
     if (mask == 0)
-        line(x, "for (u32 f%" PRIu32 " = 0; f%" PRIu32 " < ev->fs[%" PRIu32 "].n; f%" PRIu32 "++) {", n, n, fs, n);
+        line(x, "for (u32 f%" PRIu32 " = 0; f%" PRIu32 " < ev->fs[%s].n; f%" PRIu32 "++) {", n, n, fs, n);
     else
         line(x,
-             "for (u32 f%" PRIu32 " = %s; f%" PRIu32 " != NONE; f%" PRIu32 " = ev->fs[%" PRIu32 "].ix[%" PRIu32
+             "for (u32 f%" PRIu32 " = %s; f%" PRIu32 " != NONE; f%" PRIu32 " = ev->fs[%s].ix[%" PRIu32
              "].next[f%" PRIu32 "]) {",
              n, get, n, n, fs, slot, n);
     const char *fail = x->fail;
@@ -665,7 +695,7 @@ static void emit_set_lit(Fx *x, uint32_t li, const CgStep *s, const uint32_t *po
     x->ind++;
     x->fail = "continue";
     size_t decl = x->b.len;
-    line(x, "const u32 *a%" PRIu32 " = ev->fs[%" PRIu32 "].tup + (usize)f%" PRIu32 " * %" PRIu32 ";", n, fs, n, width);
+    line(x, "const u32 *a%" PRIu32 " = ev->fs[%s].tup + (usize)f%" PRIu32 " * %" PRIu32 ";", n, fs, n, width);
     size_t declend = x->b.len;
     line(x, "POLL(%s);", x->ret);
     char tup[32];
@@ -1063,7 +1093,7 @@ static void emit_load_facts(Cg *c, StrBuf *out)
             uint32_t n = rel->arity ? pre->n / rel->arity : pre->n; /* arity 0: one 0 per answer */
             line(&x, "/* %s/%" PRIu32 ": %" PRIu32 " facts, evaluated when compiling */", csym(c, rel->sym),
                  rel->arity, n);
-            line(&x, "load_pre(ev, &ev->fs[%" PRIu32 "], PRE%" PRIu32 ", %" PRIu32 ");", f, f, n);
+            line(&x, "load_pre(ev, &ev->fs[%s], PRE%" PRIu32 ", %" PRIu32 ");", c->fsname[f], f, n);
             strbuf_addf(&c->pre_data, "static const u32 PRE%" PRIu32 "[%" PRIu32 "] = {", f, pre->n + 1);
             for (uint32_t i = 0; rel->arity && i < pre->n; i++)
                 strbuf_addf(&c->pre_data, "%s%" PRIu32 ",", i % 16 ? " " : "\n    ", g_ix(c, pre->v[i]));
@@ -1083,7 +1113,7 @@ static void emit_load_facts(Cg *c, StrBuf *out)
         if (consts) {
             line(&x, "/* %s/%" PRIu32 ": %" PRIu32 " facts */", csym(c, rel->sym), rel->arity,
                  rel->nrules);
-            line(&x, "load_consts(ev, &ev->fs[%" PRIu32 "], FACTS%" PRIu32 ", %" PRIu32 ");", f, f, rel->nrules);
+            line(&x, "load_consts(ev, &ev->fs[%s], FACTS%" PRIu32 ", %" PRIu32 ");", c->fsname[f], f, rel->nrules);
             strbuf_addf(&c->pre_data, "static const u32 FACTS%" PRIu32 "[%" PRIu32 "] = {", f,
                         rel->nrules * rel->arity);
             for (uint32_t k = 0, i = 0; k < rel->nrules; k++) {
@@ -1110,7 +1140,7 @@ static void emit_load_facts(Cg *c, StrBuf *out)
                 strbuf_add(&b, v);
             }
             line(&x, "u32 t_[%" PRIu32 "] = {%s};", rel->arity ? rel->arity : 1, rel->arity ? b.s : "0");
-            line(&x, "fs_add(ev, &ev->fs[%" PRIu32 "], t_);", f);
+            line(&x, "fs_add(ev, &ev->fs[%s], t_);", c->fsname[f]);
             free(b.s);
             x.ind--;
             line(&x, "}");
@@ -1215,6 +1245,7 @@ static void cg_init(Cg *c, const CgPlan *p, const CgOptions *opt)
     strbuf_add(&c->protos, "");
     strbuf_add(&c->funcs, "");
     query_names(c);
+    fs_names(c);
 }
 
 static void cg_free(Cg *c)
@@ -1242,6 +1273,9 @@ static void cg_free(Cg *c)
     for (uint32_t q = 0; q < c->p->qs.n; q++)
         free(c->qname[q]);
     free(c->qname);
+    for (uint32_t i = 0; i < c->p->fs.n; i++)
+        free(c->fsname[i]);
+    free(c->fsname);
 }
 
 char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err)
@@ -1306,6 +1340,25 @@ char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err)
     emit_enum(&o, c.snames.v, c.snames.n, "");
     emit_enum(&o, c.knames.v, c.knames.n, "");
     emit_enum(&o, c.qname, p->qs.n, "Q_");
+    strbuf_add(&o, "/* Fact sets: ev->fs[T_cell_3] holds the state facts (cell _ _ _), D_ the moves\n"
+                   " * by functor, F_ the facts of a relation, TANY and DANY all of them. */\n");
+    uint32_t named = 0;
+    for (uint32_t i = 0, col = 100; i < p->fs.n; i++) {
+        if (!strcmp(c.fsname[i], "TANY") || !strcmp(c.fsname[i], "DANY"))
+            continue;
+        if (!named++)
+            strbuf_add(&o, "enum {");
+        char e[160];
+        snprintf(e, sizeof e, " %s = %" PRIu32 ",", c.fsname[i], i);
+        if (col + strlen(e) > 100) {
+            strbuf_add(&o, "\n   ");
+            col = 3;
+        }
+        strbuf_add(&o, e);
+        col += (uint32_t)strlen(e);
+    }
+    if (named)
+        strbuf_add(&o, "\n};\n");
     strbuf_add(&o, "\nstatic const char *const SYMNAME[NSYM + 1] = {\n");
     for (uint32_t i = 0; i < c.slist.n; i++) {
         strbuf_addf(&o, "    [%s] = ", c.snames.v[i]);
@@ -1334,8 +1387,9 @@ char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err)
         const char *name = s->kind == FS_FACTS ? csym(&c, ir->rels.v[s->rel].sym)
                            : s->sym == BASE_NONE ? "any"
                                                  : csym(&c, s->sym);
-        strbuf_addf(&o, "    {%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 "}, /* %" PRIu32 ": %s %s/%" PRIu32 " */\n",
-                    s->arity, s->level, s->masks.n, m0, i, what, name, s->kind == FS_FACTS ? s->arity : s->sarity);
+        strbuf_addf(&o, "    [%s] = {%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 "}, /* %s %s/%" PRIu32 " */\n",
+                    c.fsname[i], s->arity, s->level, s->masks.n, m0, what, name,
+                    s->kind == FS_FACTS ? s->arity : s->sarity);
         m0 += s->masks.n;
     }
     strbuf_add(&o, "    {0, 0, 0, 0}};\nstatic const u64 FSMASK[NMASK + 1] = {");
@@ -1346,11 +1400,13 @@ char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err)
     strbuf_add(&o, "static const Shape TSH[NTS + 1] = {");
     for (uint32_t i = 0; i < p->fs.n; i++)
         if (p->fs.v[i].kind == FS_TRUE && p->fs.v[i].sym != BASE_NONE)
-            strbuf_addf(&o, "{%s, %" PRIu32 ", %" PRIu32 "}, ", c.snames.v[c.sidx.v[p->fs.v[i].sym] - 1], p->fs.v[i].sarity, i);
+            strbuf_addf(&o, "{%s, %" PRIu32 ", %s}, ", c.snames.v[c.sidx.v[p->fs.v[i].sym] - 1], p->fs.v[i].sarity,
+                        c.fsname[i]);
     strbuf_add(&o, "{0, 0, 0}};\nstatic const Shape DSH[NDS + 1] = {");
     for (uint32_t i = 0; i < p->fs.n; i++)
         if (p->fs.v[i].kind == FS_DOES && p->fs.v[i].sym != BASE_NONE)
-            strbuf_addf(&o, "{%s, %" PRIu32 ", %" PRIu32 "}, ", c.snames.v[c.sidx.v[p->fs.v[i].sym] - 1], p->fs.v[i].sarity, i);
+            strbuf_addf(&o, "{%s, %" PRIu32 ", %s}, ", c.snames.v[c.sidx.v[p->fs.v[i].sym] - 1], p->fs.v[i].sarity,
+                        c.fsname[i]);
     strbuf_add(&o, "{0, 0, 0}};\n\n");
     strbuf_add(&o, c.protos.s);
     strbuf_add(&o, "\n");
