@@ -125,14 +125,14 @@ static void fail_limit(Cg *c, char *msg)
  * (S_cell, K_cell: its index in S and K). The names are a function of the
  * game alone, so the file stays byte-identical across runs, and injective:
  *  - a name used as written only holds [a-z0-9] (and '_' inside a
- *    relation's name), is short (NAME_MAX), and is no C keyword nor a name
+ *    relation's name), is short (CG_NAME_MAX), and is no C keyword nor a name
  *    the generated code uses itself;
  *  - anything else (other characters, too long, a clash) is written
  *    sanitised and truncated, followed by the number that makes it unique,
  *    in a form the verbatim names cannot take (S12_cell_x, v3_if,
  *    next_to_2_bf_q5).
  * Nothing from outside reaches an identifier unless it is [A-Za-z0-9_]. */
-enum { NAME_MAX = 24, NAME_PART = 16 };
+enum { CG_NAME_MAX = 24, CG_NAME_PART = 16 };
 
 static bool name_char(char ch, bool under)
 {
@@ -140,12 +140,12 @@ static bool name_char(char ch, bool under)
 }
 
 /* s with every character outside [A-Za-z0-9] as '_', runs of them as one,
- * none at either end, at most NAME_PART characters, appended to b. */
+ * none at either end, at most CG_NAME_PART characters, appended to b. */
 static void name_sanitised(StrBuf *b, const char *s)
 {
     size_t n = 0;
     bool gap = false;
-    for (; *s && n < NAME_PART; s++) {
+    for (; *s && n < CG_NAME_PART; s++) {
         if (!name_char(*s, false)) {
             gap = n > 0;
             continue;
@@ -165,7 +165,7 @@ static void name_sanitised(StrBuf *b, const char *s)
 static char *sym_name(const char *prefix, const char *text, uint32_t ix)
 {
     size_t len = strlen(text);
-    bool plain = len > 0 && len <= NAME_MAX;
+    bool plain = len > 0 && len <= CG_NAME_MAX;
     for (size_t i = 0; plain && i < len; i++)
         plain = name_char(text[i], false);
     if (plain)
@@ -199,7 +199,7 @@ static char *var_name(const char *text, uint32_t v)
 {
     const char *s = text[0] == '?' ? text + 1 : text;
     size_t len = strlen(s);
-    bool plain = len > 0 && len <= NAME_MAX && s[0] >= 'a' && s[0] <= 'z';
+    bool plain = len > 0 && len <= CG_NAME_MAX && s[0] >= 'a' && s[0] <= 'z';
     for (size_t i = 0; plain && i < len; i++)
         plain = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9');
     if (plain && strchr("aefghikstvy", s[0]) && len > 1 && strspn(s + 1, "0123456789") == len - 1)
@@ -235,7 +235,7 @@ static void query_names(Cg *c)
         const IrRel *rel = &ir->rels.v[p->qs.v[q].rel];
         const char *r = symtab_str(&c->f->syms, rel->sym);
         size_t len = strlen(r);
-        bool plain = len > 0 && len <= NAME_MAX + 8 && r[0] >= 'a' && r[0] <= 'z' && r[len - 1] != '_' && !strstr(r, "__");
+        bool plain = len > 0 && len <= CG_NAME_MAX + 8 && r[0] >= 'a' && r[0] <= 'z' && r[len - 1] != '_' && !strstr(r, "__");
         for (size_t i = 0; plain && i < len; i++)
             plain = name_char(r[i], true) && !(r[i] >= 'A' && r[i] <= 'Z');
         StrBuf b = {0};
