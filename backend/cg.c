@@ -11,14 +11,21 @@
  * until no new pattern appears. So the code holds only the (relation,
  * pattern) pairs evaluation can reach, each with:
  *
- *   qN()         runs every rule of the relation for that pattern;
- *   rR_qN()      one rule: unify the head with the call's bound values, then
- *                the body as nested loops, then add the head to the table;
- *   kR_qN_L()    a continuation: the rest of rule R after its literal L,
- *                when L calls a relation of the head's own recursive
- *                component (engine.h explains how these are fed);
- *   xN(), eR_qN() yes/no functions: is there a proof of a call with every
- *                position bound (or only don't-care variables free)?
+ *   legal_2_bf()        runs every rule of the relation (legal/2) for the
+ *                       pattern (first argument bound, second free);
+ *   legal_2_bf_rule7()  one rule (the IR's rule 7): unify the head with
+ *                       the call's bound values, then the body as nested
+ *                       loops, then add the head to the table;
+ *   reach_2_bf_rule7_after1()  a continuation: the rest of rule 7 after
+ *                       its body literal 1 (counted as in the .kif), when
+ *                       that literal calls a relation of the head's own
+ *                       recursive component (engine.h explains how these
+ *                       are fed);
+ *   blocked_1_b_holds(), blocked_1_b_holds_rule8()  yes/no functions: is
+ *                       there a proof of a call with every position bound
+ *                       (or only don't-care variables free)?
+ * A query's number is Q_ and its function's name (Q_legal_2_bf); see
+ * "names" below for how the names are made.
  *
  * Body literals, with the bindings known at compile time:
  *   - `true` facts are grouped by the functor and arity of the fact, so
@@ -47,7 +54,8 @@
  * Every decision above (which queries exist, how each literal runs, the
  * join orders, the fact sets and their indexes) is the plan's (plan.h),
  * taken before this file prints anything; printing follows the plan and
- * numbers only names: symbols (S), constants (K), temporaries.
+ * only names things: queries, symbols (S_), constants (K_), variables,
+ * temporaries (a letter and a number).
  */
 #include "cg.h"
 
@@ -66,6 +74,9 @@ typedef struct Cg {
     size_t max_bytes;
     U32Vec sidx, slist;  /* symbol id -> S index + 1; S index -> symbol */
     U32Vec kidx, klist;  /* symbol id -> K index + 1; K index -> S index */
+    VEC(char *) snames, knames; /* S index, K index -> its name (S_cell, K_cell) */
+    char **qname;        /* query -> the name of its function (legal_2_bf) */
+    char **fsname;       /* fact set -> its name (T_cell_3, D_mark_2, F_succ_2, TANY) */
     StrBuf protos, funcs;
     U32Vec gix;          /* precomputed facts: store term -> G index + 1 */
     U32Vec glist;        /* G index -> store term */
@@ -82,7 +93,8 @@ typedef struct Fx {
     uint32_t rule, q, level;
     const IrRule *r;
     StrBuf b;
-    bool *bound, *used;
+    bool *bound, *used, *read; /* per variable: bound here; declared; read */
+    char **vname;               /* per variable: its name (var_name) */
     uint32_t *occ;
     int ind;
     const char *fail;
@@ -93,7 +105,7 @@ typedef struct Fx {
     /* Function terms whose id a matched state fact gives (its set keeps
      * the fact's id after the arguments): a head or argument built the
      * same way reads the id instead of interning the term again. */
-    VEC(struct Known { uint32_t term; char expr[96]; }) known;
+    VEC(struct Known { uint32_t term; char expr[192]; }) known;
 } Fx;
 
 static void fail_limit(Cg *c, char *msg)
@@ -106,13 +118,208 @@ static void fail_limit(Cg *c, char *msg)
 
 /* ---- names ------------------------------------------------------------ */
 
+/* Names in the generated C come from the game: a query is named after its
+ * relation, arity and binding pattern (legal_2_bf: legal/2, first argument
+ * bound), a rule's function after the query and the rule (legal_2_bf_rule7),
+ * a variable after the rule's variable (?x1 is x1), a symbol after its text
+ * (S_cell, K_cell: its index in S and K). The names are a function of the
+ * game alone, so the file stays byte-identical across runs, and injective:
+ *  - a name used as written only holds [a-z0-9] (and '_' inside a
+ *    relation's name), is short (CG_NAME_MAX), and is no C keyword nor a name
+ *    the generated code uses itself;
+ *  - anything else (other characters, too long, a clash) is written
+ *    sanitised and truncated, followed by the number that makes it unique,
+ *    in a form the verbatim names cannot take (S12_cell_x, v3_if,
+ *    next_to_2_bf_q5).
+ * Nothing from outside reaches an identifier unless it is [A-Za-z0-9_]. */
+enum { CG_NAME_MAX = 24, CG_NAME_PART = 16 };
+
+static bool name_char(char ch, bool under)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || (under && ch == '_');
+}
+
+/* s with every character outside [A-Za-z0-9] as '_', runs of them as one,
+ * none at either end, at most CG_NAME_PART characters, appended to b. */
+static void name_sanitised(StrBuf *b, const char *s)
+{
+    size_t n = 0;
+    bool gap = false;
+    for (; *s && n < CG_NAME_PART; s++) {
+        if (!name_char(*s, false)) {
+            gap = n > 0;
+            continue;
+        }
+        if (gap) {
+            strbuf_add(b, "_");
+            n++;
+            gap = false;
+        }
+        char t[2] = {*s, 0};
+        strbuf_add(b, t);
+        n++;
+    }
+}
+
+/* A symbol's name after prefix ("S" or "K"), its index ix in that table. */
+static char *sym_name(const char *prefix, const char *text, uint32_t ix)
+{
+    size_t len = strlen(text);
+    bool plain = len > 0 && len <= CG_NAME_MAX;
+    for (size_t i = 0; plain && i < len; i++)
+        plain = name_char(text[i], false);
+    if (plain)
+        return base_sprintf("%s_%s", prefix, text);
+    StrBuf b = {0};
+    strbuf_addf(&b, "%s%" PRIu32, prefix, ix);
+    StrBuf t = {0};
+    strbuf_add(&t, "");
+    name_sanitised(&t, text);
+    if (t.len)
+        strbuf_addf(&b, "_%s", t.s);
+    free(t.s);
+    return b.s;
+}
+
+/* Identifiers a variable's name must not shadow or be: C's keywords and
+ * the lowercase names the generated functions use. Temporaries are a
+ * letter and a number (a5, f3; see var_name). */
+static const char *const RESERVED[] = {
+    "a", "ans", "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "e", "else",
+    "enum", "env", "ev", "extern", "float", "for", "goto", "if", "inline", "int", "key", "long", "mkn",
+    "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+    "u32", "u64", "u8", "union", "unsigned", "usize", "void", "volatile", "while", "zero",
+};
+
+/* The C name of variable v of a rule, whose name in the game is text
+ * ("?x1"). Verbatim names are [a-z][a-z0-9]* without '_', so they never
+ * meet the fallback "v<number>_..." nor a function or symbol name (those
+ * hold '_'); temporaries are one of the letters below and a number. */
+static char *var_name(const char *text, uint32_t v)
+{
+    const char *s = text[0] == '?' ? text + 1 : text;
+    size_t len = strlen(s);
+    bool plain = len > 0 && len <= CG_NAME_MAX && s[0] >= 'a' && s[0] <= 'z';
+    for (size_t i = 0; plain && i < len; i++)
+        plain = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9');
+    if (plain && strchr("aefghikstvy", s[0]) && len > 1 && strspn(s + 1, "0123456789") == len - 1)
+        plain = false; /* a temporary's form */
+    for (size_t i = 0; plain && i < sizeof RESERVED / sizeof *RESERVED; i++)
+        plain = strcmp(s, RESERVED[i]) != 0;
+    if (plain)
+        return base_xstrdup(s);
+    StrBuf b = {0};
+    strbuf_addf(&b, "v%" PRIu32, v);
+    StrBuf t = {0};
+    strbuf_add(&t, "");
+    name_sanitised(&t, s);
+    if (t.len)
+        strbuf_addf(&b, "_%s", t.s);
+    free(t.s);
+    return b.s;
+}
+
+/* The name of every query (see above): REL_ARITY[_PATTERN][_holds], or,
+ * for a relation's name that is not plain or two queries that would meet,
+ * the same from the sanitised name followed by _q<number>. The last part
+ * of a name tells the forms apart: a pattern of b and f, the arity, "holds"
+ * or "q" and a number, never "rule" or "after" (a rule's function, a
+ * continuation: see emit_function). */
+static void query_names(Cg *c)
+{
+    const CgPlan *p = c->p;
+    const Ir *ir = c->ir;
+    c->qname = base_xcalloc(p->qs.n + 1, sizeof *c->qname);
+    bool *clash = base_xcalloc(p->qs.n + 1, sizeof *clash);
+    for (uint32_t q = 0; q < p->qs.n; q++) {
+        const IrRel *rel = &ir->rels.v[p->qs.v[q].rel];
+        const char *r = symtab_str(&c->f->syms, rel->sym);
+        size_t len = strlen(r);
+        bool plain = len > 0 && len <= CG_NAME_MAX + 8 && r[0] >= 'a' && r[0] <= 'z' && r[len - 1] != '_' && !strstr(r, "__");
+        for (size_t i = 0; plain && i < len; i++)
+            plain = name_char(r[i], true) && !(r[i] >= 'A' && r[i] <= 'Z');
+        StrBuf b = {0};
+        strbuf_add(&b, "");
+        if (plain)
+            strbuf_add(&b, r);
+        else {
+            StrBuf t = {0};
+            strbuf_add(&t, "");
+            name_sanitised(&t, r);
+            if (!t.len || !(t.s[0] >= 'a' && t.s[0] <= 'z') )
+                strbuf_add(&b, "r");
+            strbuf_add(&b, t.s);
+            free(t.s);
+        }
+        strbuf_addf(&b, "_%" PRIu32, rel->arity);
+        if (rel->arity) {
+            strbuf_add(&b, "_");
+            for (uint32_t i = 0; i < rel->arity; i++)
+                strbuf_add(&b, p->qs.v[q].mask >> i & 1 ? "b" : "f");
+        }
+        if (p->qs.v[q].exists)
+            strbuf_add(&b, "_holds");
+        c->qname[q] = b.s;
+        clash[q] = !plain;
+    }
+    /* two queries of one relation and pattern: both numbered */
+    for (uint32_t q = 0; q < p->qs.n; q++)
+        for (uint32_t o = q + 1; o < p->qs.n; o++)
+            if (!strcmp(c->qname[q], c->qname[o]))
+                clash[q] = clash[o] = true;
+    for (uint32_t q = 0; q < p->qs.n; q++)
+        if (clash[q]) {
+            char *n = base_sprintf("%s_q%" PRIu32, c->qname[q], q);
+            free(c->qname[q]);
+            c->qname[q] = n;
+        }
+    free(clash);
+}
+
+/* The name of every fact set: T_ (state facts), D_ (moves) or F_ (facts
+ * of a relation), the functor's or relation's name and the arity
+ * (T_cell_3), TANY and DANY (engine.h's names) for the sets of all state
+ * facts and moves; a name that is not plain gets the set's number
+ * (T4_cell_state_2), two sets that would meet get it at the end. */
+static void fs_names(Cg *c)
+{
+    const CgPlan *p = c->p;
+    c->fsname = base_xcalloc(p->fs.n + 1, sizeof *c->fsname);
+    for (uint32_t i = 0; i < p->fs.n; i++) {
+        const CgFs *s = &p->fs.v[i];
+        if (s->kind != FS_FACTS && s->sym == BASE_NONE) {
+            c->fsname[i] = base_xstrdup(s->kind == FS_TRUE ? "TANY" : "DANY");
+            continue;
+        }
+        uint32_t sym = s->kind == FS_FACTS ? c->ir->rels.v[s->rel].sym : s->sym;
+        char *n = sym_name(s->kind == FS_TRUE ? "T" : s->kind == FS_DOES ? "D" : "F", symtab_str(&c->f->syms, sym), i);
+        c->fsname[i] = base_sprintf("%s_%" PRIu32, n, s->kind == FS_FACTS ? s->arity : s->sarity);
+        free(n);
+    }
+    for (uint32_t i = 0; i < p->fs.n; i++)
+        for (uint32_t o = i + 1; o < p->fs.n; o++)
+            if (!strcmp(c->fsname[i], c->fsname[o])) {
+                char *n = base_sprintf("%s_%" PRIu32, c->fsname[o], o);
+                free(c->fsname[o]);
+                c->fsname[o] = n;
+            }
+}
+
 static uint32_t sym_ix(Cg *c, uint32_t sym)
 {
     if (!c->sidx.v[sym]) {
         vec_push(c->slist, sym);
         c->sidx.v[sym] = c->slist.n;
+        vec_push(c->snames, sym_name("S", symtab_str(&c->f->syms, sym), c->slist.n - 1));
     }
     return c->sidx.v[sym] - 1;
+}
+
+/* The name of symbol sym's index in S (S_cell). */
+static const char *sname(Cg *c, uint32_t sym)
+{
+    uint32_t i = sym_ix(c, sym); /* first: it may grow snames */
+    return c->snames.v[i];
 }
 
 static uint32_t const_ix(Cg *c, uint32_t sym)
@@ -120,8 +327,28 @@ static uint32_t const_ix(Cg *c, uint32_t sym)
     if (!c->kidx.v[sym]) {
         vec_push(c->klist, sym_ix(c, sym));
         c->kidx.v[sym] = c->klist.n;
+        vec_push(c->knames, sym_name("K", symtab_str(&c->f->syms, sym), c->klist.n - 1));
     }
     return c->kidx.v[sym] - 1;
+}
+
+/* The name of constant sym's index in K (K_cell). */
+static const char *kname(Cg *c, uint32_t sym)
+{
+    uint32_t i = const_ix(c, sym); /* first: it may grow knames */
+    return c->knames.v[i];
+}
+
+/* Is name used as an identifier in s (not as a member after . or ->)? */
+static bool ident_in(const char *s, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(s, name); p; p = strstr(p + 1, name)) {
+        char before = p > s ? p[-1] : ' ', after = p[n];
+        if (!name_char(before, true) && before != '.' && before != '>' && !name_char(after, true))
+            return true;
+    }
+    return false;
 }
 
 /* ---- writing ---------------------------------------------------------- */
@@ -217,10 +444,11 @@ static char *rule_text(const Ir *ir, uint32_t rule)
     return safe;
 }
 
+/* A variable's name into buf (64 bytes), where the code reads it. */
 static const char *var(Fx *x, uint32_t v, char *buf)
 {
-    x->used[v] = true;
-    sprintf(buf, "v%" PRIu32, v);
+    x->used[v] = x->read[v] = true;
+    snprintf(buf, 64, "%s", x->vname[v]);
     return buf;
 }
 
@@ -250,7 +478,7 @@ static void gval(Fx *x, uint32_t t, char *out)
         return;
     }
     if (p->kind == IR_CONST) {
-        sprintf(out, "K[%" PRIu32 "]", const_ix(x->c, p->val));
+        sprintf(out, "K[%s]", kname(x->c, p->val));
         return;
     }
     for (uint32_t i = x->known.n; i-- > 0;)
@@ -270,7 +498,7 @@ static void gval(Fx *x, uint32_t t, char *out)
     uint32_t n = x->c->tmp++;
     uint32_t fsym = x->c->ir->funcs.v[p->val].sym;
     line(x, "u32 a%" PRIu32 "[%" PRIu32 "] = {%s};", n, p->nargs, args.s);
-    line(x, "u32 g%" PRIu32 " = mkn(ev, S[%" PRIu32 "], %" PRIu32 ", a%" PRIu32 ");", n, sym_ix(x->c, fsym), p->nargs, n);
+    line(x, "u32 g%" PRIu32 " = mkn(ev, S[%s], %" PRIu32 ", a%" PRIu32 ");", n, sname(x->c, fsym), p->nargs, n);
     line(x, "if (STOP) %s;", x->ret);
     free(args.s);
     sprintf(out, "g%" PRIu32, n);
@@ -287,19 +515,20 @@ static void match(Fx *x, const char *expr, uint32_t t)
         if (x->bound[p->val])
             line(x, "if (%s != %s) %s;", expr, var(x, p->val, a), x->fail);
         else if (x->occ[p->val] > 1) {
-            line(x, "%s = %s;", var(x, p->val, a), expr);
+            x->used[p->val] = true;
+            line(x, "%s = %s;", x->vname[p->val], expr);
             x->bound[p->val] = true;
         }
         return;
     case IR_CONST:
-        line(x, "if (%s != K[%" PRIu32 "]) %s;", expr, const_ix(x->c, p->val), x->fail);
+        line(x, "if (%s != K[%s]) %s;", expr, kname(x->c, p->val), x->fail);
         return;
     default: {
         uint32_t n = x->c->tmp++;
         uint32_t fsym = x->c->ir->funcs.v[p->val].sym;
         line(x, "u32 t%" PRIu32 " = %s;", n, expr);
-        line(x, "if (FN(t%" PRIu32 ") != S[%" PRIu32 "] || AR(t%" PRIu32 ") != %" PRIu32 ") %s;", n,
-             sym_ix(x->c, fsym), n, p->nargs, x->fail);
+        line(x, "if (FN(t%" PRIu32 ") != S[%s] || AR(t%" PRIu32 ") != %" PRIu32 ") %s;", n,
+             sname(x->c, fsym), n, p->nargs, x->fail);
         for (uint32_t i = 0; i < p->nargs; i++) {
             char e[64];
             sprintf(e, "ARG(t%" PRIu32 ", %" PRIu32 ")", n, i);
@@ -384,7 +613,7 @@ static bool binds_nothing(const Fx *x, const uint32_t *pos, uint32_t k, uint64_t
 /* The first fact of set fs matching key kN on the positions of mask:
  * fs_get, with the positions spelt out, when there are three at most (the
  * direct index is then read in line), else fs_first. */
-static void lookup_call(char *out, uint32_t fs, uint32_t slot, uint32_t n, uint64_t mask)
+static void lookup_call(char *out, const char *fs, uint32_t slot, uint32_t n, uint64_t mask)
 {
     uint32_t at[3] = {0, 0, 0}, m = 0;
     for (uint32_t i = 0; i < 64 && m <= 3; i++)
@@ -394,9 +623,9 @@ static void lookup_call(char *out, uint32_t fs, uint32_t slot, uint32_t n, uint6
             m++;
         }
     if (m == 0 || m > 3)
-        sprintf(out, "fs_first(ev, &ev->fs[%" PRIu32 "], %" PRIu32 ", k%" PRIu32 ")", fs, slot, n);
+        sprintf(out, "fs_first(ev, &ev->fs[%s], %" PRIu32 ", k%" PRIu32 ")", fs, slot, n);
     else
-        sprintf(out, "fs_get(ev, &ev->fs[%" PRIu32 "], %" PRIu32 ", k%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32
+        sprintf(out, "fs_get(ev, &ev->fs[%s], %" PRIu32 ", k%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32
                      ", %" PRIu32 ")",
                 fs, slot, n, m, at[0], at[1], at[2]);
 }
@@ -411,22 +640,32 @@ static void known_push(Fx *x, uint32_t t, const char *expr)
     vec_push(x->known, k);
 }
 
+/* Removes the line [from, to) of x->b, the declaration of name, when
+ * nothing after it uses name. */
+static void drop_if_unused(Fx *x, size_t from, size_t to, const char *name)
+{
+    if (ident_in(x->b.s + to, name))
+        return;
+    memmove(x->b.s + from, x->b.s + to, x->b.len - to + 1);
+    x->b.len -= to - from;
+}
+
 /* A literal over a fact set (the plan's step s). For a state fact, term is
  * the fact's term (its id is the last column of the set), else BASE_NONE. */
 static void emit_set_lit(Fx *x, uint32_t li, const CgStep *s, const uint32_t *pos, uint32_t k, bool neg, uint32_t term)
 {
-    uint32_t fs = s->target;
-    uint32_t n = x->c->tmp++, width = x->c->p->fs.v[fs].arity;
+    const char *fs = x->c->fsname[s->target];
+    uint32_t n = x->c->tmp++, width = x->c->p->fs.v[s->target].arity;
     uint32_t known = x->known.n;
     if (k == 0) {
-        line(x, "if (%sev->fs[%" PRIu32 "].n) %s;", neg ? "" : "!", fs, x->fail);
+        line(x, "if (%sev->fs[%s].n) %s;", neg ? "" : "!", fs, x->fail);
         emit_lits(x, li + 1);
         return;
     }
     uint64_t mask = emit_key(x, pos, k, n, false);
     uint32_t slot = s->slot;
     assert(mask == s->mask);
-    char get[128], id[96];
+    char get[256], id[192];
     lookup_call(get, fs, slot, n, mask);
     if (mask == cg_full_mask(k)) {
         if (neg || term == BASE_NONE) {
@@ -434,8 +673,7 @@ static void emit_set_lit(Fx *x, uint32_t li, const CgStep *s, const uint32_t *po
         } else {
             line(x, "u32 f%" PRIu32 " = %s;", n, get);
             line(x, "if (f%" PRIu32 " == NONE) %s;", n, x->fail);
-            line(x, "(void)f%" PRIu32 ";", n);
-            snprintf(id, sizeof id, "ev->fs[%" PRIu32 "].tup[(usize)f%" PRIu32 " * %" PRIu32 " + %" PRIu32 "]", fs, n,
+            snprintf(id, sizeof id, "ev->fs[%s].tup[(usize)f%" PRIu32 " * %" PRIu32 " + %" PRIu32 "]", fs, n,
                      width, k);
             known_push(x, term, id);
         }
@@ -446,18 +684,19 @@ static void emit_set_lit(Fx *x, uint32_t li, const CgStep *s, const uint32_t *po
     if (binds_nothing(x, pos, k, mask))
         line(x, "int s%" PRIu32 " = 0;", n);
     if (mask == 0)
-        line(x, "for (u32 f%" PRIu32 " = 0; f%" PRIu32 " < ev->fs[%" PRIu32 "].n; f%" PRIu32 "++) {", n, n, fs, n);
+        line(x, "for (u32 f%" PRIu32 " = 0; f%" PRIu32 " < ev->fs[%s].n; f%" PRIu32 "++) {", n, n, fs, n);
     else
         line(x,
-             "for (u32 f%" PRIu32 " = %s; f%" PRIu32 " != NONE; f%" PRIu32 " = ev->fs[%" PRIu32 "].ix[%" PRIu32
+             "for (u32 f%" PRIu32 " = %s; f%" PRIu32 " != NONE; f%" PRIu32 " = ev->fs[%s].ix[%" PRIu32
              "].next[f%" PRIu32 "]) {",
              n, get, n, n, fs, slot, n);
     const char *fail = x->fail;
     bool test = binds_nothing(x, pos, k, mask);
     x->ind++;
     x->fail = "continue";
-    line(x, "const u32 *a%" PRIu32 " = ev->fs[%" PRIu32 "].tup + (usize)f%" PRIu32 " * %" PRIu32 ";", n, fs, n, width);
-    line(x, "(void)a%" PRIu32 ";", n);
+    size_t decl = x->b.len;
+    line(x, "const u32 *a%" PRIu32 " = ev->fs[%s].tup + (usize)f%" PRIu32 " * %" PRIu32 ";", n, fs, n, width);
+    size_t declend = x->b.len;
     line(x, "POLL(%s);", x->ret);
     char tup[32];
     sprintf(tup, "a%" PRIu32, n);
@@ -466,6 +705,7 @@ static void emit_set_lit(Fx *x, uint32_t li, const CgStep *s, const uint32_t *po
         /* the first match is enough */
         line(x, "s%" PRIu32 " = 1;", n);
         line(x, "break;");
+        drop_if_unused(x, decl, declend, tup);
         x->ind--;
         x->fail = fail;
         line(x, "}");
@@ -478,6 +718,7 @@ static void emit_set_lit(Fx *x, uint32_t li, const CgStep *s, const uint32_t *po
         known_push(x, term, id);
     }
     emit_lits(x, li + 1);
+    drop_if_unused(x, decl, declend, tup);
     x->known.n = known;
     x->ind--;
     x->fail = fail;
@@ -501,24 +742,24 @@ static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l, const CgStep *s)
         /* Every position bound, and the relation's table for fewer bound
          * positions is wanted elsewhere: a lookup in that table, which
          * many such tests share, rather than a proof of its own each. */
-        line(x, "Table *t%" PRIu32 " = tb_call_complete(ev, %" PRIu32 ", k%" PRIu32 ");", n, q, n);
+        line(x, "Table *t%" PRIu32 " = tb_call_complete(ev, Q_%s, k%" PRIu32 ");", n, c->qname[q], n);
         line(x, "if (!t%" PRIu32 ") %s;", n, x->ret);
         line(x, "if (%stb_has(ev, t%" PRIu32 ", %" PRIu32 ", k%" PRIu32 ")) %s;", l->kind == IR_LIT_NEG ? "" : "!", n, k, n,
              x->fail);
         emit_lits(x, li + 1);
     } else if (s->kind == CG_STEP_YESNO) {
-        line(x, "int y%" PRIu32 " = x%" PRIu32 "(ev, k%" PRIu32 ");", n, q, n);
+        line(x, "int y%" PRIu32 " = %s(ev, k%" PRIu32 ");", n, c->qname[q], n);
         line(x, "if (STOP) %s;", x->ret);
         line(x, "if (%sy%" PRIu32 ") %s;", l->kind == IR_LIT_NEG ? "" : "!", n, x->fail);
         emit_lits(x, li + 1);
     } else if (s->kind == CG_STEP_NEGATED) {
-        line(x, "Table *t%" PRIu32 " = tb_call_complete(ev, %" PRIu32 ", k%" PRIu32 ");", n, q, n);
+        line(x, "Table *t%" PRIu32 " = tb_call_complete(ev, Q_%s, k%" PRIu32 ");", n, c->qname[q], n);
         line(x, "if (!t%" PRIu32 ") %s;", n, x->ret);
         line(x, "if (t%" PRIu32 "->n) %s;", n, x->fail);
         emit_lits(x, li + 1);
     } else if (s->kind == CG_STEP_RECURSIVE) {
         /* The rest of the body becomes a continuation fed by the table. */
-        line(x, "Table *t%" PRIu32 " = tb_call(ev, %" PRIu32 ", k%" PRIu32 ");", n, q, n);
+        line(x, "Table *t%" PRIu32 " = tb_call(ev, Q_%s, k%" PRIu32 ");", n, c->qname[q], n);
         line(x, "if (!t%" PRIu32 ") %s;", n, x->ret);
         StrBuf env = {0};
         strbuf_add(&env, "");
@@ -532,12 +773,12 @@ static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l, const CgStep *s)
         }
         line(x, "u32 e%" PRIu32 "[%" PRIu32 "] = {%s};", n, nv ? nv : 1, nv ? env.s : "0");
         free(env.s);
-        line(x, "tb_consume(ev, t%" PRIu32 ", k%" PRIu32 "_q%" PRIu32 "_%" PRIu32 ", T, e%" PRIu32 ", %" PRIu32 ");", n,
-             x->rule, x->q, li, n, nv);
+        line(x, "tb_consume(ev, t%" PRIu32 ", %s_rule%" PRIu32 "_after%" PRIu32 ", T, e%" PRIu32 ", %" PRIu32 ");", n,
+             c->qname[x->q], x->rule, x->steps[li].lit + 1, n, nv);
         line(x, "if (STOP) %s;", x->ret);
         emit_function(c, x->rule, x->q, x->steps, li, before);
     } else {
-        line(x, "Table *t%" PRIu32 " = tb_call_complete(ev, %" PRIu32 ", k%" PRIu32 ");", n, q, n);
+        line(x, "Table *t%" PRIu32 " = tb_call_complete(ev, Q_%s, k%" PRIu32 ");", n, c->qname[q], n);
         line(x, "if (!t%" PRIu32 ") %s;", n, x->ret);
         if (mask == cg_full_mask(k)) {
             line(x, "if (!t%" PRIu32 "->n) %s;", n, x->fail);
@@ -547,12 +788,14 @@ static void emit_call_lit(Fx *x, uint32_t li, const IrLit *l, const CgStep *s)
             const char *fail = x->fail;
             x->ind++;
             x->fail = "continue";
+            size_t decl = x->b.len;
             line(x, "const u32 *a%" PRIu32 " = t%" PRIu32 "->ans + (usize)i%" PRIu32 " * %" PRIu32 ";", n, n, n, k);
-            line(x, "(void)a%" PRIu32 ";", n);
+            size_t declend = x->b.len;
             char tup[32];
             sprintf(tup, "a%" PRIu32, n);
             match_free(x, pos, k, mask, tup);
             emit_lits(x, li + 1);
+            drop_if_unused(x, decl, declend, tup);
             x->ind--;
             x->fail = fail;
             line(x, "}");
@@ -659,6 +902,10 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, const CgStep *steps,
     x.level = cg_rel_level(ir, r->head);
     x.bound = base_xcalloc(nv + 1, sizeof *x.bound);
     x.used = base_xcalloc(nv + 1, sizeof *x.used);
+    x.read = base_xcalloc(nv + 1, sizeof *x.read);
+    x.vname = base_xcalloc(nv + 1, sizeof *x.vname);
+    for (uint32_t v = 0; v < nv; v++)
+        x.vname[v] = var_name(symtab_str(&c->f->syms, ir->varsyms.v[r->varnames + v]), v);
     x.occ = base_xcalloc(nv + 1, sizeof *x.occ);
     for (uint32_t i = 0; i < ir->rels.v[r->head].arity; i++)
         count_occ(ir, ir->largs.v[r->args + i], x.occ);
@@ -668,10 +915,10 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, const CgStep *steps,
             count_occ(ir, ir->largs.v[l->args + j], x.occ);
     }
     strbuf_add(&x.b, "");
-    char name[96];
+    char *name;
     bool cont = li != BASE_NONE;
     if (!cont) {
-        sprintf(name, "%c%" PRIu32 "_q%" PRIu32, exists ? 'e' : 'r', rule, q);
+        name = base_sprintf("%s_rule%" PRIu32, c->qname[q], rule);
         line(&x, "POLL(%s);", x.ret);
         uint64_t mask = c->p->qs.v[q].mask;
         for (uint32_t i = 0; i < ir->rels.v[r->head].arity; i++)
@@ -682,7 +929,7 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, const CgStep *steps,
             }
         emit_lits(&x, 0);
     } else {
-        sprintf(name, "k%" PRIu32 "_q%" PRIu32 "_%" PRIu32, rule, q, li);
+        name = base_sprintf("%s_rule%" PRIu32 "_after%" PRIu32, c->qname[q], rule, steps[li].lit + 1);
         memcpy(x.bound, bound, nv * sizeof *x.bound);
         line(&x, "POLL(return);");
         const IrLit *l = &ir->lits.v[r->lits + steps[li].lit];
@@ -700,8 +947,8 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, const CgStep *steps,
     uint32_t lno = 1, col = 1;
     source_linecol(c->f->src, r->off, &lno, &col);
     if (cont)
-        strbuf_addf(&fn, "/* %s:%" PRIu32 ": %s\n   continuation after body literal %" PRIu32 " */\n",
-                    c->cname, lno, text, li + 1);
+        strbuf_addf(&fn, "/* %s:%" PRIu32 ": %s\n   the rest after body literal %" PRIu32 ", fed by its table */\n",
+                    c->cname, lno, text, steps[li].lit + 1);
     else
         strbuf_addf(&fn, "/* %s:%" PRIu32 ": %s */\n", c->cname, lno, text);
     free(text);
@@ -721,19 +968,28 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, const CgStep *steps,
     else
         strbuf_addf(&c->protos, "static void %s(Ev *ev, Table *T%s);\n", name,
                     cont ? ", const u32 *e, const u32 *a" : "");
+    /* a variable only set (a yes/no function does not build its head) is
+     * declared unused rather than its settings left out */
+    bool env = false;
     for (uint32_t v = 0; v < nv; v++)
         if (x.used[v]) {
-            if (cont && bound[v])
-                strbuf_addf(&fn, "    MAYBE_UNUSED u32 v%" PRIu32 " = e[%" PRIu32 "];\n", v, v);
-            else
-                strbuf_addf(&fn, "    MAYBE_UNUSED u32 v%" PRIu32 " = 0;\n", v);
+            const char *mu = x.read[v] ? "" : "MAYBE_UNUSED ";
+            if (cont && bound[v]) {
+                strbuf_addf(&fn, "    %su32 %s = e[%" PRIu32 "];\n", mu, x.vname[v], v);
+                env = true;
+            } else
+                strbuf_addf(&fn, "    %su32 %s = 0;\n", mu, x.vname[v]);
         }
-    if (cont)
-        strbuf_add(&fn, "    (void)e;\n    (void)a;\n");
-    if (exists)
+    if (cont && !env)
+        strbuf_add(&fn, "    (void)e;\n");
+    if (cont && !ident_in(x.b.s, "a"))
+        strbuf_add(&fn, "    (void)a;\n");
+    if (exists && !ident_in(x.b.s, "key"))
         strbuf_add(&fn, "    (void)key;\n");
     strbuf_add(&fn, x.b.s);
-    if (exists)
+    /* a proof found at the top level of the body ends the function */
+    size_t blen = strlen(x.b.s);
+    if (exists && !(blen >= 14 && !strcmp(x.b.s + blen - 14, "\n    return 1;\n")))
         strbuf_add(&fn, "    return 0;\n");
     strbuf_add(&fn, "}\n");
     if (!c->opt->no_lines)
@@ -742,6 +998,11 @@ static void emit_function(Cg *c, uint32_t rule, uint32_t q, const CgStep *steps,
     strbuf_add(&c->funcs, fn.s);
     free(fn.s);
     free(x.b.s);
+    free(name);
+    for (uint32_t v = 0; v < nv; v++)
+        free(x.vname[v]);
+    free(x.vname);
+    free(x.read);
     free(x.bound);
     free(x.used);
     free(x.occ);
@@ -761,33 +1022,35 @@ static void emit_query(Cg *c, uint32_t q)
         const CgFn *fn = &c->p->fns.v[c->p->qfn.v[q] + k];
         uint32_t rule = fn->rule;
         emit_function(c, rule, q, &c->p->steps.v[fn->steps], BASE_NONE, NULL);
+        /* no check of STOP after the last rule: the function returns then */
+        bool last = k + 1 == rel->nrules;
         if (cq.exists)
-            strbuf_addf(&d, "    if (e%" PRIu32 "_q%" PRIu32 "(ev, key))\n        return 1;\n    if (STOP)\n        return 0;\n",
-                        rule, q);
+            strbuf_addf(&d, "    if (%s_rule%" PRIu32 "(ev, key))\n        return 1;\n%s", c->qname[q], rule,
+                        last ? "" : "    if (STOP)\n        return 0;\n");
         else
-            strbuf_addf(&d, "    r%" PRIu32 "_q%" PRIu32 "(ev, T);\n    if (STOP) return;\n", rule, q);
+            strbuf_addf(&d, "    %s_rule%" PRIu32 "(ev, T);\n%s", c->qname[q], rule, last ? "" : "    if (STOP) return;\n");
     }
     char pat[CG_MAX_ARITY + 1];
     for (uint32_t i = 0; i < rel->arity; i++)
         pat[i] = cq.mask >> i & 1 ? 'b' : 'f';
     pat[rel->arity] = 0;
     if (cq.exists) {
-        strbuf_addf(&c->protos, "static int x%" PRIu32 "(Ev *ev, const u32 *key);\n", q);
-        strbuf_addf(&c->funcs, "/* %s/%" PRIu32 " with every argument bound: is there a proof? */\nstatic int x%" PRIu32
+        strbuf_addf(&c->protos, "static int %s(Ev *ev, const u32 *key);\n", c->qname[q]);
+        strbuf_addf(&c->funcs, "/* %s/%" PRIu32 " with every argument bound: is there a proof? */\nstatic int %s"
                                "(Ev *ev, const u32 *key)\n{\n",
-                    csym(c, rel->sym), rel->arity, q);
+                    csym(c, rel->sym), rel->arity, c->qname[q]);
         if (!rel->nrules)
             strbuf_add(&c->funcs, "    (void)ev;\n    (void)key;\n");
         else /* yes/no functions nest once per level of a proof (engine.h) */
-            strbuf_addf(&c->funcs, "    if (DEEP)\n        return x_hop(ev, x%" PRIu32 ", key);\n", q);
+            strbuf_addf(&c->funcs, "    if (DEEP)\n        return x_hop(ev, %s, key);\n", c->qname[q]);
         strbuf_add(&c->funcs, d.s);
         strbuf_add(&c->funcs, "    return 0;\n}\n\n");
         free(d.s);
         return;
     }
-    strbuf_addf(&c->protos, "static void q%" PRIu32 "(Ev *ev, Table *T);\n", q);
-    strbuf_addf(&c->funcs, "/* %s/%" PRIu32 " called with pattern %s */\nstatic void q%" PRIu32 "(Ev *ev, Table *T)\n{\n",
-                csym(c, rel->sym), rel->arity, rel->arity ? pat : "()", q);
+    strbuf_addf(&c->protos, "static void %s(Ev *ev, Table *T);\n", c->qname[q]);
+    strbuf_addf(&c->funcs, "/* %s/%" PRIu32 " called with pattern %s */\nstatic void %s(Ev *ev, Table *T)\n{\n",
+                csym(c, rel->sym), rel->arity, rel->arity ? pat : "()", c->qname[q]);
     if (!rel->nrules)
         strbuf_add(&c->funcs, "    (void)ev;\n    (void)T;\n");
     strbuf_add(&c->funcs, d.s);
@@ -819,7 +1082,7 @@ static void emit_load_facts(Cg *c, StrBuf *out)
     Fx x = {.c = c, .ind = 1, .fail = "return", .ret = "return", .key = "T->key"};
     strbuf_add(&x.b, "");
     bool dummy = false;
-    x.bound = x.used = &dummy;
+    x.bound = x.used = x.read = &dummy;
     for (uint32_t f = 0; f < c->p->fs.n; f++) {
         const CgFs *s = &c->p->fs.v[f];
         if (s->kind != FS_FACTS)
@@ -830,7 +1093,7 @@ static void emit_load_facts(Cg *c, StrBuf *out)
             uint32_t n = rel->arity ? pre->n / rel->arity : pre->n; /* arity 0: one 0 per answer */
             line(&x, "/* %s/%" PRIu32 ": %" PRIu32 " facts, evaluated when compiling */", csym(c, rel->sym),
                  rel->arity, n);
-            line(&x, "load_pre(ev, &ev->fs[%" PRIu32 "], PRE%" PRIu32 ", %" PRIu32 ");", f, f, n);
+            line(&x, "load_pre(ev, &ev->fs[%s], PRE%" PRIu32 ", %" PRIu32 ");", c->fsname[f], f, n);
             strbuf_addf(&c->pre_data, "static const u32 PRE%" PRIu32 "[%" PRIu32 "] = {", f, pre->n + 1);
             for (uint32_t i = 0; rel->arity && i < pre->n; i++)
                 strbuf_addf(&c->pre_data, "%s%" PRIu32 ",", i % 16 ? " " : "\n    ", g_ix(c, pre->v[i]));
@@ -850,7 +1113,7 @@ static void emit_load_facts(Cg *c, StrBuf *out)
         if (consts) {
             line(&x, "/* %s/%" PRIu32 ": %" PRIu32 " facts */", csym(c, rel->sym), rel->arity,
                  rel->nrules);
-            line(&x, "load_consts(ev, &ev->fs[%" PRIu32 "], FACTS%" PRIu32 ", %" PRIu32 ");", f, f, rel->nrules);
+            line(&x, "load_consts(ev, &ev->fs[%s], FACTS%" PRIu32 ", %" PRIu32 ");", c->fsname[f], f, rel->nrules);
             strbuf_addf(&c->pre_data, "static const u32 FACTS%" PRIu32 "[%" PRIu32 "] = {", f,
                         rel->nrules * rel->arity);
             for (uint32_t k = 0, i = 0; k < rel->nrules; k++) {
@@ -877,13 +1140,13 @@ static void emit_load_facts(Cg *c, StrBuf *out)
                 strbuf_add(&b, v);
             }
             line(&x, "u32 t_[%" PRIu32 "] = {%s};", rel->arity ? rel->arity : 1, rel->arity ? b.s : "0");
-            line(&x, "fs_add(ev, &ev->fs[%" PRIu32 "], t_);", f);
+            line(&x, "fs_add(ev, &ev->fs[%s], t_);", c->fsname[f]);
             free(b.s);
             x.ind--;
             line(&x, "}");
         }
     }
-    strbuf_add(out, "static void load_facts(Ev *ev)\n{\n    (void)ev;\n");
+    strbuf_add(out, x.b.len ? "static void load_facts(Ev *ev)\n{\n" : "static void load_facts(Ev *ev)\n{\n    (void)ev;\n");
     strbuf_add(out, x.b.s);
     strbuf_add(out, "}\n\n");
     free(x.b.s);
@@ -902,6 +1165,43 @@ void cg_note(StrBuf *o, const char hash[17])
 void cg_game_hash(const Source *src, char out[17])
 {
     snprintf(out, 17, "%016" PRIx64, base_hash_bytes(src->text, src->len, 0x67646c63));
+}
+
+/* The declarations (first) or the code (!first) of engine.h or prelude.h:
+ * the text before or after its line "==== the runtime's code ====", which
+ * the game's code goes between. */
+static void add_half(StrBuf *o, const char *text, bool first)
+{
+    const char *mark = strstr(text, "\n/* ==== the runtime's code ==== ");
+    assert(mark);
+    if (first) {
+        char *head = base_xstrndup(text, (size_t)(mark - text) + 1);
+        strbuf_add(o, head);
+        free(head);
+    } else {
+        const char *eol = strchr(mark + 1, '\n');
+        strbuf_add(o, eol ? eol + 1 : "");
+    }
+}
+
+/* An enum of names (each after prefix), numbered from 0 in order, in
+ * lines of about 100 columns. */
+static void emit_enum(StrBuf *o, char *const *names, uint32_t n, const char *prefix)
+{
+    if (!n)
+        return;
+    strbuf_add(o, "enum {");
+    size_t col = 100;
+    for (uint32_t i = 0; i < n; i++) {
+        size_t w = strlen(prefix) + strlen(names[i]) + 2;
+        if (col + w > 100) {
+            strbuf_add(o, "\n   ");
+            col = 3;
+        }
+        strbuf_addf(o, " %s%s,", prefix, names[i]);
+        col += w;
+    }
+    strbuf_add(o, "\n};\n");
 }
 
 /* Replaces the \001 markers with #line directives naming the C file. */
@@ -944,6 +1244,8 @@ static void cg_init(Cg *c, const CgPlan *p, const CgOptions *opt)
     c->cname = comment_safe(f->src->name, strlen(f->src->name));
     strbuf_add(&c->protos, "");
     strbuf_add(&c->funcs, "");
+    query_names(c);
+    fs_names(c);
 }
 
 static void cg_free(Cg *c)
@@ -962,6 +1264,18 @@ static void cg_free(Cg *c)
     vec_free(c->slist);
     vec_free(c->kidx);
     vec_free(c->klist);
+    for (uint32_t i = 0; i < c->snames.n; i++)
+        free(c->snames.v[i]);
+    for (uint32_t i = 0; i < c->knames.n; i++)
+        free(c->knames.v[i]);
+    vec_free(c->snames);
+    vec_free(c->knames);
+    for (uint32_t q = 0; q < c->p->qs.n; q++)
+        free(c->qname[q]);
+    free(c->qname);
+    for (uint32_t i = 0; i < c->p->fs.n; i++)
+        free(c->fsname[i]);
+    free(c->fsname);
 }
 
 char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err)
@@ -989,8 +1303,9 @@ char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err)
     StrBuf o = {0};
     strbuf_addf(&o, "/*\n * Generated by gdlc %s from %s (game hash %s). Do not edit.\n", GDL_VERSION,
                 c.cname, hash);
-    strbuf_add(&o, " * The engine's runtime (abi.h, engine.h, prelude.h) comes first; the game's code\n"
-                   " * follows the line \"the game\".\n */\n");
+    strbuf_add(&o, " * The declarations of the engine's runtime (abi.h, engine.h, prelude.h) come\n"
+                   " * first, then the game's code, from the line \"the game\" to the line \"end of\n"
+                   " * the game\", then the runtime's code.\n */\n");
     strbuf_add(&o, cg_text_abi);
     uint32_t nts = 0, nds = 0, nmask = 0, tany = BASE_NONE, dany = BASE_NONE, ngargs = 0;
     for (uint32_t i = 0; i < c.glist.n; i++)
@@ -1017,31 +1332,52 @@ char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err)
     if (dany != BASE_NONE)
         sprintf(dbuf, "%" PRIu32 "u", dany);
     strbuf_addf(&o, "#define TANY %s\n#define DANY %s\n\n", tbuf, dbuf);
-    strbuf_add(&o, cg_text_engine);
-    strbuf_add(&o, cg_text_prelude);
-    /* The identity note of a shared object (abi.h), read before loading it;
-     * libtcc's in-memory code (jit) needs none. */
-    cg_note(&o, hash);
+    add_half(&o, cg_text_engine, true);
+    add_half(&o, cg_text_prelude, true);
     strbuf_add(&o, "\n/* ==== the game ==== */\n\n");
-    strbuf_add(&o, "static const char *const SYMNAME[NSYM + 1] = {\n");
+    strbuf_add(&o, "/* Symbols: S[S_cell] is the id of the symbol cell, K[K_cell] that of the\n"
+                   " * constant term cell; Q_ names a query (a relation and binding pattern). */\n");
+    emit_enum(&o, c.snames.v, c.snames.n, "");
+    emit_enum(&o, c.knames.v, c.knames.n, "");
+    emit_enum(&o, c.qname, p->qs.n, "Q_");
+    strbuf_add(&o, "/* Fact sets: ev->fs[T_cell_3] holds the state facts (cell _ _ _), D_ the moves\n"
+                   " * by functor, F_ the facts of a relation, TANY and DANY all of them. */\n");
+    uint32_t named = 0;
+    for (uint32_t i = 0, col = 100; i < p->fs.n; i++) {
+        if (!strcmp(c.fsname[i], "TANY") || !strcmp(c.fsname[i], "DANY"))
+            continue;
+        if (!named++)
+            strbuf_add(&o, "enum {");
+        char e[160];
+        snprintf(e, sizeof e, " %s = %" PRIu32 ",", c.fsname[i], i);
+        if (col + strlen(e) > 100) {
+            strbuf_add(&o, "\n   ");
+            col = 3;
+        }
+        strbuf_add(&o, e);
+        col += (uint32_t)strlen(e);
+    }
+    if (named)
+        strbuf_add(&o, "\n};\n");
+    strbuf_add(&o, "\nstatic const char *const SYMNAME[NSYM + 1] = {\n");
     for (uint32_t i = 0; i < c.slist.n; i++) {
-        strbuf_add(&o, "    ");
+        strbuf_addf(&o, "    [%s] = ", c.snames.v[i]);
         emit_c_string(&o, symtab_str(&f->syms, c.slist.v[i]));
-        strbuf_addf(&o, ", /* S[%" PRIu32 "] */\n", i);
+        strbuf_add(&o, ",\n");
     }
     strbuf_add(&o, "    0};\nstatic const u32 KSYM[NK + 1] = {");
     for (uint32_t i = 0; i < c.klist.n; i++)
-        strbuf_addf(&o, "%" PRIu32 ", ", c.klist.v[i]);
+        strbuf_addf(&o, "%s, ", c.snames.v[c.klist.v[i]]);
     strbuf_add(&o, "0};\nstatic const u32 ROLESYM[NROLE + 1] = {");
     for (uint32_t i = 0; i < ir->roles.n; i++)
-        strbuf_addf(&o, "%" PRIu32 ", ", c.sidx.v[ir->roles.v[i]] - 1);
+        strbuf_addf(&o, "%s, ", c.snames.v[c.sidx.v[ir->roles.v[i]] - 1]);
     strbuf_add(&o, "0};\n");
     strbuf_add(&o, "static const u32 ROOT[GQ_N] = {");
     for (int i = 0; i < GQ_N; i++)
         if (root[i] == BASE_NONE)
             strbuf_add(&o, i ? ", NONE" : "NONE");
         else
-            strbuf_addf(&o, i ? ", %" PRIu32 : "%" PRIu32, root[i]);
+            strbuf_addf(&o, i ? ", Q_%s" : "Q_%s", c.qname[root[i]]);
     strbuf_add(&o, "};\n\n/* Fact sets: arity, level, indexes, first mask. */\n");
     strbuf_add(&o, "static const FsInfo FSI[NFS + 1] = {\n");
     uint32_t m0 = 0;
@@ -1051,8 +1387,9 @@ char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err)
         const char *name = s->kind == FS_FACTS ? csym(&c, ir->rels.v[s->rel].sym)
                            : s->sym == BASE_NONE ? "any"
                                                  : csym(&c, s->sym);
-        strbuf_addf(&o, "    {%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 "}, /* %" PRIu32 ": %s %s/%" PRIu32 " */\n",
-                    s->arity, s->level, s->masks.n, m0, i, what, name, s->kind == FS_FACTS ? s->arity : s->sarity);
+        strbuf_addf(&o, "    [%s] = {%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 "}, /* %s %s/%" PRIu32 " */\n",
+                    c.fsname[i], s->arity, s->level, s->masks.n, m0, what, name,
+                    s->kind == FS_FACTS ? s->arity : s->sarity);
         m0 += s->masks.n;
     }
     strbuf_add(&o, "    {0, 0, 0, 0}};\nstatic const u64 FSMASK[NMASK + 1] = {");
@@ -1063,11 +1400,13 @@ char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err)
     strbuf_add(&o, "static const Shape TSH[NTS + 1] = {");
     for (uint32_t i = 0; i < p->fs.n; i++)
         if (p->fs.v[i].kind == FS_TRUE && p->fs.v[i].sym != BASE_NONE)
-            strbuf_addf(&o, "{%" PRIu32 ", %" PRIu32 ", %" PRIu32 "}, ", c.sidx.v[p->fs.v[i].sym] - 1, p->fs.v[i].sarity, i);
+            strbuf_addf(&o, "{%s, %" PRIu32 ", %s}, ", c.snames.v[c.sidx.v[p->fs.v[i].sym] - 1], p->fs.v[i].sarity,
+                        c.fsname[i]);
     strbuf_add(&o, "{0, 0, 0}};\nstatic const Shape DSH[NDS + 1] = {");
     for (uint32_t i = 0; i < p->fs.n; i++)
         if (p->fs.v[i].kind == FS_DOES && p->fs.v[i].sym != BASE_NONE)
-            strbuf_addf(&o, "{%" PRIu32 ", %" PRIu32 ", %" PRIu32 "}, ", c.sidx.v[p->fs.v[i].sym] - 1, p->fs.v[i].sarity, i);
+            strbuf_addf(&o, "{%s, %" PRIu32 ", %s}, ", c.snames.v[c.sidx.v[p->fs.v[i].sym] - 1], p->fs.v[i].sarity,
+                        c.fsname[i]);
     strbuf_add(&o, "{0, 0, 0}};\n\n");
     strbuf_add(&o, c.protos.s);
     strbuf_add(&o, "\n");
@@ -1075,12 +1414,9 @@ char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err)
     strbuf_add(&o, "static const QInfo QI[NQ] = {\n");
     for (uint32_t q = 0; q < p->qs.n; q++) {
         const IrRel *rel = &ir->rels.v[p->qs.v[q].rel];
-        char fn[24] = "0";
-        if (!p->qs.v[q].exists)
-            sprintf(fn, "q%" PRIu32, q);
-        strbuf_addf(&o, "    {%" PRIu32 ", %" PRIu32 ", 0x%" PRIx64 "ULL, %s}, /* %s%s */\n", rel->arity,
-                    cg_rel_level(ir, p->qs.v[q].rel), p->qs.v[q].mask, fn, csym(&c, rel->sym),
-                    p->qs.v[q].exists ? ", yes/no" : "");
+        strbuf_addf(&o, "    [Q_%s] = {%" PRIu32 ", %" PRIu32 ", 0x%" PRIx64 "ULL, %s}, /* %s%s */\n", c.qname[q],
+                    rel->arity, cg_rel_level(ir, p->qs.v[q].rel), p->qs.v[q].mask,
+                    p->qs.v[q].exists ? "0" : c.qname[q], csym(&c, rel->sym), p->qs.v[q].exists ? ", yes/no" : "");
     }
     strbuf_add(&o, "};\n\n");
     strbuf_add(&o, "/* Terms of the facts evaluated when compiling: symbol, arity, first argument. */\n");
@@ -1099,6 +1435,13 @@ char *cg_emit(const CgPlan *p, const CgOptions *opt, size_t *len, char **err)
     strbuf_add(&o, c.pre_data.s ? c.pre_data.s : "");
     strbuf_add(&o, "\n");
     strbuf_add(&o, facts.s);
+    strbuf_add(&o, "/* ==== end of the game ==== */\n\n");
+    add_half(&o, cg_text_engine, false);
+    add_half(&o, cg_text_prelude, false);
+    /* The identity note of a shared object (abi.h), read before loading it;
+     * libtcc's in-memory code (jit) needs none. */
+    cg_note(&o, hash);
+    strbuf_add(&o, "\n");
     strbuf_addf(&o, "const GdlcModule gdlc_module = {GDLC_ABI, \"%s\", \"%s\", m_create, m_destroy, m_set_state, "
                     "m_set_move, m_query};\n",
                 GDL_VERSION, hash);

@@ -1,8 +1,9 @@
 /*
  * cg.h: the backend: a game's IR to specialised C.
  *
- * The emitted file is self-contained C11 (abi.h, engine.h, prelude.h, then
- * the game): it compiles under libtcc in memory and under the system
+ * The emitted file is self-contained C11 (abi.h and the declarations of
+ * engine.h and prelude.h, the game, then the code of engine.h and
+ * prelude.h): it compiles under libtcc in memory and under the system
  * compiler into a shared object, without warnings under `gcc -O2 -Wall`.
  * Same input, same bytes. See cg.c for the shape of the code and engine.h
  * for the runtime it carries (tables, continuations, completion).
@@ -25,7 +26,7 @@ typedef struct CgOptions {
     const char *c_name;   /* name of the C file, for #line; NULL: "<name>.c" */
     bool no_lines;        /* leave out #line directives */
     size_t max_bytes;     /* 0: CG_DEFAULT_MAX_BYTES */
-    /* Relations evaluated ahead (the fold pass, runtime/fold.h; NULL for
+    /* Relations evaluated ahead (the fold pass, compile/fold.h; NULL for
      * none): pre[rel] holds every answer of rel as tuples of terms of
      * store, or is NULL. Such a relation is emitted as facts. */
     const U32Vec *const *pre;

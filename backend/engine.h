@@ -2,7 +2,9 @@
  * engine.h: the runtime every generated engine carries with it.
  *
  * This file is copied, byte for byte, into every C file the backend emits
- * (cg.c), after abi.h and the sizes of the game, before prelude.h. In a
+ * (cg.c), after abi.h and the sizes of the game, in two halves: the
+ * declarations before the game's code, the code (from the line "the
+ * runtime's code") after it, each half before prelude.h's. In a
  * JIT-compiled engine (GDLC_RUNTIME_EXTERN defined) only its declarations
  * are used: the functions are the host's copy, compiled from this same file
  * by the system compiler (runtime/engine_host.c). It is self-contained on purpose: no #include, nothing from
@@ -259,7 +261,24 @@ RT void tb_eval(Ev *ev, Table *t);
 RT void tb_consume(Ev *ev, Table *t, KFn k, Table *head, const u32 *env, u32 nenv);
 RT void ev_reset(Ev *ev, u32 level);
 RT int x_hop(Ev *ev, int (*x)(Ev *, const u32 *), const u32 *key);
+#endif /* GDLC_RUNTIME_EXTERN */
 
+/* fs_first on at most three positions, given as constants (c0, c1, c2 of
+ * which the first n count): a compiled engine reads a direct index in line,
+ * the generic loop over the positions folded away. */
+#ifdef GDLC_RUNTIME_EXTERN
+/* libtcc does not inline: the host's copy, compiled at -O2, with the
+ * positions as arguments rather than read from the index. */
+u32 fs_getn(Ev *ev, FactSet *s, u32 slot, const u32 *key, u32 n, u32 c0, u32 c1, u32 c2);
+#define fs_get fs_getn
+#else
+static inline __attribute__((always_inline)) u32 fs_get(Ev *ev, FactSet *s, u32 slot, const u32 *key, u32 n,
+                                                        u32 c0, u32 c1, u32 c2);
+#endif
+
+/* ==== the runtime's code ==== (a generated file puts the game's code here) */
+
+#ifndef GDLC_RUNTIME_EXTERN
 RT void ev_fail(Ev *ev, u32 status)
 {
     if (ev->status == ST_OK)
@@ -882,17 +901,7 @@ RT void ev_reset(Ev *ev, u32 level)
     ev->sn = 0;
     ev->low = NONE;
 }
-#endif /* GDLC_RUNTIME_EXTERN */
 
-/* fs_first on at most three positions, given as constants (c0, c1, c2 of
- * which the first n count): a compiled engine reads a direct index in line,
- * the generic loop over the positions folded away. */
-#ifdef GDLC_RUNTIME_EXTERN
-/* libtcc does not inline: the host's copy, compiled at -O2, with the
- * positions as arguments rather than read from the index. */
-u32 fs_getn(Ev *ev, FactSet *s, u32 slot, const u32 *key, u32 n, u32 c0, u32 c1, u32 c2);
-#define fs_get fs_getn
-#else
 static inline __attribute__((always_inline)) u32 fs_get(Ev *ev, FactSet *s, u32 slot, const u32 *key, u32 n,
                                                         u32 c0, u32 c1, u32 c2)
 {

@@ -2,7 +2,8 @@
  * prelude.h: the game-dependent half of every generated engine: creation
  * from the game's tables, loading a state and a move, the root queries.
  * Copied into every generated file after abi.h, the game's sizes and
- * engine.h (the tables and continuations).
+ * engine.h (the tables and continuations), in two halves as engine.h is:
+ * the declarations before the game's code, the code after it.
  */
 
 /* The sizes, as values: loops over an empty table are not worth a warning. */
@@ -34,6 +35,11 @@ static const Shape DSH[NDS + 1];
 static const u32 GTERM[NG * 3 + 1];
 static const u32 GARGS[NGARGS + 1];
 static void load_facts(Ev *ev);
+/* Given below, called by load_facts. */
+MAYBE_UNUSED static void load_pre(Ev *ev, FactSet *s, const u32 *t, u32 n);
+MAYBE_UNUSED static void load_consts(Ev *ev, FactSet *s, const u32 *t, u32 n);
+
+/* ==== the runtime's code ==== (a generated file puts the game's code here) */
 
 /* Facts evaluated when compiling: tuples of indexes into the G terms. */
 MAYBE_UNUSED static void load_pre(Ev *ev, FactSet *s, const u32 *t, u32 n)

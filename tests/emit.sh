@@ -1,7 +1,8 @@
 #!/bin/sh
 # emit.sh GDLC SRC: the generated C.
 #  - golden: for each tests/emit/NAME.kif, the game's part of `gdlc emit
-#    --no-lines` (from the line "==== the game ====") must equal
+#    --no-lines` (from the line "==== the game ====" to "==== end of the
+#    game ====") must equal
 #    tests/emit/NAME.c.expected; UPDATE_GOLDEN=1 rewrites them;
 #  - deterministic: two runs give the same bytes;
 #  - warning-free: the whole file, for those games and for games/*.kif,
@@ -14,7 +15,7 @@ fail=0
 for kif in "$src"/tests/emit/*.kif; do
     name=$(basename "$kif" .kif)
     (cd "$src/tests/emit" && "$gdlc" emit --no-lines "$name.kif") >"$tmp/$name.c" || { echo "FAIL: emit $name"; fail=1; continue; }
-    sed -n '/==== the game ====/,$p' "$tmp/$name.c" >"$tmp/$name.game"
+    sed -n '/==== the game ====/,/==== end of the game ====/p' "$tmp/$name.c" >"$tmp/$name.game"
     if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
         cp "$tmp/$name.game" "$src/tests/emit/$name.c.expected"
         echo "updated tests/emit/$name.c.expected"
