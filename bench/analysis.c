@@ -60,10 +60,8 @@ static void game_level(const char *path)
 {
     GdlGame *g = load(path);
     GdlMachine *m = NULL;
-    char *err = NULL;
     if (gdl_machine_new(g, "ref", &m) != GDL_OK) {
         printf("%-22s machine: %s\n", base_name(path), gdl_game_error(g));
-        free(err);
         gdl_game_free(g);
         return;
     }
@@ -73,7 +71,6 @@ static void game_level(const char *path)
     double total = gdl_now() - t0;
     if (st != GDL_OK) {
         printf("%-22s %s after %.3f s: %s\n", base_name(path), gdl_status_name(st), total, gdl_machine_error(m));
-        free(err);
     } else {
         printf("%-22s %8.3f %8.3f %7u", base_name(path), total, gdl_analysis_seconds(a), gdl_analysis_sampled(a));
         for (int k = 0; k < GDL_CLAIM_NKINDS; k++)
@@ -149,17 +146,14 @@ static void queries(const char *path, size_t nstates, uint64_t seed, double seco
     GdlGame *g = load(path);
     unsigned nroles = gdl_game_role_count(g);
     GdlMachine *m = NULL;
-    char *err = NULL;
     if (gdl_machine_new(g, "pn", &m) != GDL_OK && gdl_machine_new(g, "ref", &m) != GDL_OK) {
         printf("%-22s machine: %s\n", base_name(path), gdl_game_error(g));
-        free(err);
         gdl_game_free(g);
         return;
     }
     GdlAnalysis *a = NULL;
     if (gdl_analysis_new(m, NULL, &a) != GDL_OK) {
         printf("%-22s analysis: %s\n", base_name(path), gdl_machine_error(m));
-        free(err);
         gdl_machine_free(m);
         gdl_game_free(g);
         return;

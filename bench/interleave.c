@@ -100,7 +100,6 @@ int main(int argc, char **argv)
         return 1;
     for (int i = 0; i < n; i++) {
         Player *p = &pl[i];
-        char *err = NULL;
         p->engine = argv[4 + i];
         if (gdl_machine_new(g, p->engine, &p->m) != GDL_OK) {
             fprintf(stderr, "interleave: %s: %s\n", p->engine, gdl_game_error(g));

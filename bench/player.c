@@ -153,12 +153,10 @@ int main(int argc, char **argv)
         for (unsigned t = 0; t < T; t++) {
             if (gdl_machine_new(g, engine, &ms[t]) != GDL_OK)
                 return 1;
-            char *err = NULL;
             ans[t] = NULL;
             /* as a session: the analysis in thread 0's search only */
             if (t == 0 && gdl_analysis_new(ms[t], NULL, &ans[t]) != GDL_OK)
                 ans[t] = NULL;
-            free(err);
         }
         uint64_t total = 0;
         double secs = 0;
@@ -190,7 +188,6 @@ int main(int argc, char **argv)
                engine, T, total / secs, total / secs / T, n, seconds);
     } else if (!strcmp(mode, "ablation")) {
         GdlAnalysis *an = NULL;
-        char *err = NULL;
         double ta = gdl_now();
         if (gdl_analysis_new(m, NULL, &an) != GDL_OK) {
             printf("%s: no analysis: %s\n", name, gdl_machine_error(m));

@@ -30,7 +30,6 @@ int main(int argc, char **argv)
     }
     gdl_diagnostics_free(d);
     GdlMachine *m;
-    char *err = NULL;
     if (gdl_machine_new(g, argv[2], &m) != GDL_OK) {
         fprintf(stderr, "%s\n", gdl_game_error(g));
         return 1;
