@@ -16,7 +16,8 @@ static const CliDump emit_dumps[] = {
 };
 
 /* GAME.kif and -o OUT; emit's --no-lines and --dump when no_lines is given. */
-static bool emit_pn; /* emit --pn */
+static bool emit_pn;   /* emit --pn */
+static bool emit_game; /* emit --game */
 
 static int parse(CliArgs *a, const char **game, const char **out, bool *no_lines, const CliDump **dump)
 {
@@ -30,6 +31,8 @@ static int parse(CliArgs *a, const char **game, const char **out, bool *no_lines
             *no_lines = true;
         else if (no_lines && cli_opt_flag(a, "--pn"))
             emit_pn = true;
+        else if (no_lines && cli_opt_flag(a, "--game"))
+            emit_game = true;
         else if (!bad && dump && cli_opt_value(a, "--dump", &v, &bad)) {
             if (!bad && !(*dump = cli_dump_find(a->cmd, emit_dumps, sizeof emit_dumps / sizeof *emit_dumps, v)))
                 return CLI_USAGE;
@@ -43,6 +46,20 @@ static int parse(CliArgs *a, const char **game, const char **out, bool *no_lines
     if (!*game)
         return cli_usage_error(a->cmd, "give a game file");
     return CLI_OK;
+}
+
+/* The game's part of the generated C, for reading: from the line that
+ * opens it ("==== the game ====", after the runtime's declarations) to the
+ * line that closes it, that line included. */
+static bool game_part(const char *code, const char **from, size_t *len)
+{
+    const char *open = strstr(code, "/* ==== the game ==== */\n");
+    const char *close = open ? strstr(open, "/* ==== end of the game ==== */\n") : NULL;
+    if (!close)
+        return false;
+    *from = open;
+    *len = (size_t)(close - open) + strlen("/* ==== end of the game ==== */\n");
+    return true;
 }
 
 static int emit_run(CliArgs *a)
@@ -64,6 +81,8 @@ static int emit_run(CliArgs *a)
     RtBackOptions o = {dump ? (RtBackStop)dump->stage : RT_BACK_C, out, no_lines};
     if (emit_pn && dump)
         return gdl_game_free(g), cli_usage_error(a->cmd, "--pn prints C, not a dump");
+    if (emit_game && (dump || emit_pn))
+        return gdl_game_free(g), cli_usage_error(a->cmd, "--game prints the game's part of the goal-directed C only");
     char *code = emit_pn ? rt_pn_c(g, NULL, &len, &err) : rt_back(g, &o, &len, &err);
     if (code && dump && dump->stage == RT_BACK_PLAN) {
         /* the plan of engines jit and aot comes first: whether the network
@@ -99,12 +118,18 @@ static int emit_run(CliArgs *a)
         free(err);
         return CLI_FAULT;
     }
+    const char *from = code;
+    if (emit_game && !game_part(code, &from, &len)) {
+        fprintf(stderr, "gdlc emit: %s: the generated C has no game part (a bug: its markers are missing)\n", path);
+        free(code);
+        return CLI_FAULT;
+    }
     FILE *f = out ? cli_output_open(a->cmd, out, &path, 1) : stdout;
     if (!f) {
         free(code);
         return CLI_USAGE;
     }
-    fwrite(code, 1, len, f);
+    fwrite(from, 1, len, f);
     free(code);
     return cli_output_close(a->cmd, f, out);
 }
@@ -154,17 +179,22 @@ static int compile_run(CliArgs *a)
 const CliCommand cli_emit = {
     "emit",
     "print the C the compiler generates for a game",
-    "usage: gdlc emit GAME.kif [-o GAME.c] [--no-lines] [--dump=fold|plan] [--pn]\n"
+    "usage: gdlc emit GAME.kif [-o GAME.c] [--no-lines] [--game] [--dump=fold|plan] [--pn]\n"
     "\n"
     "Writes the C source of the game's compiled engine (to standard output, or\n"
-    "to GAME.c): the engine's runtime first, then one function per rule and\n"
-    "binding pattern, each with the rule in a comment and a #line directive\n"
-    "pointing at the .kif. The same game gives the same bytes.\n"
+    "to GAME.c): the declarations of the engine's runtime, then the game (from\n"
+    "the line \"==== the game ====\" to \"==== end of the game ====\"): one\n"
+    "function per rule and binding pattern, named for the relation, its arity\n"
+    "and the pattern, each with the rule in a comment and a #line directive\n"
+    "pointing at the .kif; then the runtime's code. It compiles on its own; the\n"
+    "same game gives the same bytes.\n"
     "\n"
     "options:\n"
     "  -o, --output FILE  write there instead of standard output (a regular\n"
     "                     file, not the game: see 'gdlc help')\n"
     "  --no-lines         leave out the #line directives\n"
+    "  --game             print only the game's part, for reading (it does not\n"
+    "                     compile on its own)\n"
     "  --pn               print instead the C of engine pn:compiled: the\n"
     "                     propagation of the game's optimised propositional\n"
     "                     network, one function per component (backend/pncg.h);\n"

@@ -4,6 +4,7 @@
 #    --no-lines` (from the line "==== the game ====" to "==== end of the
 #    game ====") must equal
 #    tests/emit/NAME.c.expected; UPDATE_GOLDEN=1 rewrites them;
+#  - --game: prints exactly that part;
 #  - deterministic: two runs give the same bytes;
 #  - warning-free: the whole file, for those games and for games/*.kif,
 #    compiles under `cc -O2 -Wall -Wextra -Werror` and `tcc -Wall -Werror`.
@@ -16,6 +17,9 @@ for kif in "$src"/tests/emit/*.kif; do
     name=$(basename "$kif" .kif)
     (cd "$src/tests/emit" && "$gdlc" emit --no-lines "$name.kif") >"$tmp/$name.c" || { echo "FAIL: emit $name"; fail=1; continue; }
     sed -n '/==== the game ====/,/==== end of the game ====/p' "$tmp/$name.c" >"$tmp/$name.game"
+    (cd "$src/tests/emit" && "$gdlc" emit --no-lines --game "$name.kif") >"$tmp/$name.only" &&
+        cmp -s "$tmp/$name.game" "$tmp/$name.only" && [ -s "$tmp/$name.only" ] ||
+        { echo "FAIL: emit --game $name is not the game's part of emit"; fail=1; }
     if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
         cp "$tmp/$name.game" "$src/tests/emit/$name.c.expected"
         echo "updated tests/emit/$name.c.expected"
