@@ -16,7 +16,7 @@
 set -u
 gdlc=$1 src=$2 shared=${3:-} mode=${4:-}
 dir=$src/tests/analyze
-. "$src/tests/lib.sh"
+. "$src/tests/lib/lib.sh"
 hasnt() {
     if grep -qF -- "$2" "$tmp/out"; then echo "FAIL: $1: unexpected $2"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 }

@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 for kif in "$src"/tests/emit-pn/*.kif; do
     name=$(basename "$kif" .kif)
-    sh "$src/tests/golden.sh" "$gdlc" "$src/tests/emit-pn" "$name" emit --pn "$name.kif" || fail=1
+    sh "$src/tests/lib/golden.sh" "$gdlc" "$src/tests/emit-pn" "$name" emit --pn "$name.kif" || fail=1
 done
 for kif in "$src"/tests/emit-pn/*.kif "$src"/games/tictactoe.kif "$src"/games/connect4.kif; do
     "$gdlc" emit --pn "$kif" >"$tmp/a.c" 2>"$tmp/err" || { echo "FAIL: emit --pn $kif"; cat "$tmp/err"; fail=1; continue; }

@@ -11,7 +11,7 @@ set -u
 gdlc=$1 shared=$2 seconds=$3 playouts=$4 stride=$5
 here=$(dirname "$0")
 manifest=$shared/games/MANIFEST.tsv
-. "$(dirname "$0")/need-corpus.sh"
+. "$(dirname "$0")/lib/need-corpus.sh"
 need_corpus "$manifest" "$shared"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

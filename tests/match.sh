@@ -12,7 +12,7 @@
 #    non-zero exit, nothing run.
 set -u
 gdlc=$1 src=$2
-. "$src/tests/lib.sh"
+. "$src/tests/lib/lib.sh"
 ttt=$src/games/tictactoe.kif
 
 # a run, records as an array

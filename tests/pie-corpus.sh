@@ -17,7 +17,7 @@ set -u
 gdlc=$1 check=$2 shared=$3 mode=${4:-}
 here=$(dirname "$0")
 manifest=$shared/games/MANIFEST.tsv
-. "$(dirname "$0")/need-corpus.sh"
+. "$(dirname "$0")/lib/need-corpus.sh"
 need_corpus "$manifest" "$shared"
 every=1
 [ "$mode" = sanitize ] && every=16

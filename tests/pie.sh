@@ -26,7 +26,7 @@
 set -u
 gdlc=$1 check=$2 src=$3 shared=${4:-}
 dir=$src/tests/pie
-. "$src/tests/lib.sh"
+. "$src/tests/lib/lib.sh"
 
 # ---- tic-tac-toe ----------------------------------------------------------
 ttt=$src/games/tictactoe.kif

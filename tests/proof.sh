@@ -24,7 +24,7 @@
 set -u
 gdlc=$1 mm=$2 src=$3 shared=${4:-} mode=${5:-}
 dir=$src/tests/proof
-. "$src/tests/lib.sh"
+. "$src/tests/lib/lib.sh"
 has() { # has DESCRIPTION FILE TEXT: FILE holds TEXT
     if grep -qF -- "$3" "$2"; then pass=$((pass + 1)); else
         echo "FAIL: $1: no '$3' in"

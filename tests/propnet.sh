@@ -6,7 +6,7 @@
 set -u
 gdlc=$1 src=$2
 dir=$src/tests/propnet
-. "$src/tests/lib.sh"
+. "$src/tests/lib/lib.sh"
 expect 0 "help" "$gdlc" help propnet
 expect 2 "no game" "$gdlc" propnet
 expect 2 "two games" "$gdlc" propnet "$dir/cycle.kif" "$dir/static.kif"

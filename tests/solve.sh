@@ -15,7 +15,7 @@
 set -u
 gdlc=$1 src=$2 shared=${3:-}
 dir=$src/tests/solve
-. "$src/tests/lib.sh"
+. "$src/tests/lib/lib.sh"
 # Is check-proof built (not the placeholder)?
 checker=no
 printf 'x' >"$tmp/probe"

@@ -14,7 +14,7 @@ set -u
 gdlc=$1 shared=$2 engine=$3 seconds=$4 playouts=$5 every=${6:-1} from=${7:-0} except=${8:-0}
 here=$(dirname "$0")
 manifest=$shared/games/MANIFEST.tsv
-. "$(dirname "$0")/need-corpus.sh"
+. "$(dirname "$0")/lib/need-corpus.sh"
 need_corpus "$manifest" "$shared"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

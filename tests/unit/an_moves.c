@@ -6,7 +6,7 @@
  *     stanford-2018/dualhunter.kif (two boards, one per role; there the
  *     goal distance from the start is 14, a capture a turn), none in
  *     ggp-repository/chinook.kif (both roles play on both boards);
- *   - partitions: a 4x4 sudoku of our own (tests/unit/data/sudoku4.kif),
+ *   - partitions: a 4x4 sudoku of our own (tests/lib/data/sudoku4.kif),
  *     one group per blank cell (its digits the givens allow), and the
  *     most constrained group in a state;
  *   - winning and losing moves in tic-tac-toe states;
@@ -20,8 +20,8 @@
  *   - the DOT picture: latched and control bases coloured, a dead literal
  *     marked for its role, a state's forced values marked, a legend.
  */
-#include "corpus.h"
-#include "helpers.h"
+#include "../lib/corpus.h"
+#include "../lib/helpers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +29,7 @@
 #include "../../analysis/analysis.h"
 #include "../../runtime/pipeline.h"
 
-#define DATA GDLC_SOURCE_DIR "/tests/unit/data/"
+#define DATA GDLC_SOURCE_DIR "/tests/lib/data/"
 
 typedef struct Game {
     Front f;

@@ -21,11 +21,11 @@
  *   - out of memory at every allocation of the first call (GDL_OK or
  *     GDL_OUT_OF_MEMORY, nothing leaked: the sanitizer build checks).
  */
-#include "api_errors.h"
-#include "failing.h"
-#include "helpers.h"
+#include "../lib/api_errors.h"
+#include "../lib/failing.h"
+#include "../lib/helpers.h"
 
-#include "net.h"
+#include "../lib/net.h"
 
 #include "../../runtime/runtime.h"
 

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "failing.h"
+#include "../lib/failing.h"
 #include "../../base/base.h"
 #include "api_helpers.h"
 

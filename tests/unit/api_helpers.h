@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "gdl.h"
-#include "api_errors.h"
+#include "../lib/api_errors.h"
 
 /* The game of KIF text; its diagnostics printed, and the test failed,
  * when it is refused. */

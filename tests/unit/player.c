@@ -30,15 +30,15 @@
 
 #include <cmocka.h>
 
-#include "api_errors.h"
+#include "../lib/api_errors.h"
 #include "../../player/player.h"
 #include "../../player/runner.h"
 #include "../../player/search.h"
-#include "corpus.h"
+#include "../lib/corpus.h"
 #include "files.h"
 
 #define GAMES GDLC_SOURCE_DIR "/games/"
-#define DATA GDLC_SOURCE_DIR "/tests/unit/data/"
+#define DATA GDLC_SOURCE_DIR "/tests/lib/data/"
 #define PLAYER GDLC_SOURCE_DIR "/tests/player/"
 
 static PlayOptions opts(PlayStrategy st, uint64_t playouts, uint64_t seed)

@@ -1,8 +1,8 @@
 /* puzzle.c: the one-role search (solve/puzzle.c), called directly:
- *   - tests/unit/data/switches.kif (ours): the best, 70, is below 100; the
+ *   - tests/lib/data/switches.kif (ours): the best, 70, is below 100; the
  *     search exhausts the space and proves it, with and without analyses,
  *     and its proof has both sections;
- *   - tests/unit/data/corridor50.kif (ours): 100 cannot be reached, the
+ *   - tests/lib/data/corridor50.kif (ours): 100 cannot be reached, the
  *     goal range defers the states where it is excluded, and 50 is found
  *     from them once 100 is excluded;
  *   - games/fifteenPuzzle.kif (ours), 12 moves from the solution: the plan
@@ -29,11 +29,11 @@
 
 #include <cmocka.h>
 
-#include "api_errors.h"
+#include "../lib/api_errors.h"
 #include "../../solve/solve.h"
-#include "corpus.h"
+#include "../lib/corpus.h"
 
-#define DATA GDLC_SOURCE_DIR "/tests/unit/data/"
+#define DATA GDLC_SOURCE_DIR "/tests/lib/data/"
 
 typedef struct Puz {
     GdlGame *g;

@@ -11,7 +11,7 @@
  * assignments of reachable states' bases at turn 0, every value deduced at
  * turns 0 and 1 holds under every legal joint move (and, at turn 1, under
  * every joint move of the next state and none). */
-#include "net.h"
+#include "../lib/net.h"
 
 #include "../../analysis/analysis.h"
 #include "../../include/gdl.h"

@@ -19,7 +19,7 @@
  * and over all games it prints how many true latches of the reachable
  * states the analysis missed (the count of GDLC_AN_GAMES games, 40 by
  * default). */
-#include "net.h"
+#include "../lib/net.h"
 
 #include "../../analysis/analysis.h"
 #include "../gen/gen.h"

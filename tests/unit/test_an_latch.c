@@ -16,7 +16,7 @@
  * dead: no best outcome is reachable; goal range: every reachable outcome
  * is in it). The single latches that hold on every transition but were not
  * found are counted (completeness). */
-#include "net.h"
+#include "../lib/net.h"
 
 #include "../../analysis/internal.h"
 #include "../../include/gdl.h"

@@ -1,5 +1,5 @@
 /* test_base.c: symbols, line and column arithmetic, diagnostic order. */
-#include "helpers.h"
+#include "../lib/helpers.h"
 
 static void symbols_intern_once(void **state)
 {

@@ -28,7 +28,7 @@
 #include <cmocka.h>
 
 #include "gdl.h"
-#include "api_errors.h"
+#include "../lib/api_errors.h"
 
 /* The larger sizes: 100,000, less in sanitizer builds (CMakeLists.txt),
  * whose evaluation is ten times slower. */

@@ -17,7 +17,7 @@
 #include "../../middle/ground.h"
 #include "../gen/gen.h"
 #include "gdl.h"
-#include "api_errors.h"
+#include "../lib/api_errors.h"
 
 static void limits_parse(void **state)
 {

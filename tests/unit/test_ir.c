@@ -1,6 +1,6 @@
 /* test_ir.c: validation and lowering: or expansion, literal order, safety,
  * components, strata and dependence. */
-#include "helpers.h"
+#include "../lib/helpers.h"
 
 static uint32_t rel(const Front *f, const char *name)
 {

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "../../include/gdl.h"
-#include "api_errors.h"
+#include "../lib/api_errors.h"
 #include "../gen/gen.h"
 
 static uint64_t env_u64(const char *name, uint64_t dflt)

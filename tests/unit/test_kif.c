@@ -1,7 +1,7 @@
 /* test_kif.c: the KIF reader on well-formed and hostile input. */
 #include <stdio.h>
 
-#include "helpers.h"
+#include "../lib/helpers.h"
 
 typedef struct Read {
     Source *src;

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "../../include/gdl.h"
-#include "api_errors.h"
+#include "../lib/api_errors.h"
 #include "../../runtime/compiled.h"
 #include "../../runtime/pipeline.h"
 

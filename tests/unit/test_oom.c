@@ -19,7 +19,7 @@
 
 #include "../../base/base.h"
 #include "../../include/gdl.h"
-#include "api_errors.h"
+#include "../lib/api_errors.h"
 
 typedef struct Failing {
     unsigned long count;   /* allocations so far */

@@ -5,7 +5,7 @@
  * (a least fixpoint per strongly connected component), answers legal, goal,
  * terminal and next exactly as ref does along random playouts, both as
  * built and optimised. */
-#include "net.h"
+#include "../lib/net.h"
 
 #include "../../include/gdl.h"
 #include "../../middle/propnet.h"

@@ -1,4 +1,4 @@
-# tests/lib.sh: what the shell tests of the commands share, sourced after
+# tests/lib/lib.sh: what the shell tests of the commands share, sourced after
 # `set -u`: a scratch folder $tmp (removed at exit unless KEEP is set), the
 # counts $pass and $fail, and three checks.
 tmp=$(mktemp -d)

@@ -1,4 +1,4 @@
-# tests/need-corpus.sh: sourced by the tests that read the shared corpus.
+# tests/lib/need-corpus.sh: sourced by the tests that read the shared corpus.
 # need_corpus FILE SHARED: when FILE (of the corpus at SHARED) is missing,
 # a visible skip (exit 77), or a failure when CI=true.
 need_corpus() {
