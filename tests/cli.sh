@@ -65,21 +65,21 @@ cmp -s /tmp/gdlc-cli-a.$$ /tmp/gdlc-cli-b.$$ && { echo "FAIL: check --dump=pn is
 "$gdlc" check -q --dump=pn --max-atoms 10 "$src/games/tictactoe.kif" 2>&1 | grep -q "relation" ||
     { echo "FAIL: the budget message names no relation"; fail=$((fail + 1)); }
 rm -f /tmp/gdlc-cli-a.$$ /tmp/gdlc-cli-b.$$
-expect 1 "an invalid game" "$gdlc" check "$src/tests/diag/unsafe_head.kif"
+expect 1 "an invalid game" "$gdlc" check "$src/tests/frontend/diag/unsafe_head.kif"
 # emit and compile
 expect 0 "emit" "$gdlc" emit "$src/games/tictactoe.kif" -o /tmp/gdlc-cli-emit.$$.c
 expect 2 "emit: missing file" "$gdlc" emit /nonexistent/game.kif
-expect 1 "emit: an invalid game" "$gdlc" emit "$src/tests/diag/unsafe_head.kif"
+expect 1 "emit: an invalid game" "$gdlc" emit "$src/tests/frontend/diag/unsafe_head.kif"
 expect 2 "emit: two games" "$gdlc" emit "$src/games/tictactoe.kif" "$src/games/connect4.kif"
 expect 0 "emit --dump=plan" "$gdlc" emit --dump=plan "$src/games/tictactoe.kif"
 expect 2 "emit --dump with a bad stage" "$gdlc" emit --dump=ir "$src/games/tictactoe.kif"
 expect 2 "emit --dump without a stage" "$gdlc" emit "$src/games/tictactoe.kif" --dump
 expect 2 "compile --dump" "$gdlc" compile --dump=plan "$src/games/tictactoe.kif" -o /tmp/gdlc-cli.$$.so
-expect 1 "emit --dump=plan: an invalid game" "$gdlc" emit --dump=plan "$src/tests/diag/unsafe_head.kif"
+expect 1 "emit --dump=plan: an invalid game" "$gdlc" emit --dump=plan "$src/tests/frontend/diag/unsafe_head.kif"
 expect 2 "compile without -o" "$gdlc" compile "$src/games/tictactoe.kif"
-expect 1 "compile: an invalid game" "$gdlc" compile "$src/tests/diag/unsafe_head.kif" -o /tmp/gdlc-cli.$$.so
+expect 1 "compile: an invalid game" "$gdlc" compile "$src/tests/frontend/diag/unsafe_head.kif" -o /tmp/gdlc-cli.$$.so
 expect 2 "compile: an unknown option" "$gdlc" compile --frob "$src/games/tictactoe.kif" -o /tmp/gdlc-cli.$$.so
-"$gdlc" emit "$src/tests/diag/unsafe_head.kif" 2>&1 | grep -q 'unsafe_head.kif:[0-9]*:[0-9]*: error: ' ||
+"$gdlc" emit "$src/tests/frontend/diag/unsafe_head.kif" 2>&1 | grep -q 'unsafe_head.kif:[0-9]*:[0-9]*: error: ' ||
     { echo "FAIL: emit of an invalid game prints FILE:LINE:COL: error:"; fail=$((fail + 1)); }
 rm -f /tmp/gdlc-cli-emit.$$.c /tmp/gdlc-cli.$$.so
 t="$src/games/tictactoe.kif"
@@ -89,7 +89,7 @@ done
 expect 2 "replay of a missing trace" "$gdlc" replay "$t" /nonexistent/x.trace
 expect 2 "replay without a trace" "$gdlc" replay "$t"
 expect 2 "play of a missing game" "$gdlc" play /nonexistent/game.kif
-expect 1 "play of an invalid game" "$gdlc" play "$src/tests/diag/unsafe_head.kif"
+expect 1 "play of an invalid game" "$gdlc" play "$src/tests/frontend/diag/unsafe_head.kif"
 expect 2 "play with an unknown engine" "$gdlc" play --engine nosuch "$t"
 expect 2 "play with a bad seed" "$gdlc" play --seed -3 "$t"
 expect 2 "bench with bad seconds" "$gdlc" bench --seconds abc "$t"
@@ -108,7 +108,7 @@ expect 2 "correctness-test with an unknown option" "$gdlc" correctness-test --fr
 expect 2 "correctness-test with an unknown engine" "$gdlc" correctness-test --engine nosuch "$t" /tmp/gdlc-cli-h.$$ 5
 expect 2 "correctness-test of a missing game" "$gdlc" correctness-test /nonexistent/game.kif /tmp/gdlc-cli-h.$$ 5
 expect 2 "correctness-test into an unwritable file" "$gdlc" correctness-test "$t" /nonexistent/dir/h 5
-expect 1 "correctness-test of an invalid game" "$gdlc" correctness-test "$src/tests/diag/unsafe_head.kif" /tmp/gdlc-cli-h.$$ 5
+expect 1 "correctness-test of an invalid game" "$gdlc" correctness-test "$src/tests/frontend/diag/unsafe_head.kif" /tmp/gdlc-cli-h.$$ 5
 expect 0 "correctness-test" "$gdlc" correctness-test "$t" /tmp/gdlc-cli-h.$$ 5
 expect 0 "correctness-test --check" "$gdlc" correctness-test --check "$t" /tmp/gdlc-cli-h.$$ 5
 expect 2 "correctness-test --check of a missing history" "$gdlc" correctness-test --check "$t" /nonexistent/h 5
@@ -149,7 +149,7 @@ checkres() { # checkres STATUS WHAT PATTERN COMMAND...: exit status, and PATTERN
 checkres 2 "perf-test of a missing so: object" "^errorMessage=.*cannot load the engine's object /nonexistent/x.so" \
     "$gdlc" perf-test --engine so:/nonexistent/x.so "$t" "$res" 1
 checkres 1 "perf-test of a rejected game" "^errorMessage=.*unsafe_head.kif:[0-9]*:[0-9]*: error: unsafe rule" \
-    "$gdlc" perf-test "$src/tests/diag/unsafe_head.kif" "$res" 1
+    "$gdlc" perf-test "$src/tests/frontend/diag/unsafe_head.kif" "$res" 1
 checkres 2 "perf-test of a missing game" "^errorMessage=cannot load /nonexistent/g.kif: .*/nonexistent/g.kif" \
     "$gdlc" perf-test /nonexistent/g.kif "$res" 1
 checkres 2 "perf-test with bad seconds" "^errorMessage=usage error" "$gdlc" perf-test "$t" "$res" soon

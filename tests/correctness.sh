@@ -112,7 +112,7 @@ fi
 "$gdlc" correctness-test --check "$tmp/f1.kif" "$tmp/h" 5 >"$tmp/out" 2>&1 ||
     { echo "FAIL: the fault's history disagrees with ref:"; cat "$tmp/out"; fail=1; }
 # An invalid game: the first error, in the history too.
-"$gdlc" correctness-test "$src/tests/diag/unsafe_head.kif" "$tmp/h" 5 2>/dev/null
+"$gdlc" correctness-test "$src/tests/frontend/diag/unsafe_head.kif" "$tmp/h" 5 2>/dev/null
 rc=$?
 if [ $rc -ne 1 ] || ! head -n 1 "$tmp/h" | grep -q '^!E!.*unsafe_head.kif:[0-9]*:[0-9]*: error: ' ||
     [ "$(tail -n 1 "$tmp/h")" != '!F!' ]; then

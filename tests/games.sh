@@ -58,7 +58,7 @@ for g in "$src"/games/*.kif; do
 done
 
 # perf-test reports a game it cannot load as errorMessage=
-"$gdlc" perf-test --engine "$engine" "$src/tests/diag/unsafe_head.kif" "$tmp/perf" 0.1 2>/dev/null
+"$gdlc" perf-test --engine "$engine" "$src/tests/frontend/diag/unsafe_head.kif" "$tmp/perf" 0.1 2>/dev/null
 if [ $? -eq 1 ] && grep -q '^errorMessage=' "$tmp/perf"; then ok; else bad "perf-test of an invalid game"; fi
 
 echo "games ($engine): $pass passed, $fail failed"

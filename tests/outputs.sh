@@ -139,6 +139,6 @@ limited() { # limited WHAT COMMAND...
 limited "play -o" "$gdlc" play -o "$tmp/limited" "$g"
 limited "emit -o" "$gdlc" emit "$g" -o "$tmp/limited"
 limited "perf-test" "$gdlc" perf-test "$g" "$tmp/limited" 0.1
-limited "perf-test of a rejected game" "$gdlc" perf-test "$src/tests/diag/unsafe_head.kif" "$tmp/limited" 0.1
+limited "perf-test of a rejected game" "$gdlc" perf-test "$src/tests/frontend/diag/unsafe_head.kif" "$tmp/limited" 0.1
 echo "outputs: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -26,7 +26,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 aot_games=" ggp-repository/ticTacToe.kif ggp-repository/connectFour.kif ggp-repository/nineBoardTicTacToe.kif "
 pass=0 fail=0 refused=0 pn_skipped=0 aot=0 i=0
 for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "no" && $3 == 2 { print $1 }' "$manifest"); do
-    if grep -q "^$path	" "$here/corpus-rejected.tsv"; then continue; fi
+    if grep -q "^$path	" "$here/frontend/corpus-rejected.tsv"; then continue; fi
     i=$((i + 1))
     if [ $(((i - 1) % every)) -ne 0 ]; then continue; fi
     game=$shared/games/$path

@@ -20,7 +20,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 pass=0 fail=0 faulty=0 states=0 budget=0 i=0
 for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "no" { print $1 }' "$manifest"); do
-    if grep -q "^$path	" "$here/corpus-rejected.tsv"; then continue; fi
+    if grep -q "^$path	" "$here/frontend/corpus-rejected.tsv"; then continue; fi
     i=$((i + 1))
     in=$(((i - 1 + every - from % every) % every == 0))
     if [ "$in" = "$except" ]; then continue; fi

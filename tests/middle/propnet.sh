@@ -5,7 +5,7 @@
 # DOT (checked without Graphviz: balanced braces, one node per component).
 set -u
 gdlc=$1 src=$2
-dir=$src/tests/propnet
+dir=$src/tests/middle/propnet
 . "$src/tests/lib/lib.sh"
 expect 0 "help" "$gdlc" help propnet
 expect 2 "no game" "$gdlc" propnet
@@ -14,7 +14,7 @@ expect 2 "unknown option" "$gdlc" propnet --frob "$dir/cycle.kif"
 expect 2 "--focus without --dot" "$gdlc" propnet --focus terminal "$dir/cycle.kif"
 expect 2 "a bad depth" "$gdlc" propnet --dot - --depth x "$dir/cycle.kif"
 expect 2 "missing file" "$gdlc" propnet /nonexistent/game.kif
-expect 1 "a rejected game" "$gdlc" propnet "$src/tests/diag/unsafe_head.kif"
+expect 1 "a rejected game" "$gdlc" propnet "$src/tests/frontend/diag/unsafe_head.kif"
 
 expect 0 "stats" "$gdlc" propnet "$dir/two_cells.kif"
 for w in "raw:" "optimised:" "marks:" "pass:      constant propagation" "pass:      fixed bases" \

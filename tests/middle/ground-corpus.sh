@@ -11,13 +11,13 @@ set -u
 gdlc=$1 shared=$2 seconds=$3 playouts=$4 stride=$5
 here=$(dirname "$0")
 manifest=$shared/games/MANIFEST.tsv
-. "$(dirname "$0")/lib/need-corpus.sh"
+. "$(dirname "$0")/../lib/need-corpus.sh"
 need_corpus "$manifest" "$shared"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 pass=0 fail=0 faulty=0 limit=0 states=0 k=0 limited=""
 for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "no" { print $1 }' "$manifest"); do
-    if grep -q "^$path	" "$here/corpus-rejected.tsv"; then continue; fi
+    if grep -q "^$path	" "$here/../frontend/corpus-rejected.tsv"; then continue; fi
     k=$((k + 1))
     [ $(((k - 1) % stride)) -eq 0 ] || continue
     "$gdlc" verify "$shared/games/$path" --engine ref:ground --playouts "$playouts" --seconds "$seconds" >"$out" 2>&1

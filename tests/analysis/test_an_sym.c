@@ -1,4 +1,4 @@
-/* an_sym.c: the symmetries of a game (analysis/symmetry.c, through the
+/* test_an_sym.c: the symmetries of a game (analysis/symmetry.c, through the
  * gdl.h calls), pinned where the answer is known and checked here again,
  * independently of the library's own check:
  *   - counts: ggp-repository/ticTacToe.kif has exactly 8 (the square's

@@ -6,7 +6,7 @@
 set -u
 gdlc=$1 shared=$2 expected=$3
 manifest=$shared/games/MANIFEST.tsv
-. "$(dirname "$0")/lib/need-corpus.sh"
+. "$(dirname "$0")/../lib/need-corpus.sh"
 need_corpus "$manifest" "$shared"
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT

@@ -1,4 +1,4 @@
-/* an_moves.c: the analyses of analysis/structure.c, analysis/moves.c and
+/* test_an_moves.c: the analyses of analysis/structure.c, analysis/moves.c and
  * analysis/dot.c, pinned on games where the answer is known:
  *   - control: the step counter and turn control of a tiny game (exactly
  *     those bases), tic-tac-toe's (control xplayer) and (control oplayer);

@@ -11,7 +11,7 @@
 #include "../../middle/propnet.h"
 
 
-#define SRC GDLC_SOURCE_DIR "/tests/propnet/"
+#define SRC GDLC_SOURCE_DIR "/tests/middle/propnet/"
 
 static uint32_t named(Net *n, const char *text) { return net_named(n, text); }
 

@@ -150,8 +150,8 @@ static void eval_small(void **state)
 {
     (void)state;
     eval_against_ref(SRC "games/tictactoe.kif", 20, 20);
-    eval_against_ref(SRC "tests/propnet/cycle.kif", 20, 10);
-    eval_against_ref(SRC "tests/propnet/static.kif", 10, 10);
+    eval_against_ref(SRC "tests/middle/propnet/cycle.kif", 20, 10);
+    eval_against_ref(SRC "tests/middle/propnet/static.kif", 10, 10);
 }
 
 static void eval_corpus(void **state)
@@ -402,7 +402,7 @@ static void sound_small(void **state)
 {
     (void)state;
     check_sound(SRC "games/tictactoe.kif", 30, 20, 1);
-    check_sound(SRC "tests/propnet/cycle.kif", 30, 10, 2);
+    check_sound(SRC "tests/middle/propnet/cycle.kif", 30, 10, 2);
 }
 
 static void sound_corpus(void **state)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # analyze.sh GDLC SRC SHARED [sanitize]: gdlc analyze.
-#  - the tiny games of tests/analyze, one per analysis, each with the claims
+#  - the tiny games of tests/analysis/analyze, one per analysis, each with the claims
 #    it must produce pinned in the --json output (grep on the one-line
 #    object: the keys and list items are printed in a fixed form);
 #  - --check on every tiny game and on games/tictactoe.kif: every state
@@ -15,7 +15,7 @@
 #    that does not ground, a rejected game (1); bad options (2).
 set -u
 gdlc=$1 src=$2 shared=${3:-} mode=${4:-}
-dir=$src/tests/analyze
+dir=$src/tests/analysis/analyze
 . "$src/tests/lib/lib.sh"
 hasnt() {
     if grep -qF -- "$2" "$tmp/out"; then echo "FAIL: $1: unexpected $2"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
@@ -175,7 +175,7 @@ expect 2 "a bad budget" "$gdlc" analyze --max-atoms 0 "$dir/latch.kif"
 expect 2 "--state without a value" "$gdlc" analyze "$dir/latch.kif" --state
 expect 2 "no such engine" "$gdlc" analyze --engine frob "$dir/latch.kif"
 expect 2 "missing file" "$gdlc" analyze /nonexistent/game.kif
-expect 1 "a rejected game" "$gdlc" analyze "$src/tests/diag/unsafe_head.kif"
+expect 1 "a rejected game" "$gdlc" analyze "$src/tests/frontend/diag/unsafe_head.kif"
 expect 1 "a bad --state" "$gdlc" analyze --state "(cell 1" "$dir/latch.kif"
 check "a bad --state: located" grep -q "^--state:1:1: error: unclosed" "$tmp/err"
 # a fact the game can never hold (a typo) is refused, located, with the
@@ -197,7 +197,7 @@ check "does not ground: which analyses run" grep -q "none of them runs without i
 # path and the most states --check enumerates; each must be enumerated in
 # full with no unsound claim (each takes under a second). The larger ones
 # (escortLatch: over 100,000 states) are checked along playthroughs below and
-# by tests/analyze-corpus.sh in scripts/conformance.sh.
+# by tests/analysis/analyze-corpus.sh in scripts/conformance.sh.
 corpus="ggp-repository/ticTacToe.kif 10000
 ggp-repository/buttons.kif 10000
 ggp-repository/blocksWorldSerial.kif 10000
