@@ -37,10 +37,10 @@ step() {
     [ $rc -eq 0 ] || status=1
 }
 for e in ref jit aot pn pn:compiled; do
-    step "replay $e" sh tests/replay-corpus.sh "$gdlc" "$shared" 0 $e
+    step "replay $e" sh tests/runtime/replay-corpus.sh "$gdlc" "$shared" 0 $e
 done
 for e in jit aot pn pn:compiled; do
-    step "verify $e" sh tests/verify-corpus.sh "$gdlc" "$shared" $e 10 5
+    step "verify $e" sh tests/runtime/verify-corpus.sh "$gdlc" "$shared" $e 10 5
 done
 step "ground" sh tests/middle/ground-corpus.sh "$gdlc" "$shared" 10 5 1
 step "random games jit" env GDLC_GEN_SEEDS=${GDLC_GEN_SEEDS:-20000} GDLC_ENGINE=jit build/test_jit_ref

@@ -189,7 +189,7 @@ for cmd in analyze solve; do
     has "$cmd --state off the board: named" "(cell 4 1 x) is not a fact the game can hold" "$tmp/err"
 done
 expect 0 "analyze --state of base propositions" "$gdlc" analyze "$src/games/tictactoe.kif" --state "(cell 1 1 x) (control oplayer)"
-expect 1 "a game that does not ground" "$gdlc" analyze "$src/tests/pn/counter.kif"
+expect 1 "a game that does not ground" "$gdlc" analyze "$src/tests/runtime/pn/counter.kif"
 check "does not ground: the grounder's message" grep -q "grounding stopped" "$tmp/err"
 check "does not ground: which analyses run" grep -q "none of them runs without it" "$tmp/err"
 

@@ -1,5 +1,5 @@
 /*
- * analysis_api.c: the game analyses of gdl.h (gdl_analysis_*) and the
+ * test_analysis_api.c: the game analyses of gdl.h (gdl_analysis_*) and the
  * filtered machines, pinned on tic-tac-toe (the rules of
  * ggp-repository/ticTacToe.kif, written out below so that the test needs
  * no corpus) and on two tiny games of our own: a latch that fixes both

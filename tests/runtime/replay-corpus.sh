@@ -33,7 +33,7 @@ find "$shared/traces" -name '*.trace' | sort | awk -v n="$every" -v x="$except" 
         case "$out" in
         *"$want"*) [ $rc -eq 1 ] && { echo "PASS $rel (the known difference)"; exit 0; } ;;
         esac
-        echo "FAIL $rel: expected the known divergence \"$want\" (tests/known-differences.md)"
+        echo "FAIL $rel: expected the known divergence \"$want\" (tests/runtime/known-differences.md)"
         echo "$out" | head -n 8 | sed "s/^/    /"; exit 0
     fi
     if [ $rc -eq 1 ] && echo "$out" | grep -q "grounding stopped: .*relation '"'"'[^'"'"']*'"'"'.*; engine jit plays it"; then

@@ -7,7 +7,7 @@ set -u
 gdlc=$1 src=$2
 fail=0 pass=0
 for engine in ref jit; do
-    out=$( (ulimit -v 150000 && "$gdlc" play --engine "$engine" "$src/tests/limits/grow.kif" >/dev/null) 2>&1)
+    out=$( (ulimit -v 150000 && "$gdlc" play --engine "$engine" "$src/tests/runtime/limits/grow.kif" >/dev/null) 2>&1)
     st=$?
     if [ "$st" -ne 1 ]; then
         echo "FAIL: $engine: exit $st, expected 1"

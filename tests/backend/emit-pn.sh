@@ -1,7 +1,7 @@
 #!/bin/sh
 # emit-pn.sh GDLC SRCDIR: the C of engine pn:compiled (`gdlc emit --pn`,
 # backend/pncg.c):
-#  - tests/emit-pn/*.kif against golden files (UPDATE_GOLDEN=1 refreshes
+#  - tests/backend/emit-pn/*.kif against golden files (UPDATE_GOLDEN=1 refreshes
 #    them): flip (every component compiled, a NOT), reach (a cyclic SCC
 #    left to the tables, its inputs counted and marked);
 #  - the same bytes twice;
@@ -13,11 +13,11 @@ gdlc=$1 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-for kif in "$src"/tests/emit-pn/*.kif; do
+for kif in "$src"/tests/backend/emit-pn/*.kif; do
     name=$(basename "$kif" .kif)
-    sh "$src/tests/lib/golden.sh" "$gdlc" "$src/tests/emit-pn" "$name" emit --pn "$name.kif" || fail=1
+    sh "$src/tests/lib/golden.sh" "$gdlc" "$src/tests/backend/emit-pn" "$name" emit --pn "$name.kif" || fail=1
 done
-for kif in "$src"/tests/emit-pn/*.kif "$src"/games/tictactoe.kif "$src"/games/connect4.kif; do
+for kif in "$src"/tests/backend/emit-pn/*.kif "$src"/games/tictactoe.kif "$src"/games/connect4.kif; do
     "$gdlc" emit --pn "$kif" >"$tmp/a.c" 2>"$tmp/err" || { echo "FAIL: emit --pn $kif"; cat "$tmp/err"; fail=1; continue; }
     "$gdlc" emit --pn "$kif" >"$tmp/b.c" 2>/dev/null
     cmp -s "$tmp/a.c" "$tmp/b.c" || { echo "FAIL: emit --pn $kif differs between runs"; fail=1; }

@@ -7,7 +7,7 @@
 # jit:pn reports (the network without timing).
 set -u
 gdlc=$1 shared=$2
-. "$(dirname "$0")/lib/need-corpus.sh"
+. "$(dirname "$0")/../lib/need-corpus.sh"
 need_corpus "$shared/games/ggp-repository/reversi.kif" "$shared"
 fail=0
 plan() { "$gdlc" bench --engine jit:pn --seconds 0.05 "$shared/games/ggp-repository/$1.kif" | sed -n 's/^engine: *//p'; }

@@ -14,13 +14,13 @@ set -u
 gdlc=$1 shared=$2 engine=$3 seconds=$4 playouts=$5 every=${6:-1} from=${7:-0} except=${8:-0}
 here=$(dirname "$0")
 manifest=$shared/games/MANIFEST.tsv
-. "$(dirname "$0")/lib/need-corpus.sh"
+. "$(dirname "$0")/../lib/need-corpus.sh"
 need_corpus "$manifest" "$shared"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 pass=0 fail=0 faulty=0 states=0 budget=0 i=0
 for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "no" { print $1 }' "$manifest"); do
-    if grep -q "^$path	" "$here/frontend/corpus-rejected.tsv"; then continue; fi
+    if grep -q "^$path	" "$here/../frontend/corpus-rejected.tsv"; then continue; fi
     i=$((i + 1))
     in=$(((i - 1 + every - from % every) % every == 0))
     if [ "$in" = "$except" ]; then continue; fi

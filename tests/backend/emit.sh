@@ -1,9 +1,9 @@
 #!/bin/sh
 # emit.sh GDLC SRC: the generated C.
-#  - golden: for each tests/emit/NAME.kif, the game's part of `gdlc emit
+#  - golden: for each tests/backend/emit/NAME.kif, the game's part of `gdlc emit
 #    --no-lines` (from the line "==== the game ====" to "==== end of the
 #    game ====") must equal
-#    tests/emit/NAME.c.expected; UPDATE_GOLDEN=1 rewrites them;
+#    tests/backend/emit/NAME.c.expected; UPDATE_GOLDEN=1 rewrites them;
 #  - deterministic: two runs give the same bytes;
 #  - warning-free: the whole file, for those games and for games/*.kif,
 #    compiles under `cc -O2 -Wall -Wextra -Werror` and `tcc -Wall -Werror`.
@@ -12,19 +12,19 @@ gdlc=$1 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-for kif in "$src"/tests/emit/*.kif; do
+for kif in "$src"/tests/backend/emit/*.kif; do
     name=$(basename "$kif" .kif)
-    (cd "$src/tests/emit" && "$gdlc" emit --no-lines "$name.kif") >"$tmp/$name.c" || { echo "FAIL: emit $name"; fail=1; continue; }
+    (cd "$src/tests/backend/emit" && "$gdlc" emit --no-lines "$name.kif") >"$tmp/$name.c" || { echo "FAIL: emit $name"; fail=1; continue; }
     sed -n '/==== the game ====/,/==== end of the game ====/p' "$tmp/$name.c" >"$tmp/$name.game"
     if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
-        cp "$tmp/$name.game" "$src/tests/emit/$name.c.expected"
-        echo "updated tests/emit/$name.c.expected"
-    elif ! diff -u "$src/tests/emit/$name.c.expected" "$tmp/$name.game"; then
-        echo "FAIL: the C of tests/emit/$name.kif changed (UPDATE_GOLDEN=1 refreshes the expected file)"
+        cp "$tmp/$name.game" "$src/tests/backend/emit/$name.c.expected"
+        echo "updated tests/backend/emit/$name.c.expected"
+    elif ! diff -u "$src/tests/backend/emit/$name.c.expected" "$tmp/$name.game"; then
+        echo "FAIL: the C of tests/backend/emit/$name.kif changed (UPDATE_GOLDEN=1 refreshes the expected file)"
         fail=1
     fi
 done
-for kif in "$src"/tests/emit/*.kif "$src"/games/*.kif; do
+for kif in "$src"/tests/backend/emit/*.kif "$src"/games/*.kif; do
     name=$(basename "$kif" .kif)
     mkdir -p "$tmp/1" "$tmp/2"
     (cd "$tmp/1" && "$gdlc" emit "$kif" -o a.c) && (cd "$tmp/2" && "$gdlc" emit "$kif" -o a.c) ||

@@ -2,7 +2,7 @@
 # pn-budget.sh GDLC SRC SHARED: engine pn refuses a game past its grounding
 # budget in every command, quickly, with the grounder's message (naming the
 # relation that grew) and "engine jit plays it", and exit status 1:
-#  - tests/pn/counter.kif, whose domain grows without bound, at the default
+#  - tests/runtime/pn/counter.kif, whose domain grows without bound, at the default
 #    budgets (the grounder stops at its term depth);
 #  - one-move amazons (ggp-repository/amazons.kif in the shared corpus, when
 #    present) with pn:max-atoms=20000 (its default budgets take tens of
@@ -45,7 +45,7 @@ every_command() { # GAME ENGINE RELATION
     refused "correctness-test $game" "$tmp/history" "$rel" "$gdlc" correctness-test --engine "$engine" "$game" "$tmp/history" 1
     grep -q "^!F!" "$tmp/history" || bad "correctness-test $game: the history does not end with !F!"
 }
-counter=$src/tests/pn/counter.kif
+counter=$src/tests/runtime/pn/counter.kif
 "$gdlc" play "$counter" --engine jit -o "$tmp/trace" >/dev/null 2>&1 || bad "jit does not play $counter"
 every_command "$counter" pn next
 amazons=$shared/games/ggp-repository/amazons.kif
