@@ -32,10 +32,10 @@ fi
 # the proofs and saved graphs of the games fuzz_proof and fuzz_graph read:
 # whole, without symmetries, partial (--max-nodes: exit 3)
 mkdir "$seeds/proof" "$seeds/graph"
-cp tests/proof/pick.proof "$seeds/proof/"
+cp tests/solve/proof/pick.proof "$seeds/proof/"
 "$dir/gdlc" solve tests/solve/nim122.kif --quiet --proof "$seeds/proof/nim122.proof" >/dev/null
 "$dir/gdlc" solve tests/solve/nim122.kif --quiet --no-symmetries --proof "$seeds/proof/nim122-nosym.proof" >/dev/null
-"$dir/gdlc" solve tests/proof/twostep.kif --quiet --proof "$seeds/proof/twostep.proof" >/dev/null
+"$dir/gdlc" solve tests/solve/proof/twostep.kif --quiet --proof "$seeds/proof/twostep.proof" >/dev/null
 for n in 2 6 12; do
     "$dir/gdlc" solve tests/solve/nim122.kif --quiet --max-nodes $n --save "$seeds/graph/nim122-$n.graph" >/dev/null ||
         [ $? -eq 3 ]

@@ -1,5 +1,5 @@
 /*
- * player_strength.c: the built-in players' strength on the corpus Connect
+ * test_player_strength.c: the built-in players' strength on the corpus Connect
  * Four, with playout budgets (never wall time), so the outcome depends on
  * the seeds only. Release builds only (tests/CMakeLists.txt leaves it out of
  * sanitizer builds).

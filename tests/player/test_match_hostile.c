@@ -1,5 +1,5 @@
 /*
- * match_hostile.c: gdlc match against hostile players, through match_run
+ * test_match_hostile.c: gdlc match against hostile players, through match_run
  * with players of the test's own making.
  *
  *   - a player whose every move is huge (800 KB that do not parse, 800 KB

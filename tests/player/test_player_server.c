@@ -1,4 +1,4 @@
-/* player_server.c: the HTTP player (player/server.c) driven over loopback
+/* test_player_server.c: the HTTP player (player/server.c) driven over loopback
  * by the match runner's HTTP client (player/remote.c) and by raw sockets,
  * with a stand-in session (session_double.c) so that the protocol is
  * tested on its own:

@@ -6,7 +6,7 @@
 #    analyses; the proofs written, checked by gdlc check-proof when it is
 #    built;
 #  - the corpus's ticTacToe (a draw), nim1, nim2 and chomp (values pinned
-#    by the exhaustive minimax of tests/proof.sh), with their proofs;
+#    by the exhaustive minimax of tests/solve/proof.sh), with their proofs;
 #  - out of scope (three roles, simultaneous moves, goals that do not sum
 #    to a constant): "FILE: error: why", exit 1;
 #  - bounds: --max-nodes stops with a partial interval, exit 3; JSON keys;

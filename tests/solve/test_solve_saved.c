@@ -1,4 +1,4 @@
-/* saved.c: the solver's saved graphs are input (solve/save.c), and its
+/* test_solve_saved.c: the solver's saved graphs are input (solve/save.c), and its
  * search ends (solve/pns.c). On games/tictactoe.kif (value 50, eight
  * symmetries) and tests/solve/nim123.kif (value 0, none):
  *   - a root whose interval contradicts its provable interval (lo 100,

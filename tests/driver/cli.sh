@@ -100,7 +100,7 @@ expect 2 "verify with bad playouts" "$gdlc" verify --playouts x "$t"
 expect 2 "verify with an unknown engine" "$gdlc" verify --engine nosuch "$t"
 "$gdlc" verify --playouts=3 --seed 5 "$t" | grep -Eq 'agrees with ref: 3 playouts, [1-9][0-9]* states checked' ||
     { echo "FAIL: verify summary"; fail=$((fail + 1)); }
-# correctness-test (tests/correctness.sh checks its histories) and perf-test's version line
+# correctness-test (tests/driver/correctness.sh checks its histories) and perf-test's version line
 expect 0 "help correctness-test" "$gdlc" help correctness-test
 expect 2 "correctness-test with too few arguments" "$gdlc" correctness-test "$t" /tmp/gdlc-cli-h.$$
 expect 2 "correctness-test with a bad N" "$gdlc" correctness-test "$t" /tmp/gdlc-cli-h.$$ x

@@ -1,6 +1,6 @@
 #!/bin/sh
 # deadline.sh GDLC SRC [sanitize]: timed commands stop at their deadline even
-# when a single query runs away. tests/deadline/runaway.kif cubes its facts
+# when a single query runs away. tests/driver/deadline/runaway.kif cubes its facts
 # every step, so its third next state never ends; sometimes.kif runs away
 # only in a playout that goes on five times in a row, after others finished.
 # Each command gets a budget of 1 s and must end within 10 s of wall time
@@ -10,7 +10,7 @@
 # when no playout finished, verify says the playout was cut.
 set -u
 gdlc=$1 src=$2
-dir=$src/tests/deadline
+dir=$src/tests/driver/deadline
 fail=0 pass=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

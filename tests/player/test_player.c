@@ -1,5 +1,5 @@
 /*
- * player.c: the player stage's sessions, search and match runner
+ * test_player.c: the player stage's sessions, search and match runner
  * (player/session.c, mcts.c, match.c, record.c), on gdlc's own games:
  *   - every move a session answers is legal, turn after turn, for every
  *     strategy (a whole Connect Four and Tic-tac-toe, each side a session);

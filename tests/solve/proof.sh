@@ -1,7 +1,7 @@
 #!/bin/sh
 # proof.sh GDLC MINIMAX SRC [SHARED] [sanitize]: proofs (docs/proofs.md).
 #  - the oracle (tests/tools/minimax, exhaustive minimax over gdl.h) on the
-#    small games of tests/proof (two-player and a puzzle) and on the corpus's nim1..4, chomp and
+#    small games of tests/solve/proof (two-player and a puzzle) and on the corpus's nim1..4, chomp and
 #    ticTacToe, values pinned; every proof it writes is accepted by
 #    gdlc check-proof (engine ref, and jit once);
 #  - corrupted proofs rejected, the bad node named: a missing reply, an
@@ -23,7 +23,7 @@
 # states each) are left out.
 set -u
 gdlc=$1 mm=$2 src=$3 shared=${4:-} mode=${5:-}
-dir=$src/tests/proof
+dir=$src/tests/solve/proof
 . "$src/tests/lib/lib.sh"
 has() { # has DESCRIPTION FILE TEXT: FILE holds TEXT
     if grep -qF -- "$3" "$2"; then pass=$((pass + 1)); else
@@ -47,7 +47,7 @@ reject() {
     has "$1" "$tmp/err" "$4"
 }
 
-# ---- our own small games (tests/proof) ----
+# ---- our own small games (tests/solve/proof) ----
 value "$dir/pick.kif" ref 50
 value "$dir/nim23.kif" ref 100
 value "$dir/twostep.kif" ref 75
@@ -64,7 +64,7 @@ expect 0 "docs example" "$gdlc" check-proof "$dir/pick.kif" "$dir/pick.proof"
 has "docs example" "$tmp/out" "ok: xplayer gets [50, 50] (9 nodes checked)"
 has "docs example: from the initial state" "$tmp/out" "from: the initial state"
 cmp -s "$dir/pick.proof" "$tmp/pick.proof" || {
-    echo "FAIL: the oracle's proof of pick differs from tests/proof/pick.proof (the docs' example)"
+    echo "FAIL: the oracle's proof of pick differs from tests/solve/proof/pick.proof (the docs' example)"
     diff "$dir/pick.proof" "$tmp/pick.proof" | head
     fail=$((fail + 1))
 }

@@ -6,12 +6,12 @@
 #    plays as the game with seats exchanged on ref, jit, pn and aot
 #    (pie_check); Connect Four, Breakthrough and Reversi of games/ too;
 #  - the swap on a known position: X plays (play 2 2), O swaps, then a fixed
-#    line to X's row; tests/pie/tictactoe_swap.trace, made by GGP-Base's
+#    line to X's row; tests/player/pie/tictactoe_swap.trace, made by GGP-Base's
 #    prover from our output (docs/pie.md), replays on every engine, and pins
 #    what the pie rule means: the state after the swap is the state before
 #    it (markers aside), the first player moves next on the second side, and
 #    the swapper ends with the first side's 100;
-#  - tests/pie/clash.kif: names the transform would use are taken, so it
+#  - tests/player/pie/clash.kif: names the transform would use are taken, so it
 #    picks others; a `next` fact, a bare-variable `next` head, capitals,
 #    `or` around `does`, a comment before a closing parenthesis;
 #  - pie_check has teeth: a variant without the swap turn's frame rule, or
@@ -25,7 +25,7 @@
 #    where ggp.org's first hand-written variant (v0) loses it.
 set -u
 gdlc=$1 check=$2 src=$3 shared=${4:-}
-dir=$src/tests/pie
+dir=$src/tests/player/pie
 . "$src/tests/lib/lib.sh"
 
 # ---- tic-tac-toe ----------------------------------------------------------

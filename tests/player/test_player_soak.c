@@ -1,4 +1,4 @@
-/* player_soak.c GDLC SRC SECONDS [sanitize]: the soak of `gdlc player`
+/* test_player_soak.c GDLC SRC SECONDS [sanitize]: the soak of `gdlc player`
  * (issue 36): the real player, as a child process, under many matches at
  * once and hostile clients for SECONDS:
  *   - MANAGERS threads each play matches of tic-tac-toe or Connect Four

@@ -1,5 +1,5 @@
 /* session_double.c: a stand-in for player/session.c in the protocol test
- * (tests/unit/player_server.c), so that the HTTP player is tested on its
+ * (tests/player/test_player_server.c), so that the HTTP player is tested on its
  * own: a session that loads the rules through the public API on the ref
  * engine, follows the joint moves it is told, and answers a random legal
  * move after "thinking" until its deadline less the margin (at most

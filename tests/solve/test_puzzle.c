@@ -1,4 +1,4 @@
-/* puzzle.c: the one-role search (solve/puzzle.c), called directly:
+/* test_puzzle.c: the one-role search (solve/puzzle.c), called directly:
  *   - tests/lib/data/switches.kif (ours): the best, 70, is below 100; the
  *     search exhausts the space and proves it, with and without analyses,
  *     and its proof has both sections;

@@ -1,4 +1,4 @@
-/* player_message.c: the GGP protocol's messages (player/message.c):
+/* test_player_message.c: the GGP protocol's messages (player/message.c):
  *   - the bodies GGP-Base's GameServer sends, as observed (upper-case
  *     keywords, a space inside every parenthesis, NIL on the first turn,
  *     only the last joint move in role order), and the same in other case

@@ -10,14 +10,14 @@
 #     (pn may be over its grounding budget: counted), and playing on, on jit;
 #     aot on a few games (it runs the system compiler).
 # Any other outcome fails. For time, the turn check here looks at 16 first
-# moves and 2 playthroughs without the analysis (tests/pie.sh covers those),
+# moves and 2 playthroughs without the analysis (tests/player/pie.sh covers those),
 # and pn gets a grounding budget. With "sanitize", every 16th game only.
 # Without the corpus: a visible skip (exit 77), or a failure when CI=true.
 set -u
 gdlc=$1 check=$2 shared=$3 mode=${4:-}
 here=$(dirname "$0")
 manifest=$shared/games/MANIFEST.tsv
-. "$(dirname "$0")/lib/need-corpus.sh"
+. "$(dirname "$0")/../lib/need-corpus.sh"
 need_corpus "$manifest" "$shared"
 every=1
 [ "$mode" = sanitize ] && every=16
@@ -26,7 +26,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 aot_games=" ggp-repository/ticTacToe.kif ggp-repository/connectFour.kif ggp-repository/nineBoardTicTacToe.kif "
 pass=0 fail=0 refused=0 pn_skipped=0 aot=0 i=0
 for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "no" && $3 == 2 { print $1 }' "$manifest"); do
-    if grep -q "^$path	" "$here/frontend/corpus-rejected.tsv"; then continue; fi
+    if grep -q "^$path	" "$here/../frontend/corpus-rejected.tsv"; then continue; fi
     i=$((i + 1))
     if [ $(((i - 1) % every)) -ne 0 ]; then continue; fi
     game=$shared/games/$path
