@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/compile-sweep.sh [SHARED]: every corpus game gdlc accepts (the games
 # bench/sweep.sh takes: MANIFEST.tsv ok or truncated, no known fault, not in
-# tests/corpus-rejected.tsv) through `gdlc compile`, one at a time, each
+# tests/frontend/corpus-rejected.tsv) through `gdlc compile`, one at a time, each
 # timed with its peak memory: GNU time's maximum resident size, which is
 # that of the largest single process of the compile (gdlc, or the C
 # compiler it waits for), not their sum. Prints one line per game (seconds,
@@ -42,7 +42,7 @@ trap 'exit 130' INT TERM
 rows=$tmp/rows
 : >"$rows"
 for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "no" { print $1 }' "$manifest"); do
-    grep -q "^$path	" tests/corpus-rejected.tsv && continue
+    grep -q "^$path	" tests/frontend/corpus-rejected.tsv && continue
     rm -f "$tmp/t"
     /usr/bin/time -f '%e %M' -o "$tmp/t" timeout -s KILL "$kill_s" "$gdlc" compile "$shared/games/$path" -o "$tmp/g.so" \
         >/dev/null 2>"$tmp/err"

@@ -23,7 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 num() { sed -n "s/.*\"$1\": *\([0-9.e+-]*\).*/\1/p" | head -n 1; }
 printf 'game\tstatus\tbuild_s\tpeak_kb\traw_comps\traw_links\topt_comps\topt_links\tpn_per_s\tjit_per_s\tpn/jit\n'
 for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "no" { print $1 }' "$manifest"); do
-    grep -q "^$path	" tests/corpus-rejected.tsv && continue
+    grep -q "^$path	" tests/frontend/corpus-rejected.tsv && continue
     g=$shared/games/$path
     /usr/bin/time -f '%M' -o "$tmp/time" "$gdlc" propnet --json "$g" >"$tmp/pn" 2>"$tmp/err"
     rc=$?

@@ -31,7 +31,7 @@ run() { # "GDLC ENGINE" GAME
 slower=""
 n=0
 for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "no" { print $1 }' "$manifest"); do
-    grep -q "^$path	" tests/corpus-rejected.tsv && continue
+    grep -q "^$path	" tests/frontend/corpus-rejected.tsv && continue
     g=$shared/games/$path
     if [ -n "${PLAN:-}" ]; then
         set -- $new

@@ -98,7 +98,7 @@ typedef struct FactSet {
 
 /* middle/ground.c carries a set of tuples much like this one (AtomSet), on
  * purpose apart: ref is the oracle that the engines made from ground.c's
- * grounding are checked against (test_propnet, tests/correctness.sh), and
+ * grounding are checked against (test_propnet, tests/driver/correctness.sh), and
  * a bug in a set they shared would give both sides the same wrong answer.
  * Forty lines written twice are cheaper than an oracle that agrees with
  * its subject for the wrong reason. */

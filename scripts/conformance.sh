@@ -12,7 +12,7 @@
 #   - random games (tests/gen): GDLC_GEN_SEEDS (default 20000) on jit, pn
 #     and pn:compiled, 200 on aot (each one a system-compiler run), 5000 on ref:ground;
 #   - gdlc analyze --check 20000 on every accepted corpus game (every claim
-#     of the analyses against brute force; tests/analyze-corpus.sh);
+#     of the analyses against brute force; tests/analysis/analyze-corpus.sh);
 #   - the player's soak for GDLC_SOAK_SECONDS (default 300): many matches
 #     at once, START, PLAY, STOP and ABORT in random order, slow clients,
 #     RSS bounded, SIGTERM obeyed (the suite runs it for 10 s).
@@ -37,18 +37,18 @@ step() {
     [ $rc -eq 0 ] || status=1
 }
 for e in ref jit aot pn pn:compiled; do
-    step "replay $e" sh tests/replay-corpus.sh "$gdlc" "$shared" 0 $e
+    step "replay $e" sh tests/runtime/replay-corpus.sh "$gdlc" "$shared" 0 $e
 done
 for e in jit aot pn pn:compiled; do
-    step "verify $e" sh tests/verify-corpus.sh "$gdlc" "$shared" $e 10 5
+    step "verify $e" sh tests/runtime/verify-corpus.sh "$gdlc" "$shared" $e 10 5
 done
-step "ground" sh tests/ground-corpus.sh "$gdlc" "$shared" 10 5 1
+step "ground" sh tests/middle/ground-corpus.sh "$gdlc" "$shared" 10 5 1
 step "random games jit" env GDLC_GEN_SEEDS=${GDLC_GEN_SEEDS:-20000} GDLC_ENGINE=jit build/test_jit_ref
 step "random games pn" env GDLC_GEN_SEEDS=${GDLC_GEN_SEEDS:-20000} GDLC_ENGINE=pn build/test_jit_ref
 step "random games pn:compiled" env GDLC_GEN_SEEDS=${GDLC_GEN_SEEDS:-20000} GDLC_ENGINE=pn:compiled build/test_jit_ref
 step "random games aot" env GDLC_GEN_SEEDS=200 GDLC_GEN_FIRST=100001 GDLC_ENGINE=aot build/test_jit_ref
 step "random games ref:ground" env GDLC_GEN_SEEDS=5000 GDLC_GEN_FIRST=200001 GDLC_ENGINE=ref:ground build/test_jit_ref
-step "analyze check" sh tests/analyze-corpus.sh "$gdlc" "$shared" 20000 120
+step "analyze check" sh tests/analysis/analyze-corpus.sh "$gdlc" "$shared" 20000 120
 step "player soak" build/test_player_soak "$gdlc" "$PWD" "${GDLC_SOAK_SECONDS:-300}"
 echo "== summary"
 cat "$summary"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # fuzz.sh BUILD_DIR SECONDS: runs each libFuzzer target for SECONDS (the front
 # end; the engines ref and jit behind the API; the GGP protocol's messages),
-# seeded with the shipped games, the malformed games of tests/diag, the GGP
+# seeded with the shipped games, the malformed games of tests/frontend/diag, the GGP
 # messages of tests/fuzz/messages and (when present) the shared corpus (the
 # engines' target: its small games), all three at once; then the proof
 # checker and the solver's saved graphs, each over small games of ours and
@@ -15,8 +15,8 @@ shared=${GDL_SHARED:-$(cd .. && pwd)/shared}
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
 mkdir "$seeds/all" "$seeds/small"
-cp games/*.kif tests/diag/*.kif tests/fuzz/messages/*.acl "$seeds/all"/
-cp games/*.kif tests/diag/*.kif tests/fuzz/messages/*.acl "$seeds/small"/
+cp games/*.kif tests/frontend/diag/*.kif tests/fuzz/messages/*.acl "$seeds/all"/
+cp games/*.kif tests/frontend/diag/*.kif tests/fuzz/messages/*.acl "$seeds/small"/
 # the front end reads 400 corpus games in seconds; the engines make two
 # machines of each (jit's plan grounds and times it), 0.7 s a game under
 # the sanitizers, so that 400 seeds took five minutes and left no time to
@@ -32,10 +32,10 @@ fi
 # the proofs and saved graphs of the games fuzz_proof and fuzz_graph read:
 # whole, without symmetries, partial (--max-nodes: exit 3)
 mkdir "$seeds/proof" "$seeds/graph"
-cp tests/proof/pick.proof "$seeds/proof/"
+cp tests/solve/proof/pick.proof "$seeds/proof/"
 "$dir/gdlc" solve tests/solve/nim122.kif --quiet --proof "$seeds/proof/nim122.proof" >/dev/null
 "$dir/gdlc" solve tests/solve/nim122.kif --quiet --no-symmetries --proof "$seeds/proof/nim122-nosym.proof" >/dev/null
-"$dir/gdlc" solve tests/proof/twostep.kif --quiet --proof "$seeds/proof/twostep.proof" >/dev/null
+"$dir/gdlc" solve tests/solve/proof/twostep.kif --quiet --proof "$seeds/proof/twostep.proof" >/dev/null
 for n in 2 6 12; do
     "$dir/gdlc" solve tests/solve/nim122.kif --quiet --max-nodes $n --save "$seeds/graph/nim122-$n.graph" >/dev/null ||
         [ $? -eq 3 ]

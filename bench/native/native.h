@@ -7,13 +7,13 @@
  * order draws its move with gdl_rng_below over its legal moves in canonical
  * order (the byte order of their KIF text), then the next state; goals at
  * the end. With the same seed it makes the same choices as `gdlc play`, which
- * is how tests/native.sh shows the baselines are faithful.
+ * is how tests/bench/native.sh shows the baselines are faithful.
  *
  * The baselines: reversi.c and amazons_split.c play our games/reversi.kif
  * and games/amazons_split.kif; reversi_corpus.c, connectFour.c and
  * breakthrough.c play the corpus files of the same names in
  * ggp-repository/ of the shared corpus (GDL_SHARED), the ones the peers are
- * measured on. tests/native.sh checks each against its file; bench/run.sh
+ * measured on. tests/bench/native.sh checks each against its file; bench/run.sh
  * maps each file to its baseline.
  *
  *   native_GAME [--seconds S] [--seed N] [--json]   benchmark, like gdlc bench

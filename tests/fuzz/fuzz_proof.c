@@ -2,7 +2,7 @@
  * docs/proofs.md), the reader people trust to validate a proof. The input
  * is a proof file, checked against two small games of ours: Nim with heaps
  * of 1, 2 and 2 (tests/solve/nim122.kif: two players, a symmetry that swaps
- * the heaps of 2, value 100) and a two-step puzzle (tests/proof/twostep.kif:
+ * the heaps of 2, value 100) and a two-step puzzle (tests/solve/proof/twostep.kif:
  * one role). Any bytes must end in a verdict, never in a crash, a leak, a
  * sanitizer report or a hang; a refusal always says why, at a line of the
  * file; and a proof of Nim from its initial state that holds must show
@@ -26,7 +26,7 @@ typedef struct FuzzGame {
 
 static FuzzGame games[] = {
     {GDLC_SOURCE_DIR "/tests/solve/nim122.kif", 100, NULL, NULL},
-    {GDLC_SOURCE_DIR "/tests/proof/twostep.kif", -1, NULL, NULL},
+    {GDLC_SOURCE_DIR "/tests/solve/proof/twostep.kif", -1, NULL, NULL},
 };
 
 static void open_games(void)

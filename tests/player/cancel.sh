@@ -13,7 +13,7 @@ set -u
 gdlc=$1 src=$2 shared=$3
 limit=1
 [ "${4:-}" = sanitize ] && limit=5
-. "$src/tests/lib.sh"
+. "$src/tests/lib/lib.sh"
 command -v curl >/dev/null 2>&1 || { echo "SKIP: no curl"; exit 0; }
 ttt=$(sed 's/;.*//' "$src/games/connect4.kif" | tr '\n' ' ')
 

@@ -18,7 +18,7 @@
 set -u
 gdlc=$1 src=$2
 game=$src/tests/player/ticTacToeUpper.kif
-. "$src/tests/lib.sh"
+. "$src/tests/lib/lib.sh"
 
 # start_player NAME ARGS...: starts gdlc player in the background; sets
 # $pid and $port (its stderr in $tmp/NAME.err).

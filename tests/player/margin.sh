@@ -17,7 +17,7 @@ sanitize=${3:-}
 # ASan reads a message ten times slower: 1.1 MB of rules there
 facts=198000
 [ "$sanitize" = sanitize ] && facts=40000
-. "$src/tests/lib.sh"
+. "$src/tests/lib/lib.sh"
 command -v curl >/dev/null 2>&1 || { echo "SKIP: no curl"; exit 0; }
 
 busy1= busy2= pid=
