@@ -127,7 +127,9 @@ static GdlStatus finish_load(Front *f, bool ok, GdlGame **game, GdlDiagnostics *
         return GDL_INVALID_GAME;
     }
     GdlGame *g = (GdlGame *)f; /* a GdlGame starts with its Front */
+    static _Atomic uint64_t serials;
     g->terms = terms;
+    g->serial = atomic_fetch_add(&serials, 1) + 1;
     *game = g;
     return GDL_OK;
 }
@@ -260,24 +262,25 @@ static void rank_known(GdlMachine *m);
 static void bind_share(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes);
 
 /* gdl_game_error's message: of the last failed call that made a machine,
- * per thread (a game is shared by threads, and is const to them). A
- * buffer, not an allocation, so that a thread that ends leaves nothing
- * behind; a longer message is cut. */
+ * per thread (a game is shared by threads, and is const to them), for the
+ * game of that serial (not its address: a game loaded where a freed one
+ * was has no message). A buffer, not an allocation, so that a thread that
+ * ends leaves nothing behind; a longer message is cut. */
 static _Thread_local struct {
-    const GdlGame *game;
+    uint64_t game; /* its serial; 0: none */
     char message[1024];
 } game_error;
 
 void rt_game_fail(const GdlGame *game, GdlStatus st, char *message)
 {
-    game_error.game = game;
+    game_error.game = game->serial;
     snprintf(game_error.message, sizeof game_error.message, "%s", message ? message : gdl_status_name(st));
     free(message);
 }
 
 const char *gdl_game_error(const GdlGame *game)
 {
-    return game && game_error.game == game ? game_error.message : "";
+    return game && game_error.game == game->serial ? game_error.message : "";
 }
 
 GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **out)

@@ -33,6 +33,7 @@ typedef struct GameTerms {
 struct GdlGame {
     Front front;       /* the validated program: source, symbols, AST, IR (first: a Front is cast to a game) */
     GameTerms *terms;  /* shared by its machines; made when the game is loaded */
+    uint64_t serial;   /* names the game among every game this process loads (gdl_game_error) */
 };
 
 /* Whether an engine's name may carry an argument after a colon. */

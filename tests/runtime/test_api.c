@@ -1663,9 +1663,57 @@ static void rng_below_is_the_plain_draw(void **state)
 }
 
 /* The cases, in the order each engine runs them. */
+/* gdl.h 1.0's error channels: a machine that cannot be made is explained
+ * by its game's message, in the thread that asked, for that game alone;
+ * facts parse and print as moves do, one term each. */
+static void *game_error_elsewhere(void *g) { return (void *)gdl_game_error(g); }
+
+static void error_channels_and_facts(void **state)
+{
+    (void)state;
+    GdlGame *g = load(GAME("tictactoe")), *other = load(GAME("tictactoe"));
+    GdlMachine *m = (GdlMachine *)1;
+    assert_string_equal(gdl_game_error(g), "");
+    assert_int_equal(gdl_machine_new(g, "warp-drive", &m), GDL_NO_ENGINE);
+    assert_null(m);
+    assert_non_null(strstr(gdl_game_error(g), "warp-drive"));
+    assert_string_equal(gdl_game_error(other), "");
+    assert_string_equal(gdl_game_error(NULL), "");
+    pthread_t th;
+    void *seen = NULL;
+    assert_int_equal(pthread_create(&th, NULL, game_error_elsewhere, g), 0);
+    assert_int_equal(pthread_join(th, &seen), 0);
+    assert_string_equal((const char *)seen, "");
+    assert_int_equal(gdl_machine_new_filtered(g, "ref", "bogus=1", GDL_FILTER_FIXED_RANGE, 0, &m), GDL_BAD_ARGUMENT);
+    assert_null(m);
+    assert_non_null(strstr(gdl_game_error(g), "bogus"));
+    /* an analysis's failure is its machine's */
+    assert_int_equal(gdl_machine_new(g, engine, &m), GDL_OK);
+    GdlAnalysis *a = (GdlAnalysis *)1;
+    assert_int_equal(gdl_analysis_new(m, "samples=x", &a), GDL_BAD_ARGUMENT);
+    assert_null(a);
+    assert_non_null(strstr(gdl_machine_error(m), "samples"));
+    /* facts */
+    const GdlFact *facts;
+    size_t n = 0;
+    assert_int_equal(gdl_machine_base_propositions(m, 0, &facts, &n), GDL_OK);
+    assert_true(n > 0);
+    GdlFact f = facts[0], back = 0;
+    char *text = strdup(gdl_fact_text(m, f));
+    assert_int_equal(gdl_fact_parse(m, text, &back), GDL_OK);
+    assert_int_equal(back, f);
+    assert_int_equal(gdl_fact_parse(m, "(cell 1 1 x) (control o)", &back), GDL_BAD_ARGUMENT);
+    assert_non_null(strstr(gdl_machine_error(m), "a fact is one term"));
+    free(text);
+    gdl_machine_free(m);
+    gdl_game_free(other);
+    gdl_game_free(g);
+}
+
 static Case cases[] = {
     {"diagnostics_are_data", diagnostics_are_data, ON_PLAY, NULL, NULL, false},
     {"unknown_engine", unknown_engine, ON_PLAY, NULL, NULL, false},
+    {"error_channels_and_facts", error_channels_and_facts, ON_PLAY, NULL, NULL, false},
     {"play_and_transpose", play_and_transpose, ON_PLAY, GAME("tictactoe"), NULL, false},
     {"hash_is_independent_of_ids", hash_is_independent_of_ids, ON_PLAY, NULL, NULL, false},
     {"states_drop_repeats", states_drop_repeats, ON_PLAY, GAME("tictactoe"), NULL, false},
