@@ -18,6 +18,7 @@ static const CliDump emit_dumps[] = {
 /* GAME.kif and -o OUT; emit's --no-lines and --dump when no_lines is given. */
 static bool emit_pn;   /* emit --pn */
 static bool emit_game; /* emit --game */
+static bool emit_board; /* emit --engine board */
 
 static int parse(CliArgs *a, const char **game, const char **out, bool *no_lines, const CliDump **dump)
 {
@@ -33,6 +34,18 @@ static int parse(CliArgs *a, const char **game, const char **out, bool *no_lines
             emit_pn = true;
         else if (no_lines && cli_opt_flag(a, "--game"))
             emit_game = true;
+        else if (!bad && no_lines && cli_opt_value(a, "--engine", &v, &bad)) {
+            if (bad)
+                return CLI_USAGE;
+            if (strcmp(v, "board") == 0)
+                emit_board = true;
+            else if (strcmp(v, "pn:compiled") == 0)
+                emit_pn = true;
+            else if (strcmp(v, "jit") != 0 && strcmp(v, "jit:goal") != 0 && strcmp(v, "aot") != 0 &&
+                     strcmp(v, "aot:goal") != 0)
+                return cli_usage_error(a->cmd, "--engine: the C of jit, jit:goal, aot, aot:goal (the goal-directed "
+                                               "code), pn:compiled or board, not '%s'", v);
+        }
         else if (!bad && dump && cli_opt_value(a, "--dump", &v, &bad)) {
             if (!bad && !(*dump = cli_dump_find(a->cmd, emit_dumps, sizeof emit_dumps / sizeof *emit_dumps, v)))
                 return CLI_USAGE;
@@ -83,7 +96,11 @@ static int emit_run(CliArgs *a)
         return gdl_game_free(g), cli_usage_error(a->cmd, "--pn prints C, not a dump");
     if (emit_game && (dump || emit_pn))
         return gdl_game_free(g), cli_usage_error(a->cmd, "--game prints the game's part of the goal-directed C only");
-    char *code = emit_pn ? rt_pn_c(g, NULL, &len, &err) : rt_back(g, &o, &len, &err);
+    if (emit_board && (dump || emit_pn))
+        return gdl_game_free(g), cli_usage_error(a->cmd, "--engine board prints C, not a dump");
+    char *code = emit_board ? rt_board_c(g, &len, &err)
+                 : emit_pn  ? rt_pn_c(g, NULL, &len, &err)
+                            : rt_back(g, &o, &len, &err);
     if (code && dump && dump->stage == RT_BACK_PLAN) {
         /* the plan of engines jit and aot comes first: whether the network
          * is a candidate (jit:pn, untimed: the answer does not depend on the
@@ -180,6 +197,7 @@ const CliCommand cli_emit = {
     "emit",
     "print the C the compiler generates for a game",
     "usage: gdlc emit GAME.kif [-o GAME.c] [--no-lines] [--game] [--dump=fold|plan] [--pn]\n"
+    "                 [--engine E]\n"
     "\n"
     "Writes the C source of the game's compiled engine (to standard output, or\n"
     "to GAME.c): the declarations of the engine's runtime, then the game (from\n"
@@ -199,6 +217,11 @@ const CliCommand cli_emit = {
     "                     propagation of the game's optimised propositional\n"
     "                     network, one function per component (backend/pncg.h);\n"
     "                     exit 1 past its budget of lines\n"
+    "  --engine E         the C of engine E: jit, jit:goal, aot, aot:goal (the\n"
+    "                     goal-directed code, the default), pn:compiled (as\n"
+    "                     --pn) or board (the board backend: the layout it\n"
+    "                     found in a comment, then the state's slots read by\n"
+    "                     loops; exit 1 when the board declines the game)\n"
     "  --dump=fold        print the fold pass's answers instead of the C: per\n"
     "                     relation evaluated ahead (NAME/ARITY: N answers), its\n"
     "                     facts\n"

@@ -255,7 +255,7 @@ static uint64_t machine_serial(const GdlMachine *m)
 }
 
 static const EngineOps *const engines[] = {&rt_engine_ref, &rt_engine_jit, &rt_engine_aot, &rt_engine_so,
-                                           &rt_engine_pn};
+                                           &rt_engine_pn, &rt_engine_board};
 
 static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine *volatile *mp, char **err);
 static void rank_known(GdlMachine *m);

@@ -39,4 +39,8 @@ void rt_fold(const GdlGame *game, CpFold *fold);
  * not ground or the code would pass the line budget (pn.c). */
 char *rt_pn_c(const GdlGame *game, const char *arg, size_t *len, char **err);
 
+/* The C of engine board for game (runtime/board.c, backend/bg.c), with the
+ * layout it finds; NULL with *err (malloc-ed) when the board declines it. */
+char *rt_board_c(const GdlGame *game, size_t *len, char **err);
+
 #endif

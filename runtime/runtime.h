@@ -119,6 +119,8 @@ extern const EngineOps rt_engine_ref;
 GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uint32_t max, double deadline,
                           U32Vec *out);
 extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so, rt_engine_pn;
+/* The board backend (board.c): the state as slots, the rules as loops. */
+extern const EngineOps rt_engine_board;
 
 /* Engines jit and aot make a plan (hybrid.c): the game's propositional
  * network (engine pn's tables, which played the small games 11-28% faster

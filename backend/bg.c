@@ -1,0 +1,1348 @@
+/*
+ * bg.c: the board backend's code generator (see bg.h).
+ *
+ * Shape of the generated code
+ * ---------------------------
+ * A state is c->st, an array of slots. A relation's facts (cell ?x ?y ?p)
+ * with key (x, y) and value (p) are the slots [off, off + groups): slot
+ * off + place(x) * stride + place(y) holds 0 when no (cell x y _) holds,
+ * else 1 + place(p) (the mixed radix of the value's places, for a value of
+ * several positions). place(s) is the place of symbol s in the position's
+ * domain, read from IX_<rel>_<pos>[s] (its place + 1, 0 outside it);
+ * DOM_<rel>_<pos> lists the domain; DEC_<rel>_<pos>[code] is the symbol a
+ * code holds at a value position. So:
+ *   (true (cell 1 1 ?p))     one read of a slot, then DEC for ?p;
+ *   (true (cell ?x ?y x))    a loop over the key's domains, a read each;
+ *   (not (true (cell ?x ?y b)))  one read and a compare.
+ * A move is c->mshape[role] (its functor and arity, SH_) and its arguments
+ * c->marg[role * BG_MAX_ARITY + i]. Relations of constants (succ, index)
+ * are tables T_<rel> of tuples, indexed by one bound position (TX_, TO_:
+ * the tuples whose position holds a symbol, as a range).
+ *
+ * A relation the rules call is a function per binding pattern and mode:
+ *   line_1_b_test(c, a)   1 when some rule proves (line a[0]), at the first
+ *                         proof;
+ *   row_2_fb_enum(c, a)   pushes every answer's free positions on the
+ *                         answer stack (c->sp); the caller loops over them,
+ *                         then pops them (bg_pop keeps what its own head
+ *                         pushed meanwhile).
+ * and every rule a function of its own (line_1_b_test_r12: rule 12 of the
+ * IR), its body nested loops in the order plan_rule gives. The roots are
+ * bg_legal (move numbers into c->out, once each: c->mark), bg_next (slots
+ * of c->nx; a second value for a slot is BG_CLAIM), bg_terminal and
+ * bg_goals ((role, value) pairs into c->out).
+ */
+#include "bg.h"
+
+#include <assert.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { MODE_TEST, MODE_ENUM, MODE_LEGAL, MODE_NEXT, MODE_GOAL };
+
+typedef struct BgQuery {
+    uint32_t rel;
+    uint64_t mask; /* bound positions */
+    uint32_t mode;
+} BgQuery;
+
+typedef struct Bg {
+    const BgGame *g;
+    const Ir *ir;
+    VEC(BgQuery) qs;
+    StrBuf data, protos, funcs;
+    uint32_t tmp;
+    uint8_t *ix_done;  /* per (rel, pos) or (shape, pos): tables printed */
+    U32Vec tx_done;    /* static indexes (rel << 8 | mask) and domains printed */
+    uint8_t *stat_done;
+    uint8_t *sym_named;
+    char *err;
+} Bg;
+
+typedef struct Fx {
+    Bg *b;
+    const IrRule *r;
+    uint32_t rule, q;
+    StrBuf *o;
+    int ind;
+    bool *bound;
+    uint32_t *occ;
+    uint32_t *order; /* body literals in join order */
+    const char *fail; /* "return", "return 0" or "continue" */
+    const char *ret;
+} Fx;
+
+/* ---- names ----------------------------------------------------------- */
+
+static void sanitised(StrBuf *b, const char *s, size_t max)
+{
+    size_t n = 0;
+    for (; *s && n < max; s++) {
+        char ch = *s;
+        bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+        char t[2] = {ok ? ch : '_', 0};
+        strbuf_add(b, t);
+        n++;
+    }
+}
+
+static const char *symtext(const Bg *b, uint32_t s) { return symtab_str(b->g->syms, s); }
+
+/* A symbol's constant in the code: its id, with its text in a comment. */
+static void symconst(Bg *b, uint32_t s, char *out)
+{
+    const char *t = symtext(b, s);
+    bool plain = strlen(t) < 24;
+    for (const char *p = t; plain && *p; p++)
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+                *p == '-';
+    if (plain)
+        snprintf(out, 64, "%" PRIu32 "u /* %s */", s, t);
+    else
+        snprintf(out, 64, "%" PRIu32 "u", s);
+}
+
+static void qname(Bg *b, uint32_t q, StrBuf *o)
+{
+    const BgQuery *Q = &b->qs.v[q];
+    const IrRel *rel = &b->ir->rels.v[Q->rel];
+    sanitised(o, symtext(b, rel->sym), 20);
+    strbuf_addf(o, "_%" PRIu32 "_", rel->arity);
+    for (uint32_t i = 0; i < rel->arity; i++)
+        strbuf_add(o, Q->mask >> i & 1 ? "b" : "f");
+    static const char *const mode[] = {"test", "enum", "root", "root", "root"};
+    strbuf_addf(o, "%s%s_q%" PRIu32, rel->arity ? "_" : "", mode[Q->mode], q);
+}
+
+static char *qname_s(Bg *b, uint32_t q)
+{
+    StrBuf o = {0};
+    strbuf_add(&o, "");
+    qname(b, q, &o);
+    return o.s;
+}
+
+static void vname(const Fx *x, uint32_t v, char *out)
+{
+    const char *t = symtab_str(x->b->g->syms, x->b->ir->varsyms.v[x->r->varnames + v]);
+    StrBuf o = {0};
+    strbuf_add(&o, "");
+    sanitised(&o, t[0] == '?' ? t + 1 : t, 16);
+    snprintf(out, 64, "v%" PRIu32 "_%s", v, o.s);
+    free(o.s);
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static void line(Fx *x, const char *fmt, ...) BASE_PRINTF(2, 3);
+static void line(Fx *x, const char *fmt, ...)
+{
+    for (int i = 0; i < x->ind; i++)
+        strbuf_add(x->o, "    ");
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = base_vsprintf(fmt, ap);
+    va_end(ap);
+    strbuf_add(x->o, s);
+    strbuf_add(x->o, "\n");
+    free(s);
+}
+
+static void fail_with(Bg *b, char *msg)
+{
+    if (!b->err)
+        b->err = msg;
+    else
+        free(msg);
+}
+
+/* ---- layout ------------------------------------------------------------ */
+
+uint32_t bg_place(const U32Vec *dom, uint32_t s)
+{
+    uint32_t lo = 0, hi = dom->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (dom->v[mid] < s)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < dom->n && dom->v[lo] == s ? lo : BASE_NONE;
+}
+
+uint32_t bg_rel_of(const BgGame *g, uint32_t sym, uint32_t arity)
+{
+    for (uint32_t i = 0; i < g->rels.n; i++)
+        if (g->rels.v[i].sym == sym && g->rels.v[i].arity == arity)
+            return i;
+    return BASE_NONE;
+}
+
+uint32_t bg_shape_of(const BgGame *g, uint32_t sym, uint32_t arity)
+{
+    for (uint32_t i = 0; i < g->shapes.n; i++)
+        if (g->shapes.v[i].sym == sym && g->shapes.v[i].arity == arity)
+            return i;
+    return BASE_NONE;
+}
+
+bool bg_layout(BgGame *g, char **err)
+{
+    uint64_t slots = 0, moves = 0;
+    for (uint32_t i = 0; i < g->rels.n; i++) {
+        BgRel *R = &g->rels.v[i];
+        uint64_t groups = 1, codes = 1;
+        for (uint32_t j = 0; j < R->nkey; j++)
+            groups *= R->dom[R->key[j]].n;
+        for (uint32_t j = 0; j < R->nval; j++)
+            codes *= R->dom[R->val[j]].n;
+        if (codes >= 0xffff || groups > BG_MAX_SLOTS) {
+            *err = base_sprintf("the facts of %s/%" PRIu32 " take more than %u slots or 65534 values a slot",
+                                symtab_str(g->syms, R->sym), R->arity, BG_MAX_SLOTS);
+            return false;
+        }
+        R->off = (uint32_t)slots;
+        R->groups = (uint32_t)groups;
+        R->codes = (uint32_t)codes;
+        slots += groups;
+        if (slots > BG_MAX_SLOTS) {
+            *err = base_sprintf("a state would take more than %u slots", BG_MAX_SLOTS);
+            return false;
+        }
+    }
+    for (uint32_t i = 0; i < g->shapes.n; i++) {
+        BgShape *S = &g->shapes.v[i];
+        uint64_t n = 1;
+        for (uint32_t j = 0; j < S->arity; j++)
+            n *= S->dom[j].n;
+        S->base = (uint32_t)moves;
+        moves += n;
+        if (moves > BG_MAX_MOVES) {
+            *err = base_sprintf("the moves would take more than %u numbers", BG_MAX_MOVES);
+            return false;
+        }
+        S->count = (uint32_t)n;
+    }
+    g->nslots = (uint32_t)slots;
+    g->nmoves = (uint32_t)moves;
+    return true;
+}
+
+/* The stride of key position j (row-major over R->key) or value j. */
+static uint64_t key_stride(const BgRel *R, uint32_t j)
+{
+    uint64_t s = 1;
+    for (uint32_t k = j + 1; k < R->nkey; k++)
+        s *= R->dom[R->key[k]].n;
+    return s;
+}
+
+static uint64_t val_stride(const BgRel *R, uint32_t j)
+{
+    uint64_t s = 1;
+    for (uint32_t k = j + 1; k < R->nval; k++)
+        s *= R->dom[R->val[k]].n;
+    return s;
+}
+
+static uint64_t arg_stride(const BgShape *S, uint32_t j)
+{
+    uint64_t s = 1;
+    for (uint32_t k = j + 1; k < S->arity; k++)
+        s *= S->dom[k].n;
+    return s;
+}
+
+/* ---- tables ------------------------------------------------------------ */
+
+static void print_u32s(StrBuf *o, const char *type, const char *name, const uint32_t *v, uint32_t n)
+{
+    strbuf_addf(o, "static const %s %s[%" PRIu32 "] = {", type, name, n ? n : 1);
+    for (uint32_t i = 0; i < n; i++)
+        strbuf_addf(o, "%s%" PRIu32, i % 16 ? ", " : (i ? ",\n    " : "\n    "), v[i]);
+    strbuf_add(o, n ? "\n};\n" : "0};\n");
+}
+
+/* IX_<kind><i>_<pos>: symbol -> place + 1 in dom (0 outside). */
+static void ix_table(Bg *b, char kind, uint32_t i, uint32_t pos, const U32Vec *dom)
+{
+    uint32_t key = (kind == 'S' ? b->g->rels.n : 0) + i;
+    if (b->ix_done[key * BG_MAX_ARITY + pos])
+        return;
+    b->ix_done[key * BG_MAX_ARITY + pos] = 1;
+    uint32_t n = b->g->syms->n;
+    uint32_t *t = base_xcalloc(n ? n : 1, sizeof *t);
+    for (uint32_t k = 0; k < dom->n; k++)
+        if (dom->v[k] < n)
+            t[dom->v[k]] = k + 1;
+    char name[64];
+    snprintf(name, sizeof name, "IX_%c%" PRIu32 "_%" PRIu32, kind, i, pos);
+    print_u32s(&b->data, dom->n < 0xffff ? "unsigned short" : "unsigned int", name, t, n);
+    snprintf(name, sizeof name, "DOM_%c%" PRIu32 "_%" PRIu32, kind, i, pos);
+    print_u32s(&b->data, "unsigned int", name, dom->v, dom->n);
+    free(t);
+}
+
+/* DEC_R<i>_<pos>: value code -> the symbol at value position pos. */
+static void dec_table(Bg *b, uint32_t i, uint32_t j)
+{
+    const BgRel *R = &b->g->rels.v[i];
+    uint32_t pos = R->val[j];
+    uint32_t key = (b->g->rels.n + b->g->shapes.n) + i;
+    if (b->ix_done[key * BG_MAX_ARITY + pos])
+        return;
+    b->ix_done[key * BG_MAX_ARITY + pos] = 1;
+    uint64_t stride = val_stride(R, j);
+    uint32_t n = R->codes + 1;
+    uint32_t *t = base_xcalloc(n, sizeof *t);
+    const U32Vec *dom = &R->dom[pos];
+    for (uint32_t code = 1; code < n; code++)
+        t[code] = dom->v[((code - 1) / stride) % dom->n];
+    char name[64];
+    snprintf(name, sizeof name, "DEC_R%" PRIu32 "_%" PRIu32, i, pos);
+    print_u32s(&b->data, "unsigned int", name, t, n);
+    free(t);
+}
+
+/* T_<rel>: a static relation's tuples; TX_/TO_ for position pos. */
+static void stat_table(Bg *b, uint32_t rel)
+{
+    if (b->stat_done[rel])
+        return;
+    b->stat_done[rel] = 1;
+    const U32Vec *t = b->g->stat[rel];
+    char name[64];
+    snprintf(name, sizeof name, "T_%" PRIu32, rel);
+    print_u32s(&b->data, "unsigned int", name, t->v, t->n);
+}
+
+/* The domain of position pos of a static relation: its symbols, sorted,
+ * and SIX_<rel>_<pos> (symbol -> place + 1), printed once. */
+static void stat_dom(Bg *b, uint32_t rel, uint32_t pos, U32Vec *dom)
+{
+    const U32Vec *t = b->g->stat[rel];
+    uint32_t a = b->ir->rels.v[rel].arity, ns = b->g->syms->n;
+    uint8_t *seen = base_xcalloc(ns + 1, 1);
+    for (uint32_t k = 0; k + a <= t->n; k += a)
+        if (t->v[k + pos] < ns)
+            seen[t->v[k + pos]] = 1;
+    for (uint32_t s = 0; s < ns; s++)
+        if (seen[s])
+            vec_push(*dom, s);
+    free(seen);
+    uint32_t key = rel << 8 | pos | 1u << 31;
+    for (uint32_t i = 0; i < b->tx_done.n; i++)
+        if (b->tx_done.v[i] == key)
+            return;
+    vec_push(b->tx_done, key);
+    uint32_t *ix = base_xcalloc(ns ? ns : 1, sizeof *ix);
+    for (uint32_t k = 0; k < dom->n; k++)
+        ix[dom->v[k]] = k + 1;
+    char name[64];
+    snprintf(name, sizeof name, "SIX_%" PRIu32 "_%" PRIu32, rel, pos);
+    print_u32s(&b->data, "unsigned int", name, ix, ns);
+    free(ix);
+}
+
+/* TX_<rel>_<mask>, TO_<rel>_<mask>: the tuples of a static relation by the
+ * mixed radix of the places of its positions in mask (sizes in n[]), as
+ * ranges of TO (tuple offsets in T_<rel>); false when the key space is
+ * too large. */
+static bool stat_index(Bg *b, uint32_t rel, uint64_t mask, uint32_t *n)
+{
+    const U32Vec *t = b->g->stat[rel];
+    uint32_t a = b->ir->rels.v[rel].arity, nt = a ? t->n / a : 0;
+    U32Vec dom[BG_MAX_ARITY + 8] = {{0}};
+    uint64_t space = 1;
+    for (uint32_t p = 0; p < a; p++)
+        if (mask >> p & 1) {
+            stat_dom(b, rel, p, &dom[p]);
+            n[p] = dom[p].n;
+            space *= dom[p].n ? dom[p].n : 1;
+        }
+    bool ok = space <= (1u << 22);
+    uint32_t key = rel << 8 | (uint32_t)mask;
+    bool done = false;
+    for (uint32_t i = 0; i < b->tx_done.n; i++)
+        done |= b->tx_done.v[i] == key;
+    if (ok && !done) {
+        vec_push(b->tx_done, key);
+        uint32_t *start = base_xcalloc(space + 1, sizeof *start), *order = base_xcalloc(nt ? nt : 1, sizeof *order);
+        uint32_t *keys = base_xcalloc(nt ? nt : 1, sizeof *keys);
+        for (uint32_t k = 0; k < nt; k++) {
+            uint64_t kk = 0;
+            for (uint32_t p = 0; p < a; p++)
+                if (mask >> p & 1)
+                    kk = kk * dom[p].n + bg_place(&dom[p], t->v[k * a + p]);
+            keys[k] = (uint32_t)kk;
+            start[kk + 1]++;
+        }
+        for (uint64_t s = 0; s < space; s++)
+            start[s + 1] += start[s];
+        uint32_t *fill = base_xcalloc(space + 1, sizeof *fill);
+        memcpy(fill, start, (space + 1) * sizeof *fill);
+        for (uint32_t k = 0; k < nt; k++)
+            order[fill[keys[k]]++] = k * a;
+        char name[64];
+        snprintf(name, sizeof name, "TX_%" PRIu32 "_%" PRIx64, rel, mask);
+        print_u32s(&b->data, "unsigned int", name, start, (uint32_t)space + 1);
+        snprintf(name, sizeof name, "TO_%" PRIu32 "_%" PRIx64, rel, mask);
+        print_u32s(&b->data, "unsigned int", name, order, nt);
+        free(start);
+        free(order);
+        free(keys);
+        free(fill);
+    }
+    for (uint32_t p = 0; p < a; p++)
+        vec_free(dom[p]);
+    return ok;
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+static uint32_t query_of(Bg *b, uint32_t rel, uint64_t mask, uint32_t mode)
+{
+    for (uint32_t i = 0; i < b->qs.n; i++)
+        if (b->qs.v[i].rel == rel && b->qs.v[i].mask == mask && b->qs.v[i].mode == mode)
+            return i;
+    const IrRel *R = &b->ir->rels.v[rel];
+    if (b->ir->sccs.v[R->scc].recursive)
+        fail_with(b, base_sprintf("relation %s/%" PRIu32 " is recursive", symtext(b, R->sym), R->arity));
+    BgQuery q = {rel, mask, mode};
+    vec_push(b->qs, q);
+    return b->qs.n - 1;
+}
+
+/* ---- terms ------------------------------------------------------------- */
+
+static const IrTerm *term(const Bg *b, uint32_t t) { return &b->ir->terms.v[t]; }
+static uint32_t targ(const Bg *b, const IrTerm *t, uint32_t i) { return b->ir->targs.v[t->args + i]; }
+
+/* Is t bound (a constant or a bound variable)? Terms here are flat. */
+static bool is_bound(const Fx *x, uint32_t t)
+{
+    const IrTerm *p = term(x->b, t);
+    return p->kind == IR_CONST || (p->kind == IR_VAR && x->bound[p->val]);
+}
+
+/* A flat term's value: a constant or a bound variable, into out. */
+static void val(Fx *x, uint32_t t, char *out)
+{
+    const IrTerm *p = term(x->b, t);
+    if (p->kind == IR_CONST)
+        symconst(x->b, p->val, out);
+    else
+        vname(x, p->val, out);
+}
+
+/* Checks expr against term t: compares when bound, else binds. */
+static void match(Fx *x, const char *expr, uint32_t t)
+{
+    const IrTerm *p = term(x->b, t);
+    char v[64];
+    if (p->kind == IR_CONST) {
+        symconst(x->b, p->val, v);
+        line(x, "if (%s != %s) %s;", expr, v, x->fail);
+    } else if (x->bound[p->val]) {
+        vname(x, p->val, v);
+        line(x, "if (%s != %s) %s;", expr, v, x->fail);
+    } else if (x->occ[p->val] > 1) {
+        vname(x, p->val, v);
+        line(x, "unsigned int %s = %s;", v, expr);
+        x->bound[p->val] = true;
+    }
+}
+
+/* The arguments of a flat term (a constant: none) into args. */
+static uint32_t flat_args(Bg *b, uint32_t t, uint32_t *sym, uint32_t *args, const char *what)
+{
+    const IrTerm *p = term(b, t);
+    if (p->kind == IR_CONST) {
+        *sym = p->val;
+        return 0;
+    }
+    if (p->kind != IR_FN) {
+        fail_with(b, base_sprintf("%s is a variable, not a term of known functor", what));
+        *sym = BASE_NONE;
+        return 0;
+    }
+    *sym = b->ir->funcs.v[p->val].sym;
+    if (p->nargs > BG_MAX_ARITY) {
+        fail_with(b, base_sprintf("%s has more than %d arguments", what, BG_MAX_ARITY));
+        return 0;
+    }
+    for (uint32_t i = 0; i < p->nargs; i++) {
+        args[i] = targ(b, p, i);
+        if (term(b, args[i])->kind == IR_FN)
+            fail_with(b, base_sprintf("%s has a function term inside", what));
+    }
+    return p->nargs;
+}
+
+static void count_occ(const Bg *b, uint32_t t, uint32_t *occ)
+{
+    const IrTerm *p = term(b, t);
+    if (p->kind == IR_VAR)
+        occ[p->val]++;
+    for (uint32_t i = 0; p->kind == IR_FN && i < p->nargs; i++)
+        count_occ(b, targ(b, p, i), occ);
+}
+
+static void emit_lits(Fx *x, uint32_t li);
+
+/* ---- literals ------------------------------------------------------------ */
+
+/* The slot index of a fact of R given its key terms, all bound, as an
+ * expression, and the condition that every one is in its domain; false
+ * when a constant is outside it (the fact cannot be). */
+static bool slot_expr(Fx *x, uint32_t ri, const uint32_t *args, StrBuf *idx, StrBuf *cond)
+{
+    const BgRel *R = &x->b->g->rels.v[ri];
+    strbuf_addf(idx, "%" PRIu32 "u", R->off);
+    for (uint32_t j = 0; j < R->nkey; j++) {
+        uint32_t pos = R->key[j];
+        const IrTerm *p = term(x->b, args[pos]);
+        uint64_t stride = key_stride(R, j);
+        if (p->kind == IR_CONST) {
+            uint32_t k = bg_place(&R->dom[pos], p->val);
+            if (k == BASE_NONE)
+                return false;
+            strbuf_addf(idx, " + %" PRIu64 "u", (uint64_t)k * stride);
+        } else {
+            char v[64];
+            vname(x, p->val, v);
+            ix_table(x->b, 'R', ri, pos, &R->dom[pos]);
+            strbuf_addf(idx, " + (IX_R%" PRIu32 "_%" PRIu32 "[%s] - 1u) * %" PRIu64 "u", ri, pos, v, stride);
+            strbuf_addf(cond, " && IX_R%" PRIu32 "_%" PRIu32 "[%s]", ri, pos, v);
+        }
+    }
+    return true;
+}
+
+/* The code of a fact of R's value positions, all bound, likewise. */
+static bool code_expr(Fx *x, uint32_t ri, const uint32_t *args, StrBuf *code, StrBuf *cond)
+{
+    const BgRel *R = &x->b->g->rels.v[ri];
+    strbuf_add(code, "1u");
+    for (uint32_t j = 0; j < R->nval; j++) {
+        uint32_t pos = R->val[j];
+        const IrTerm *p = term(x->b, args[pos]);
+        uint64_t stride = val_stride(R, j);
+        if (p->kind == IR_CONST) {
+            uint32_t k = bg_place(&R->dom[pos], p->val);
+            if (k == BASE_NONE)
+                return false;
+            strbuf_addf(code, " + %" PRIu64 "u", (uint64_t)k * stride);
+        } else {
+            char v[64];
+            vname(x, p->val, v);
+            ix_table(x->b, 'R', ri, pos, &R->dom[pos]);
+            strbuf_addf(code, " + (IX_R%" PRIu32 "_%" PRIu32 "[%s] - 1u) * %" PRIu64 "u", ri, pos, v, stride);
+            strbuf_addf(cond, " && IX_R%" PRIu32 "_%" PRIu32 "[%s]", ri, pos, v);
+        }
+    }
+    return true;
+}
+
+/* (true F) and (not (true F)). */
+static void emit_true(Fx *x, uint32_t li, const IrLit *l, bool neg)
+{
+    Bg *b = x->b;
+    uint32_t args[BG_MAX_ARITY], sym;
+    uint32_t n = flat_args(b, b->ir->largs.v[l->args], &sym, args, "a fact under true");
+    if (b->err)
+        return;
+    uint32_t ri = bg_rel_of(b->g, sym, n);
+    if (neg) {
+        StrBuf idx = {0}, code = {0}, cond = {0};
+        strbuf_add(&cond, "");
+        bool can = ri != BASE_NONE && slot_expr(x, ri, args, &idx, &cond) && code_expr(x, ri, args, &code, &cond);
+        if (can) /* else the fact cannot hold: the negation does */
+            line(x, "if (1%s && c->st[%s] == %s) %s;", cond.s, idx.s, code.s, x->fail);
+        free(idx.s);
+        free(code.s);
+        free(cond.s);
+        emit_lits(x, li + 1);
+        return;
+    }
+    if (ri == BASE_NONE) {
+        line(x, "%s; /* no state holds (%s ...) */", x->fail, symtext(b, sym));
+        return;
+    }
+    const BgRel *R = &b->g->rels.v[ri];
+    uint32_t t = b->tmp++;
+    const char *fail = x->fail;
+    int ind = x->ind;
+    /* the key: bound positions add to the slot, free ones loop */
+    line(x, "unsigned int g%" PRIu32 "_0 = %" PRIu32 "u;", t, R->off);
+    for (uint32_t j = 0; j < R->nkey; j++) {
+        uint32_t pos = R->key[j];
+        const IrTerm *p = term(b, args[pos]);
+        uint64_t stride = key_stride(R, j);
+        if (p->kind == IR_CONST) {
+            uint32_t k = bg_place(&R->dom[pos], p->val);
+            if (k == BASE_NONE) {
+                line(x, "%s; /* outside the domain */", x->fail);
+                goto close;
+            }
+            line(x, "unsigned int g%" PRIu32 "_%" PRIu32 " = g%" PRIu32 "_%" PRIu32 " + %" PRIu64 "u;", t, j + 1, t, j,
+                 (uint64_t)k * stride);
+        } else if (x->bound[p->val]) {
+            char v[64];
+            vname(x, p->val, v);
+            ix_table(b, 'R', ri, pos, &R->dom[pos]);
+            line(x, "unsigned int i%" PRIu32 "_%" PRIu32 " = IX_R%" PRIu32 "_%" PRIu32 "[%s];", t, j, ri, pos, v);
+            line(x, "if (!i%" PRIu32 "_%" PRIu32 ") %s;", t, j, x->fail);
+            line(x, "unsigned int g%" PRIu32 "_%" PRIu32 " = g%" PRIu32 "_%" PRIu32 " + (i%" PRIu32 "_%" PRIu32
+                    " - 1u) * %" PRIu64 "u;",
+                 t, j + 1, t, j, t, j, stride);
+        } else {
+            ix_table(b, 'R', ri, pos, &R->dom[pos]);
+            line(x, "for (unsigned int j%" PRIu32 "_%" PRIu32 " = 0; j%" PRIu32 "_%" PRIu32 " < %" PRIu32 "u; j%" PRIu32
+                    "_%" PRIu32 "++) {",
+                 t, j, t, j, R->dom[pos].n, t, j);
+            x->ind++;
+            x->fail = "continue";
+            char v[64], e[64];
+            snprintf(e, sizeof e, "DOM_R%" PRIu32 "_%" PRIu32 "[j%" PRIu32 "_%" PRIu32 "]", ri, pos, t, j);
+            if (x->occ[p->val] > 1) {
+                vname(x, p->val, v);
+                line(x, "unsigned int %s = %s;", v, e);
+                x->bound[p->val] = true;
+            }
+            line(x, "unsigned int g%" PRIu32 "_%" PRIu32 " = g%" PRIu32 "_%" PRIu32 " + j%" PRIu32 "_%" PRIu32
+                    " * %" PRIu64 "u;",
+                 t, j + 1, t, j, t, j, stride);
+        }
+    }
+    line(x, "unsigned int c%" PRIu32 " = c->st[g%" PRIu32 "_%" PRIu32 "];", t, t, R->nkey);
+    line(x, "if (!c%" PRIu32 ") %s;", t, x->fail);
+    for (uint32_t j = 0; j < R->nval; j++) {
+        uint32_t pos = R->val[j];
+        dec_table(b, ri, j);
+        char e[64];
+        snprintf(e, sizeof e, "DEC_R%" PRIu32 "_%" PRIu32 "[c%" PRIu32 "]", ri, pos, t);
+        match(x, e, args[pos]);
+    }
+    emit_lits(x, li + 1);
+close:
+    while (x->ind > ind) {
+        x->ind--;
+        line(x, "}");
+    }
+    x->fail = fail;
+}
+
+/* The role index of a role term (into out, 96 bytes): a number, or an
+ * expression. */
+static bool role_expr(Fx *x, uint32_t t, char *out)
+{
+    const IrTerm *p = term(x->b, t);
+    if (p->kind == IR_CONST) {
+        for (uint32_t i = 0; i < x->b->ir->roles.n; i++)
+            if (x->b->ir->roles.v[i] == p->val) {
+                snprintf(out, 96, "%" PRIu32 "u", i);
+                return true;
+            }
+        return false;
+    }
+    char v[64];
+    vname(x, p->val, v);
+    snprintf(out, 96, "(ROLEIX[%s] - 1u)", v);
+    return true;
+}
+
+/* (does R M) and its negation. */
+static void emit_does(Fx *x, uint32_t li, const IrLit *l, bool neg)
+{
+    Bg *b = x->b;
+    const uint32_t *la = u32_at(&b->ir->largs, l->args);
+    uint32_t args[BG_MAX_ARITY], sym;
+    uint32_t n = flat_args(b, la[1], &sym, args, "a move under does");
+    if (b->err)
+        return;
+    uint32_t si = bg_shape_of(b->g, sym, n);
+    const char *fail = x->fail;
+    int ind = x->ind;
+    uint32_t t = b->tmp++;
+    const IrTerm *rt = term(b, la[0]);
+    char ri[96];
+    if (neg) {
+        if (si == BASE_NONE || !role_expr(x, la[0], ri)) {
+            emit_lits(x, li + 1);
+            return;
+        }
+        StrBuf cond = {0};
+        strbuf_addf(&cond, "c->mshape[%s] == %" PRIu32 "u", ri, si);
+        for (uint32_t i = 0; i < n; i++) {
+            char v[64];
+            val(x, args[i], v);
+            strbuf_addf(&cond, " && c->marg[%s * %du + %" PRIu32 "u] == %s", ri, BG_MAX_ARITY, i, v);
+        }
+        if (rt->kind == IR_VAR) {
+            char rv[64];
+            vname(x, rt->val, rv);
+            line(x, "if (ROLEIX[%s] && %s) %s;", rv, cond.s, x->fail);
+        } else
+            line(x, "if (%s) %s;", cond.s, x->fail);
+        free(cond.s);
+        emit_lits(x, li + 1);
+        return;
+    }
+    if (si == BASE_NONE) {
+        line(x, "%s; /* no move (%s ...) */", x->fail, symtext(b, sym));
+        return;
+    }
+    if (rt->kind == IR_VAR && !x->bound[rt->val]) {
+        line(x, "for (unsigned int r%" PRIu32 " = 0; r%" PRIu32 " < NROLE; r%" PRIu32 "++) {", t, t, t);
+        x->ind++;
+        x->fail = "continue";
+        if (x->occ[rt->val] > 1) {
+            char v[64];
+            vname(x, rt->val, v);
+            line(x, "unsigned int %s = ROLESYM[r%" PRIu32 "];", v, t);
+            x->bound[rt->val] = true;
+        }
+        snprintf(ri, sizeof ri, "r%" PRIu32, t);
+    } else if (!role_expr(x, la[0], ri)) {
+        line(x, "%s; /* not a role */", x->fail);
+        return;
+    } else if (rt->kind == IR_VAR) {
+        char v[64];
+        vname(x, rt->val, v);
+        line(x, "if (!ROLEIX[%s]) %s;", v, x->fail);
+    }
+    line(x, "if (c->mshape[%s] != %" PRIu32 "u) %s;", ri, si, x->fail);
+    for (uint32_t i = 0; i < n; i++) {
+        char e[160];
+        snprintf(e, sizeof e, "c->marg[%s * %du + %" PRIu32 "u]", ri, BG_MAX_ARITY, i);
+        match(x, e, args[i]);
+    }
+    emit_lits(x, li + 1);
+    while (x->ind > ind) {
+        x->ind--;
+        line(x, "}");
+    }
+    x->fail = fail;
+}
+
+/* A literal over a relation of constants: a range of its index on the
+ * bound positions, or every tuple when none is bound. */
+static void emit_static(Fx *x, uint32_t li, const IrLit *l, bool neg)
+{
+    Bg *b = x->b;
+    const uint32_t *args = u32_at(&b->ir->largs, l->args);
+    uint32_t a = l->nargs;
+    if (a == 0) {
+        bool holds = b->g->stat_holds[l->rel];
+        if (holds == neg) {
+            line(x, "%s; /* %s */", x->fail, neg ? "it holds" : "it does not hold");
+            return;
+        }
+        emit_lits(x, li + 1);
+        return;
+    }
+    stat_table(b, l->rel);
+    uint32_t t = b->tmp++, rel = l->rel;
+    uint64_t mask = 0;
+    for (uint32_t i = 0; i < a; i++) {
+        if (term(b, args[i])->kind == IR_FN) {
+            fail_with(b, base_sprintf("a function term in a call of %s", symtext(b, b->ir->rels.v[rel].sym)));
+            return;
+        }
+        if (is_bound(x, args[i]))
+            mask |= 1ULL << i;
+    }
+    uint32_t n[BG_MAX_ARITY + 8] = {0};
+    if (mask && !stat_index(b, rel, mask, n)) {
+        fail_with(b, base_sprintf("relation %s/%" PRIu32 " is too large to index", symtext(b, b->ir->rels.v[rel].sym), a));
+        return;
+    }
+    const char *fail = x->fail;
+    int ind = x->ind;
+    /* the key: the places of the bound positions */
+    StrBuf key = {0}, cond = {0};
+    strbuf_add(&key, "0u");
+    strbuf_add(&cond, "1");
+    for (uint32_t i = 0; i < a; i++)
+        if (mask >> i & 1) {
+            char v[64];
+            val(x, args[i], v);
+            StrBuf k2 = {0};
+            strbuf_addf(&k2, "(%s) * %" PRIu32 "u + (SIX_%" PRIu32 "_%" PRIu32 "[%s] - 1u)", key.s, n[i], rel, i, v);
+            free(key.s);
+            key = k2;
+            strbuf_addf(&cond, " && SIX_%" PRIu32 "_%" PRIu32 "[%s]", rel, i, v);
+        }
+    if (neg) {
+        /* every position is bound: a tuple of that key is the literal */
+        line(x, "if (%s) {", cond.s);
+        line(x, "    unsigned int q%" PRIu32 " = %s;", t, key.s);
+        line(x, "    if (TX_%" PRIu32 "_%" PRIx64 "[q%" PRIu32 "] < TX_%" PRIu32 "_%" PRIx64 "[q%" PRIu32 " + 1u]) %s;", rel,
+             mask, t, rel, mask, t, x->fail);
+        line(x, "}");
+        free(key.s);
+        free(cond.s);
+        emit_lits(x, li + 1);
+        return;
+    }
+    if (mask) {
+        line(x, "if (!(%s)) %s;", cond.s, x->fail);
+        line(x, "unsigned int q%" PRIu32 " = %s;", t, key.s);
+        line(x, "for (unsigned int k%" PRIu32 " = TX_%" PRIu32 "_%" PRIx64 "[q%" PRIu32 "]; k%" PRIu32 " < TX_%" PRIu32
+                "_%" PRIx64 "[q%" PRIu32 " + 1u]; k%" PRIu32 "++) {",
+             t, rel, mask, t, t, rel, mask, t, t);
+        x->ind++;
+        line(x, "const unsigned int *t%" PRIu32 " = T_%" PRIu32 " + TO_%" PRIu32 "_%" PRIx64 "[k%" PRIu32 "];", t, rel,
+             rel, mask, t);
+    } else {
+        line(x, "for (unsigned int k%" PRIu32 " = 0; k%" PRIu32 " < %" PRIu32 "u; k%" PRIu32 " += %" PRIu32 "u) {", t, t,
+             b->g->stat[rel]->n, t, a);
+        x->ind++;
+        line(x, "const unsigned int *t%" PRIu32 " = T_%" PRIu32 " + k%" PRIu32 ";", t, rel, t);
+    }
+    free(key.s);
+    free(cond.s);
+    x->fail = "continue";
+    for (uint32_t i = 0; i < a; i++) {
+        if (mask >> i & 1)
+            continue;
+        char e[64];
+        snprintf(e, sizeof e, "t%" PRIu32 "[%" PRIu32 "]", t, i);
+        match(x, e, args[i]);
+    }
+    emit_lits(x, li + 1);
+    while (x->ind > ind) {
+        x->ind--;
+        line(x, "}");
+    }
+    x->fail = fail;
+}
+
+/* A literal over a relation of the rules: a test or an enumeration. */
+static void emit_call(Fx *x, uint32_t li, const IrLit *l, bool neg)
+{
+    Bg *b = x->b;
+    const uint32_t *args = u32_at(&b->ir->largs, l->args);
+    uint32_t a = l->nargs, t = b->tmp++;
+    uint64_t mask = 0;
+    bool test = true;
+    for (uint32_t i = 0; i < a; i++) {
+        const IrTerm *p = term(b, args[i]);
+        if (p->kind == IR_FN) {
+            fail_with(b, base_sprintf("a function term in a call of %s", symtext(b, b->ir->rels.v[l->rel].sym)));
+            return;
+        }
+        if (is_bound(x, args[i]))
+            mask |= 1ULL << i;
+        else if (x->occ[p->val] > 1)
+            test = false;
+    }
+    StrBuf av = {0};
+    strbuf_add(&av, "");
+    for (uint32_t i = 0; i < a; i++) {
+        char v[64] = "0";
+        if (mask >> i & 1)
+            val(x, args[i], v);
+        strbuf_addf(&av, "%s%s", i ? ", " : "", v);
+    }
+    line(x, "unsigned int a%" PRIu32 "[%" PRIu32 "] = {%s};", t, a ? a : 1, a ? av.s : "0");
+    free(av.s);
+    if (neg || test) {
+        uint32_t q = query_of(b, l->rel, mask, MODE_TEST);
+        char *name = qname_s(b, q);
+        line(x, "if (%s%s(c, a%" PRIu32 ")) %s;", neg ? "" : "!", name, t, x->fail);
+        free(name);
+        emit_lits(x, li + 1);
+        return;
+    }
+    uint32_t q = query_of(b, l->rel, mask, MODE_ENUM);
+    char *name = qname_s(b, q);
+    uint32_t nfree = 0;
+    for (uint32_t i = 0; i < a; i++)
+        nfree += !(mask >> i & 1);
+    line(x, "unsigned int *b%" PRIu32 " = c->sp;", t);
+    line(x, "%s(c, a%" PRIu32 ");", name, t);
+    free(name);
+    line(x, "unsigned int *e%" PRIu32 " = c->sp;", t);
+    line(x, "for (unsigned int *p%" PRIu32 " = b%" PRIu32 "; p%" PRIu32 " < e%" PRIu32 "; p%" PRIu32 " += %" PRIu32
+            "u) {",
+         t, t, t, t, t, nfree);
+    const char *fail = x->fail;
+    x->ind++;
+    x->fail = "continue";
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < a; i++)
+        if (!(mask >> i & 1)) {
+            char e[64];
+            snprintf(e, sizeof e, "p%" PRIu32 "[%" PRIu32 "]", t, k++);
+            match(x, e, args[i]);
+        }
+    emit_lits(x, li + 1);
+    x->ind--;
+    line(x, "}");
+    x->fail = fail;
+    line(x, "bg_pop(c, b%" PRIu32 ", e%" PRIu32 ");", t, t);
+}
+
+/* ---- heads --------------------------------------------------------------- */
+
+static void emit_head(Fx *x)
+{
+    Bg *b = x->b;
+    const BgQuery *Q = &b->qs.v[x->q];
+    const uint32_t *h = u32_at(&b->ir->largs, x->r->args);
+    uint32_t arity = b->ir->rels.v[x->r->head].arity;
+    switch (Q->mode) {
+    case MODE_TEST:
+        line(x, "return 1;");
+        return;
+    case MODE_ENUM: {
+        uint32_t nfree = 0;
+        for (uint32_t i = 0; i < arity; i++)
+            nfree += !(Q->mask >> i & 1);
+        line(x, "if (c->sp + %" PRIu32 " > c->spend) { c->bad = BG_SPACE; return; }", nfree);
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < arity; i++)
+            if (!(Q->mask >> i & 1)) {
+                char v[64];
+                val(x, h[i], v);
+                line(x, "c->sp[%" PRIu32 "] = %s;", k++, v);
+            }
+        line(x, "c->sp += %" PRIu32 ";", nfree);
+        return;
+    }
+    case MODE_LEGAL: {
+        uint32_t args[BG_MAX_ARITY], sym;
+        uint32_t n = flat_args(b, h[1], &sym, args, "a legal move");
+        if (b->err)
+            return;
+        uint32_t si = bg_shape_of(b->g, sym, n);
+        if (si == BASE_NONE) {
+            line(x, "c->bad = BG_CLAIM; /* a move outside the input moves */");
+            line(x, "return;");
+            return;
+        }
+        const BgShape *S = &b->g->shapes.v[si];
+        StrBuf num = {0}, cond = {0};
+        strbuf_addf(&num, "%" PRIu32 "u", S->base);
+        strbuf_add(&cond, "1");
+        for (uint32_t j = 0; j < n; j++) {
+            const IrTerm *p = term(b, args[j]);
+            uint64_t stride = arg_stride(S, j);
+            if (p->kind == IR_CONST) {
+                uint32_t k = bg_place(&S->dom[j], p->val);
+                if (k == BASE_NONE) {
+                    strbuf_add(&cond, " && 0");
+                    continue;
+                }
+                strbuf_addf(&num, " + %" PRIu64 "u", (uint64_t)k * stride);
+            } else {
+                char v[64];
+                vname(x, p->val, v);
+                ix_table(b, 'S', si, j, &S->dom[j]);
+                strbuf_addf(&num, " + (IX_S%" PRIu32 "_%" PRIu32 "[%s] - 1u) * %" PRIu64 "u", si, j, v, stride);
+                strbuf_addf(&cond, " && IX_S%" PRIu32 "_%" PRIu32 "[%s]", si, j, v);
+            }
+        }
+        line(x, "if (!(%s)) { c->bad = BG_CLAIM; return; }", cond.s);
+        line(x, "unsigned int m = %s;", num.s);
+        line(x, "if (c->mark[m] != c->epoch) {");
+        line(x, "    c->mark[m] = c->epoch;");
+        line(x, "    c->out[c->nout++] = m;");
+        line(x, "}");
+        free(num.s);
+        free(cond.s);
+        return;
+    }
+    case MODE_NEXT: {
+        uint32_t args[BG_MAX_ARITY], sym;
+        uint32_t n = flat_args(b, h[0], &sym, args, "a fact under next");
+        if (b->err)
+            return;
+        uint32_t ri = bg_rel_of(b->g, sym, n);
+        StrBuf idx = {0}, code = {0}, cond = {0};
+        strbuf_add(&cond, "1");
+        if (ri == BASE_NONE || !slot_expr(x, ri, args, &idx, &cond) || !code_expr(x, ri, args, &code, &cond)) {
+            line(x, "c->bad = BG_CLAIM; /* a fact outside the layout */");
+            line(x, "return;");
+        } else {
+            line(x, "if (!(%s)) { c->bad = BG_CLAIM; return; }", cond.s);
+            line(x, "unsigned short *s = c->nx + (%s);", idx.s);
+            line(x, "unsigned int v = %s;", code.s);
+            line(x, "if (*s && *s != v) { c->bad = BG_CLAIM; return; }");
+            line(x, "*s = (unsigned short)v;");
+        }
+        free(idx.s);
+        free(code.s);
+        free(cond.s);
+        return;
+    }
+    case MODE_GOAL: {
+        char r[96], v[64];
+        if (!role_expr(x, h[0], r))
+            return;
+        const IrTerm *rt = term(b, h[0]);
+        if (rt->kind == IR_VAR) {
+            char rv[64];
+            vname(x, rt->val, rv);
+            line(x, "if (!ROLEIX[%s]) return;", rv);
+        }
+        if (term(b, h[1])->kind == IR_FN) {
+            fail_with(b, base_sprintf("a goal value is a function term"));
+            return;
+        }
+        val(x, h[1], v);
+        line(x, "if (c->nout + 2 > c->cap) { c->bad = BG_SPACE; return; }");
+        line(x, "c->out[c->nout++] = %s;", r);
+        line(x, "c->out[c->nout++] = %s;", v);
+        return;
+    }
+    default:
+        assert(0);
+    }
+}
+
+static void emit_lits(Fx *x, uint32_t li)
+{
+    Bg *b = x->b;
+    if (b->err)
+        return;
+    if (li == x->r->nlits) {
+        emit_head(x);
+        return;
+    }
+    const IrLit *l = &b->ir->lits.v[x->r->lits + x->order[li]];
+    const uint32_t *args = u32_at(&b->ir->largs, l->args);
+    if (l->kind == IR_LIT_DISTINCT || l->kind == IR_LIT_EQUAL) {
+        if (term(b, args[0])->kind == IR_FN || term(b, args[1])->kind == IR_FN) {
+            fail_with(b, base_sprintf("a function term under distinct"));
+            return;
+        }
+        char u[64], v[64];
+        val(x, args[0], u);
+        val(x, args[1], v);
+        line(x, "if (%s %s %s) %s;", u, l->kind == IR_LIT_DISTINCT ? "==" : "!=", v, x->fail);
+        emit_lits(x, li + 1);
+        return;
+    }
+    bool neg = l->kind == IR_LIT_NEG;
+    const IrRel *rel = &b->ir->rels.v[l->rel];
+    if (rel->kind == IR_REL_TRUE)
+        emit_true(x, li, l, neg);
+    else if (rel->kind == IR_REL_DOES)
+        emit_does(x, li, l, neg);
+    else if (b->g->stat[l->rel])
+        emit_static(x, li, l, neg);
+    else if (!rel->dep_true && !rel->dep_does)
+        fail_with(b, base_sprintf("relation %s/%" PRIu32 " was not evaluated ahead", symtext(b, rel->sym), rel->arity));
+    else
+        emit_call(x, li, l, neg);
+}
+
+/* ---- join order ------------------------------------------------------------ */
+
+/* The number of distinct symbols at position pos of a static relation. */
+static uint32_t stat_distinct(const Bg *b, uint32_t rel, uint32_t pos)
+{
+    const U32Vec *t = b->g->stat[rel];
+    uint32_t a = b->ir->rels.v[rel].arity, ns = b->g->syms->n, n = 0;
+    uint8_t *seen = base_xcalloc(ns + 1, 1);
+    for (uint32_t k = 0; k + a <= t->n; k += a)
+        if (t->v[k + pos] < ns && !seen[t->v[k + pos]]) {
+            seen[t->v[k + pos]] = 1;
+            n++;
+        }
+    free(seen);
+    return n ? n : 1;
+}
+
+/* The estimated answers of literal l with the variables of bound (how
+ * many times the rest of the body runs per run of it): 0 for a filter,
+ * 1e9 for a literal that cannot run yet. */
+static double lit_cost(const Bg *b, const IrLit *l, const bool *bound)
+{
+    const uint32_t *args = u32_at(&b->ir->largs, l->args);
+    uint32_t nfree = 0;
+    for (uint32_t i = 0; i < l->nargs; i++) {
+        uint32_t vs[BG_MAX_ARITY + 1], nv = 0;
+        const IrTerm *p = term(b, args[i]);
+        if (p->kind == IR_VAR)
+            vs[nv++] = p->val;
+        for (uint32_t k = 0; p->kind == IR_FN && k < p->nargs && nv <= BG_MAX_ARITY; k++)
+            if (term(b, targ(b, p, k))->kind == IR_VAR)
+                vs[nv++] = term(b, targ(b, p, k))->val;
+        bool any = false;
+        for (uint32_t k = 0; k < nv; k++)
+            if (!bound[vs[k]])
+                any = true;
+        nfree += any;
+    }
+    if (l->kind != IR_LIT_POS)
+        return nfree ? 1e9 : 0; /* a filter, once its variables are bound */
+    const IrRel *rel = &b->ir->rels.v[l->rel];
+    if (rel->kind == IR_REL_TRUE) {
+        uint32_t sym, a[BG_MAX_ARITY];
+        uint32_t n = flat_args((Bg *)b, args[0], &sym, a, "a fact under true");
+        uint32_t ri = bg_rel_of(b->g, sym, n);
+        if (ri == BASE_NONE)
+            return 0;
+        const BgRel *R = &b->g->rels.v[ri];
+        double loops = 1;
+        for (uint32_t j = 0; j < R->nkey; j++) {
+            const IrTerm *p = term(b, a[R->key[j]]);
+            if (p->kind == IR_VAR && !bound[p->val])
+                loops *= R->dom[R->key[j]].n;
+        }
+        return loops == 1 ? 0.5 : loops;
+    }
+    if (rel->kind == IR_REL_DOES) {
+        const IrTerm *p = term(b, args[0]);
+        return p->kind == IR_VAR && !bound[p->val] ? (double)b->ir->roles.n : 0.5;
+    }
+    if (b->g->stat[l->rel]) {
+        uint32_t a = l->nargs;
+        double n = a ? (double)b->g->stat[l->rel]->n / a : 1;
+        for (uint32_t i = 0; i < a; i++) {
+            const IrTerm *p = term(b, args[i]);
+            if (p->kind == IR_CONST || (p->kind == IR_VAR && bound[p->val]))
+                n /= stat_distinct(b, l->rel, i);
+        }
+        return n < 0.25 ? 0.25 : n;
+    }
+    return nfree == 0 ? 0.75 : nfree < l->nargs ? 8 : 64;
+}
+
+static void mark_bound(const Bg *b, uint32_t t, bool *bound)
+{
+    const IrTerm *p = term(b, t);
+    if (p->kind == IR_VAR)
+        bound[p->val] = true;
+    for (uint32_t i = 0; p->kind == IR_FN && i < p->nargs; i++)
+        mark_bound(b, targ(b, p, i), bound);
+}
+
+/* The body's join order: the cheapest literal whose variables allow it,
+ * the first written among equals. */
+static void plan_rule(const Bg *b, const IrRule *r, const bool *bound0, uint32_t *order)
+{
+    bool *bound = base_xcalloc(r->nvars + 1, sizeof *bound), *done = base_xcalloc(r->nlits + 1, sizeof *done);
+    memcpy(bound, bound0, r->nvars * sizeof *bound);
+    for (uint32_t k = 0; k < r->nlits; k++) {
+        uint32_t best = BASE_NONE;
+        double bc = 1e9;
+        for (uint32_t i = 0; i < r->nlits; i++) {
+            if (done[i])
+                continue;
+            double cost = lit_cost(b, &b->ir->lits.v[r->lits + i], bound);
+            if (cost < bc) {
+                bc = cost;
+                best = i;
+            }
+        }
+        if (best == BASE_NONE) /* cannot happen: the IR's order is safe */
+            for (best = 0; done[best]; best++)
+                ;
+        done[best] = true;
+        order[k] = best;
+        const IrLit *l = &b->ir->lits.v[r->lits + best];
+        if (l->kind == IR_LIT_POS)
+            for (uint32_t i = 0; i < l->nargs; i++)
+                mark_bound(b, b->ir->largs.v[l->args + i], bound);
+    }
+    free(bound);
+    free(done);
+}
+
+/* ---- functions --------------------------------------------------------------- */
+
+static void emit_rule(Bg *b, uint32_t q, uint32_t rule)
+{
+    const BgQuery *Q = &b->qs.v[q];
+    const IrRule *r = &b->ir->rules.v[rule];
+    uint32_t nv = r->nvars;
+    Fx x = {.b = b, .r = r, .rule = rule, .q = q, .ind = 1};
+    x.bound = base_xcalloc(nv + 1, sizeof *x.bound);
+    x.occ = base_xcalloc(nv + 1, sizeof *x.occ);
+    x.order = base_xcalloc(r->nlits + 1, sizeof *x.order);
+    bool test = Q->mode == MODE_TEST;
+    x.fail = x.ret = test ? "return 0" : "return";
+    for (uint32_t i = 0; i < b->ir->rels.v[r->head].arity; i++)
+        count_occ(b, b->ir->largs.v[r->args + i], x.occ);
+    for (uint32_t i = 0; i < r->nlits; i++) {
+        const IrLit *l = &b->ir->lits.v[r->lits + i];
+        for (uint32_t k = 0; k < l->nargs; k++)
+            count_occ(b, b->ir->largs.v[l->args + k], x.occ);
+    }
+    char *name = qname_s(b, q);
+    uint32_t line_no = 0, col = 0;
+    source_linecol(b->ir->src, r->off, &line_no, &col);
+    StrBuf body = {0};
+    strbuf_add(&body, "");
+    x.o = &body;
+    /* the head's bound positions */
+    const uint32_t *h = u32_at(&b->ir->largs, r->args);
+    uint32_t arity = b->ir->rels.v[r->head].arity;
+    for (uint32_t i = 0; i < arity; i++) {
+        if (!(Q->mask >> i & 1))
+            continue;
+        const IrTerm *p = term(b, h[i]);
+        char e[32];
+        snprintf(e, sizeof e, "a[%" PRIu32 "]", i);
+        if (p->kind == IR_FN) {
+            fail_with(b, base_sprintf("a function term in the head of a rule of %s", symtext(b, b->ir->rels.v[r->head].sym)));
+            break;
+        }
+        if (p->kind == IR_VAR && !x.bound[p->val] && x.occ[p->val] == 1)
+            continue;
+        if (p->kind == IR_VAR && !x.bound[p->val]) {
+            char v[64];
+            vname(&x, p->val, v);
+            line(&x, "unsigned int %s = %s;", v, e);
+            x.bound[p->val] = true;
+        } else {
+            match(&x, e, h[i]);
+        }
+    }
+    plan_rule(b, r, x.bound, x.order);
+    emit_lits(&x, 0);
+    const char *file = b->ir->src ? b->ir->src->name : "game";
+    strbuf_addf(&b->protos, "static %s %s_r%" PRIu32 "(BgCtx *c, const unsigned int *a);\n", test ? "int" : "void", name,
+                rule);
+    strbuf_add(&b->funcs, "/* ");
+    StrBuf cf = {0};
+    strbuf_add(&cf, "");
+    sanitised(&cf, file, 200);
+    (void)cf;
+    free(cf.s);
+    strbuf_addf(&b->funcs, "line %" PRIu32 " of the game */\n", line_no);
+    strbuf_addf(&b->funcs, "static %s %s_r%" PRIu32 "(BgCtx *c, const unsigned int *a)\n{\n    (void)a;\n%s%s}\n\n",
+                test ? "int" : "void", name, rule, body.s, test ? "    return 0;\n" : "");
+    free(body.s);
+    free(name);
+    free(x.bound);
+    free(x.occ);
+    free(x.order);
+}
+
+static void emit_query(Bg *b, uint32_t q)
+{
+    const BgQuery Q = b->qs.v[q];
+    const IrRel *rel = &b->ir->rels.v[Q.rel];
+    char *name = qname_s(b, q);
+    bool test = Q.mode == MODE_TEST;
+    strbuf_addf(&b->protos, "static %s %s(BgCtx *c, const unsigned int *a);\n", test ? "int" : "void", name);
+    StrBuf f = {0};
+    strbuf_addf(&f, "static %s %s(BgCtx *c, const unsigned int *a)\n{\n", test ? "int" : "void", name);
+    if (test)
+        strbuf_add(&f, "    unsigned int *s0 = c->sp;\n");
+    for (uint32_t i = 0; i < rel->nrules; i++) {
+        uint32_t rule = b->ir->rule_index.v[rel->rules + i];
+        emit_rule(b, q, rule);
+        if (test)
+            strbuf_addf(&f, "    if (%s_r%" PRIu32 "(c, a)) {\n        c->sp = s0;\n        return 1;\n    }\n", name, rule);
+        else
+            strbuf_addf(&f, "    %s_r%" PRIu32 "(c, a);\n", name, rule);
+    }
+    strbuf_add(&f, test ? "    c->sp = s0;\n    return 0;\n}\n\n" : "}\n\n");
+    strbuf_add(&b->funcs, f.s);
+    free(f.s);
+    free(name);
+}
+
+char *bg_emit(const BgGame *g, size_t *len, char **err)
+{
+    Bg b = {.g = g, .ir = g->ir};
+    const Ir *ir = g->ir;
+    uint32_t nkeys = (g->rels.n * 2 + g->shapes.n + 1) * BG_MAX_ARITY;
+    b.ix_done = base_xcalloc(nkeys, 1);
+    b.stat_done = base_xcalloc(ir->rels.n + 1, 1);
+    strbuf_add(&b.data, "");
+    strbuf_add(&b.protos, "");
+    strbuf_add(&b.funcs, "");
+    uint32_t legal = ir->kwrel[IR_REL_LEGAL], next = ir->kwrel[IR_REL_NEXT], terminal = ir->kwrel[IR_REL_TERMINAL],
+             goal = ir->kwrel[IR_REL_GOAL];
+    if (legal == BASE_NONE || next == BASE_NONE || terminal == BASE_NONE || goal == BASE_NONE) {
+        *err = base_xstrdup("the game lacks legal, next, terminal or goal rules");
+        free(b.ix_done);
+        free(b.stat_done);
+        free(b.data.s);
+        free(b.protos.s);
+        free(b.funcs.s);
+        return NULL;
+    }
+    uint32_t ql = query_of(&b, legal, 1, MODE_LEGAL), qn = query_of(&b, next, 0, MODE_NEXT),
+             qt = query_of(&b, terminal, 0, MODE_TEST), qg = query_of(&b, goal, 0, MODE_GOAL);
+    for (uint32_t q = 0; q < b.qs.n && !b.err; q++)
+        emit_query(&b, q);
+    StrBuf o = {0};
+    if (!b.err) {
+        strbuf_add(&o, "/* ==== the runtime's code ==== */\n");
+        strbuf_add(&o, "typedef struct BgCtx {\n    " BG_STR(BG_CTX_FIELDS) "\n} BgCtx;\n");
+        strbuf_addf(&o, "enum { BG_CLAIM = %d, BG_SPACE = %d };\n", BG_CLAIM, BG_SPACE);
+        strbuf_add(&o, "/* Pops the answers [b, e) of a call, keeping what was pushed above them. */\n"
+                       "static void bg_pop(BgCtx *c, unsigned int *b, unsigned int *e)\n{\n"
+                       "    unsigned int *d = b;\n    for (unsigned int *s = e; s < c->sp; s++)\n        *d++ = *s;\n"
+                       "    c->sp = d;\n}\n\n");
+        strbuf_add(&o, "/* ==== the game ==== */\n");
+        uint32_t nr = ir->roles.n, ns = g->syms->n;
+        strbuf_addf(&o, "enum { NROLE = %" PRIu32 " };\n", nr);
+        print_u32s(&o, "unsigned int", "ROLESYM", ir->roles.v, nr);
+        uint32_t *rix = base_xcalloc(ns ? ns : 1, sizeof *rix);
+        for (uint32_t i = 0; i < nr; i++)
+            if (ir->roles.v[i] < ns)
+                rix[ir->roles.v[i]] = i + 1;
+        print_u32s(&o, "unsigned int", "ROLEIX", rix, ns);
+        free(rix);
+        strbuf_add(&o, "/* The layout: state relations' slots, the moves' shapes. */\n");
+        for (uint32_t i = 0; i < g->rels.n; i++) {
+            const BgRel *R = &g->rels.v[i];
+            strbuf_addf(&o, "/* R%" PRIu32 ": (%s", i, symtext(&b, R->sym));
+            for (uint32_t j = 0; j < R->arity; j++) {
+                bool key = false;
+                for (uint32_t k = 0; k < R->nkey; k++)
+                    key |= R->key[k] == j;
+                strbuf_addf(&o, " %s%" PRIu32, key ? "key" : "value", j);
+            }
+            strbuf_addf(&o, "): slots %" PRIu32 "..%" PRIu32 ", %" PRIu32 " values */\n", R->off, R->off + R->groups,
+                        R->codes);
+        }
+        for (uint32_t i = 0; i < g->shapes.n; i++)
+            strbuf_addf(&o, "/* SH %" PRIu32 ": (%s/%" PRIu32 "), moves %" PRIu32 "..%" PRIu32 " */\n", i,
+                        symtext(&b, g->shapes.v[i].sym), g->shapes.v[i].arity, g->shapes.v[i].base,
+                        g->shapes.v[i].base + g->shapes.v[i].count);
+        strbuf_add(&o, b.data.s);
+        strbuf_add(&o, "\n");
+        strbuf_add(&o, b.protos.s);
+        strbuf_add(&o, "\n");
+        strbuf_add(&o, b.funcs.s);
+        char *nl = qname_s(&b, ql), *nn = qname_s(&b, qn), *nt = qname_s(&b, qt), *ng = qname_s(&b, qg);
+        strbuf_addf(&o, "void bg_legal(BgCtx *c, unsigned int role)\n{\n    unsigned int a[2] = {role, 0};\n    %s(c, a);\n}\n", nl);
+        strbuf_addf(&o, "void bg_next(BgCtx *c)\n{\n    unsigned int a[1] = {0};\n    %s(c, a);\n}\n", nn);
+        strbuf_addf(&o, "int bg_terminal(BgCtx *c)\n{\n    unsigned int a[1] = {0};\n    return %s(c, a);\n}\n", nt);
+        strbuf_addf(&o, "void bg_goals(BgCtx *c)\n{\n    unsigned int a[2] = {0, 0};\n    %s(c, a);\n}\n", ng);
+        strbuf_add(&o, "/* ==== end of the game ==== */\n");
+        free(nl);
+        free(nn);
+        free(nt);
+        free(ng);
+    }
+    free(b.ix_done);
+    free(b.stat_done);
+    free(b.data.s);
+    free(b.protos.s);
+    free(b.funcs.s);
+    vec_free(b.qs);
+    vec_free(b.tx_done);
+    free(b.sym_named);
+    if (b.err) {
+        free(o.s);
+        *err = b.err;
+        return NULL;
+    }
+    *len = o.len;
+    return o.s;
+}

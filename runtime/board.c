@@ -1,0 +1,869 @@
+/*
+ * board.c: engine "board", the third backend: the state as an array of
+ * small integers, the rules as loops over it (backend/bg.c's C, compiled
+ * by libtcc).
+ *
+ * Making it:
+ *  1. the relations that depend on neither the state nor the move are
+ *     evaluated (the fold pass) into tables of constants;
+ *  2. the facts a state may hold and the moves each role may make (the
+ *     game's base and input rules, else the domain analysis) give each
+ *     state relation and each move shape its domains, position by position;
+ *  3. the layout: the reference interpreter plays random playthroughs for
+ *     a moment, and for each state relation the fewest argument positions
+ *     that determine the rest in every state seen become its key (cell/3:
+ *     x and y determine the content), so the relation is one slot per key
+ *     holding the rest as a small number. That is a claim from samples,
+ *     not a proof, so the generated code checks it on every state it
+ *     makes: a second value for a slot, a fact or move outside the domains,
+ *     and the query is answered by the reference interpreter instead, as
+ *     is every state given to the machine that the layout cannot hold;
+ *  4. bg_emit's C, compiled by libtcc.
+ * A game the generator does not compile (a recursive relation of the
+ * state, a function term nested in a fact) is played by the goal-directed
+ * code: the machine resolves to engine jit:goal, and the plan says why.
+ *
+ * Queries cross the engine interface as facts: a state's facts are read
+ * into the slots, the next state's slots written out as facts, each
+ * fact's term made once and kept.
+ */
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../backend/bg.h"
+#include "../compile/domain.h"
+#include "../compile/fold.h"
+#include "engine_host.h"
+#include "compiled.h"
+#include "jit.h"
+#include "pipeline.h"
+#include "runtime.h"
+
+enum {
+    BOARD_SAMPLE_STATES = 4000, /* states the layout is found from, at most */
+    BOARD_STACK = 1u << 20,     /* the answer stack, in words */
+    BOARD_MAX_FACTS = 1u << 22, /* facts of the layout (slots times values) */
+};
+#define BOARD_SAMPLE_SECONDS 0.05
+
+typedef struct Board {
+    const GdlGame *game;
+    GtStore *store;
+    RtControl *ctl;
+    BgGame g;
+    CpFold fold;
+    U32Vec *stat;       /* per IR relation: tuples of symbols */
+    const U32Vec **statp;
+    bool *stat_holds;
+    uint32_t nsym;
+    RtJit *jit;         /* the code, compiled by libtcc */
+    void *dl;           /* or by the system compiler (board:cc) */
+    BgLegalFn legal;
+    BgNextFn next;
+    BgTerminalFn terminal;
+    BgGoalsFn goals;
+    uint32_t **ixr;     /* per relation, per position: symbol -> place + 1 */
+    uint32_t **ixs;     /* per shape, per position: the same */
+    uint32_t *slot_rel; /* slot -> relation */
+    uint32_t *fact_at;  /* relation -> first entry of fid */
+    Gt *fid;            /* (slot, code) -> fact id + 1, made when first needed */
+    Gt *mid;            /* move number -> move id + 1 */
+    uint16_t *st, *nx;
+    uint32_t *mshape, *marg, *out, *mark, *stack, cap;
+    BgCtx c;
+    U32Vec held;        /* the facts st holds */
+    bool have, covered; /* st holds held; and the layout could hold it */
+    void *ref;          /* the reference interpreter: the initial state, states outside the layout */
+    char *plan;
+    void *goal;         /* jit:goal, when the generator declined the game */
+} Board;
+
+/* ---- facts and moves as symbols ------------------------------------------ */
+
+/* A flat term's functor, arity and argument symbols; false when an
+ * argument is not a constant of the game. */
+static bool flat(const Board *b, Gt t, uint32_t *sym, uint32_t *arity, uint32_t *args)
+{
+    *sym = gt_fn(b->store, t);
+    *arity = gt_arity(b->store, t);
+    if (*arity > BG_MAX_ARITY)
+        return false;
+    for (uint32_t i = 0; i < *arity; i++) {
+        Gt a = gt_arg(b->store, t, i);
+        if (gt_arity(b->store, a) != 0 || gt_fn(b->store, a) >= b->nsym)
+            return false;
+        args[i] = gt_fn(b->store, a);
+    }
+    return *sym < b->nsym;
+}
+
+/* The slot and code of fact t; false outside the layout. */
+static bool fact_slot(const Board *b, Gt t, uint32_t *slot, uint32_t *code)
+{
+    uint32_t sym, arity, args[BG_MAX_ARITY];
+    if (!flat(b, t, &sym, &arity, args))
+        return false;
+    uint32_t ri = bg_rel_of(&b->g, sym, arity);
+    if (ri == BASE_NONE)
+        return false;
+    const BgRel *R = &b->g.rels.v[ri];
+    uint32_t s = 0, v = 0;
+    for (uint32_t j = 0; j < R->nkey; j++) {
+        uint32_t p = b->ixr[ri][R->key[j] * b->nsym + args[R->key[j]]];
+        if (!p)
+            return false;
+        s = s * R->dom[R->key[j]].n + (p - 1);
+    }
+    for (uint32_t j = 0; j < R->nval; j++) {
+        uint32_t p = b->ixr[ri][R->val[j] * b->nsym + args[R->val[j]]];
+        if (!p)
+            return false;
+        v = v * R->dom[R->val[j]].n + (p - 1);
+    }
+    *slot = R->off + s;
+    *code = v + 1;
+    return true;
+}
+
+/* The fact of slot and code, made the first time. */
+static Gt slot_fact(Board *b, uint32_t slot, uint32_t code)
+{
+    uint32_t ri = b->slot_rel[slot];
+    const BgRel *R = &b->g.rels.v[ri];
+    Gt *f = &b->fid[b->fact_at[ri] + (size_t)(slot - R->off) * R->codes + (code - 1)];
+    if (*f)
+        return *f - 1;
+    Gt args[BG_MAX_ARITY];
+    uint32_t s = slot - R->off, v = code - 1;
+    for (uint32_t j = R->nkey; j-- > 0;) {
+        const U32Vec *d = &R->dom[R->key[j]];
+        args[R->key[j]] = gt_intern(b->store, d->v[s % d->n], 0, NULL);
+        s /= d->n;
+    }
+    for (uint32_t j = R->nval; j-- > 0;) {
+        const U32Vec *d = &R->dom[R->val[j]];
+        args[R->val[j]] = gt_intern(b->store, d->v[v % d->n], 0, NULL);
+        v /= d->n;
+    }
+    Gt t = gt_intern(b->store, R->sym, R->arity, args);
+    *f = t + 1;
+    return t;
+}
+
+/* The move of a move number, made the first time. */
+static Gt number_move(Board *b, uint32_t m)
+{
+    if (b->mid[m])
+        return b->mid[m] - 1;
+    uint32_t si = 0;
+    while (si + 1 < b->g.shapes.n && b->g.shapes.v[si + 1].base <= m)
+        si++;
+    const BgShape *S = &b->g.shapes.v[si];
+    Gt args[BG_MAX_ARITY];
+    uint32_t k = m - S->base;
+    for (uint32_t j = S->arity; j-- > 0;) {
+        args[j] = gt_intern(b->store, S->dom[j].v[k % S->dom[j].n], 0, NULL);
+        k /= S->dom[j].n;
+    }
+    Gt t = gt_intern(b->store, S->sym, S->arity, args);
+    b->mid[m] = t + 1;
+    return t;
+}
+
+/* ---- queries --------------------------------------------------------------- */
+
+/* Reads state into the slots (once per state); false when the layout
+ * cannot hold it. */
+static bool use_state(Board *b, const Gt *state, uint32_t n)
+{
+    if (b->have && b->held.n == n && gt_tuple_eq(b->held.v, state, n))
+        return b->covered;
+    b->held.n = 0;
+    vec_reserve(b->held, n + 1);
+    gt_tuple_copy(b->held.v, state, n);
+    b->held.n = n;
+    b->have = true;
+    memset(b->st, 0, (size_t)b->g.nslots * sizeof *b->st);
+    b->covered = true;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t slot, code;
+        if (!fact_slot(b, state[i], &slot, &code) || b->st[slot]) {
+            b->covered = false;
+            break;
+        }
+        b->st[slot] = (uint16_t)code;
+    }
+    return b->covered;
+}
+
+static void ctx_reset(Board *b)
+{
+    b->c.nout = 0;
+    b->c.sp = b->stack;
+    b->c.bad = BG_OK;
+}
+
+static GdlStatus stopped(Board *b)
+{
+    if (rt_stop_coarse(b->ctl))
+        return rt_fail(b->ctl, GDL_CANCELLED, "cancelled");
+    return GDL_OK;
+}
+
+static EngineStatus board_initial(void *e, U32Vec *facts)
+{
+    Board *b = e;
+    return rt_engine_ref.initial(b->ref, facts);
+}
+
+static EngineStatus board_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves)
+{
+    Board *b = e;
+    GdlStatus st = stopped(b);
+    if (st != GDL_OK)
+        return st;
+    if (use_state(b, state, n)) {
+        ctx_reset(b);
+        if (++b->c.epoch == 0) {
+            memset(b->mark, 0, (size_t)b->g.nmoves * sizeof *b->mark);
+            b->c.epoch = 1;
+        }
+        b->legal(&b->c, b->game->front.ir.roles.v[role]);
+        if (b->c.bad == BG_OK) {
+            for (uint32_t i = 0; i < b->c.nout; i++)
+                vec_push(*moves, number_move(b, b->out[i]));
+            return GDL_OK;
+        }
+    }
+    return rt_engine_ref.legal(b->ref, state, n, role, moves);
+}
+
+/* The joint move into mshape and marg; false when a move is outside the
+ * shapes. */
+static bool use_joint(Board *b, const Gt *joint)
+{
+    uint32_t nr = b->game->front.ir.roles.n;
+    for (uint32_t r = 0; r < nr; r++) {
+        uint32_t sym, arity, args[BG_MAX_ARITY];
+        if (!flat(b, joint[r], &sym, &arity, args))
+            return false;
+        uint32_t si = bg_shape_of(&b->g, sym, arity);
+        if (si == BASE_NONE)
+            return false;
+        b->mshape[r] = si;
+        for (uint32_t i = 0; i < arity; i++)
+            b->marg[r * BG_MAX_ARITY + i] = args[i];
+    }
+    return true;
+}
+
+static EngineStatus board_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
+{
+    Board *b = e;
+    GdlStatus st = stopped(b);
+    if (st != GDL_OK)
+        return st;
+    if (use_state(b, state, n) && use_joint(b, joint)) {
+        ctx_reset(b);
+        memset(b->nx, 0, (size_t)b->g.nslots * sizeof *b->nx);
+        b->next(&b->c);
+        if (b->c.bad == BG_OK) {
+            for (uint32_t s = 0; s < b->g.nslots; s++)
+                if (b->nx[s])
+                    vec_push(*facts, slot_fact(b, s, b->nx[s]));
+            return GDL_OK;
+        }
+    }
+    return rt_engine_ref.next(b->ref, state, n, joint, facts);
+}
+
+static EngineStatus board_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
+{
+    Board *b = e;
+    GdlStatus st = stopped(b);
+    if (st != GDL_OK)
+        return st;
+    if (use_state(b, state, n)) {
+        ctx_reset(b);
+        int t = b->terminal(&b->c);
+        if (b->c.bad == BG_OK) {
+            *terminal = t != 0;
+            return GDL_OK;
+        }
+    }
+    return rt_engine_ref.terminal(b->ref, state, n, terminal);
+}
+
+static EngineStatus board_goals(void *e, const Gt *state, uint32_t n, U32Vec *values)
+{
+    Board *b = e;
+    GdlStatus st = stopped(b);
+    if (st != GDL_OK)
+        return st;
+    if (use_state(b, state, n)) {
+        ctx_reset(b);
+        b->goals(&b->c);
+        if (b->c.bad == BG_OK) {
+            for (uint32_t i = 0; i + 1 < b->c.nout; i += 2) {
+                vec_push(*values, b->out[i]);
+                vec_push(*values, gt_intern(b->store, b->out[i + 1], 0, NULL));
+            }
+            return GDL_OK;
+        }
+    }
+    return rt_engine_ref.goals(b->ref, state, n, values);
+}
+
+/* ---- the layout ---------------------------------------------------------------- */
+
+static bool stop_cb(void *ctx) { return rt_stop_now(ctx); }
+
+/* Appends the facts a state may hold (role BASE_NONE) or the moves of a
+ * role: the game's base or input rules when it has them, else the domain
+ * analysis. */
+static GdlStatus props(Board *b, uint32_t role, U32Vec *out, char **err)
+{
+    const Ir *ir = &b->game->front.ir;
+    uint32_t rel = ir->kwrel[role == BASE_NONE ? IR_REL_BASE : IR_REL_INPUT];
+    if (rel != BASE_NONE && ir->rels.v[rel].nrules > 0 && !ir->rels.v[rel].dep_true && !ir->rels.v[rel].dep_does) {
+        U32Vec t = {0};
+        GdlStatus st = rt_ref_relation(b->game, b->store, rel, BOARD_MAX_FACTS, b->ctl->deadline, &t);
+        uint32_t arity = role == BASE_NONE ? 1 : 2;
+        Gt r = role == BASE_NONE ? 0 : gt_intern(b->store, ir->roles.v[role], 0, NULL);
+        for (uint32_t i = 0; st == GDL_OK && i + arity <= t.n; i += arity)
+            if (arity == 1 || t.v[i] == r)
+                vec_push(*out, t.v[i + arity - 1]);
+        vec_free(t);
+        if (st != GDL_OK)
+            *err = base_sprintf("evaluating the game's %s rules: %s", role == BASE_NONE ? "base" : "input",
+                                gdl_status_name(st));
+        return st;
+    }
+    return cp_domain(ir, b->store, BOARD_MAX_FACTS, role, stop_cb, b->ctl, out, err);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void dom_add(U32Vec *d, uint32_t s) { vec_push(*d, s); }
+
+static void dom_sort(U32Vec *d)
+{
+    qsort(d->v, d->n, sizeof *d->v, cmp_u32);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < d->n; i++)
+        if (k == 0 || d->v[k - 1] != d->v[i])
+            d->v[k++] = d->v[i];
+    d->n = k;
+}
+
+/* Random playthroughs by the reference interpreter: the states seen, as
+ * one list of facts per state (0 between states). */
+static void sample(Board *b, U32Vec *seen)
+{
+    GdlRng rng;
+    gdl_rng_seed(&rng, 1);
+    double end = gdl_now() + BOARD_SAMPLE_SECONDS;
+    uint32_t nr = b->game->front.ir.roles.n, states = 0;
+    U32Vec s = {0}, t = {0}, moves = {0}, joint = {0};
+    vec_reserve(joint, nr + 1);
+    while (states < BOARD_SAMPLE_STATES && gdl_now() < end) {
+        s.n = 0;
+        if (rt_engine_ref.initial(b->ref, &s) != GDL_OK)
+            break;
+        for (uint32_t depth = 0; depth < 500 && states < BOARD_SAMPLE_STATES && gdl_now() < end; depth++) {
+            gt_sort(b->store, s.v, s.n);
+            for (uint32_t i = 0; i < s.n; i++)
+                vec_push(*seen, s.v[i] + 1);
+            vec_push(*seen, 0);
+            states++;
+            bool term = true;
+            if (rt_engine_ref.terminal(b->ref, s.v, s.n, &term) != GDL_OK || term)
+                break;
+            joint.n = 0;
+            bool ok = true;
+            for (uint32_t r = 0; r < nr && ok; r++) {
+                moves.n = 0;
+                ok = rt_engine_ref.legal(b->ref, s.v, s.n, r, &moves) == GDL_OK && moves.n > 0;
+                if (ok) {
+                    gt_sort(b->store, moves.v, moves.n);
+                    vec_push(joint, moves.v[gdl_rng_below(&rng, moves.n)]);
+                }
+            }
+            t.n = 0;
+            if (!ok || rt_engine_ref.next(b->ref, s.v, s.n, joint.v, &t) != GDL_OK)
+                break;
+            U32Vec x = s;
+            s = t;
+            t = x;
+        }
+    }
+    free(b->ctl->error); /* a fault while sampling is the game's, met again in play */
+    b->ctl->error = NULL;
+    vec_free(s);
+    vec_free(t);
+    vec_free(moves);
+    vec_free(joint);
+}
+
+/* Does key set `keys` (a bit per position) determine the rest of R's
+ * facts in every state of seen? */
+static bool determines(Board *b, const BgRel *R, uint32_t keys, const U32Vec *seen)
+{
+    U32Vec tup = {0};
+    bool ok = true;
+    uint32_t a = R->arity;
+    for (uint32_t i = 0; i < seen->n && ok;) {
+        tup.n = 0;
+        for (; seen->v[i]; i++) {
+            uint32_t sym, arity, args[BG_MAX_ARITY];
+            if (!flat(b, seen->v[i] - 1, &sym, &arity, args) || sym != R->sym || arity != a)
+                continue;
+            for (uint32_t j = 0; j < a; j++)
+                vec_push(tup, args[j]);
+        }
+        i++;
+        uint32_t n = a ? tup.n / a : 0;
+        for (uint32_t x = 0; x < n && ok; x++)
+            for (uint32_t y = x + 1; y < n && ok; y++) {
+                bool same_key = true;
+                for (uint32_t j = 0; j < a && same_key; j++)
+                    if (keys >> j & 1)
+                        same_key = tup.v[x * a + j] == tup.v[y * a + j];
+                if (same_key)
+                    ok = false; /* facts are unique: they differ elsewhere */
+            }
+    }
+    vec_free(tup);
+    return ok;
+}
+
+/* The fewest key positions, of the smallest product of domains, that
+ * determine the rest in every sampled state, with a value of fewer than
+ * 65535 codes. */
+static void choose_key(Board *b, BgRel *R, const U32Vec *seen)
+{
+    uint32_t a = R->arity, best = (1u << a) - 1;
+    double best_size = 0;
+    bool found = false;
+    for (uint32_t size = 0; size <= a && !found; size++)
+        for (uint32_t keys = 0; keys < 1u << a; keys++) {
+            if ((uint32_t)__builtin_popcount(keys) != size)
+                continue;
+            double ks = 1, vs = 1;
+            for (uint32_t j = 0; j < a; j++)
+                *(keys >> j & 1 ? &ks : &vs) *= R->dom[j].n;
+            if (vs >= 65535 || ks > BG_MAX_SLOTS || !determines(b, R, keys, seen))
+                continue;
+            if (!found || ks < best_size) {
+                best = keys;
+                best_size = ks;
+                found = true;
+            }
+        }
+    R->nkey = R->nval = 0;
+    for (uint32_t j = 0; j < a; j++) {
+        if (best >> j & 1)
+            R->key[R->nkey++] = j;
+        else
+            R->val[R->nval++] = j;
+    }
+}
+
+/* Builds b->g from the game's facts, moves and samples; false with *err
+ * when the game is not for this engine. */
+static bool find_layout(Board *b, char **err)
+{
+    const Ir *ir = &b->game->front.ir;
+    U32Vec facts = {0};
+    if (props(b, BASE_NONE, &facts, err) != GDL_OK) {
+        vec_free(facts);
+        return false;
+    }
+    bool ok = true;
+    for (uint32_t i = 0; i < facts.n && ok; i++) {
+        uint32_t sym, arity, args[BG_MAX_ARITY];
+        if (!flat(b, facts.v[i], &sym, &arity, args)) {
+            *err = base_sprintf("a state fact is not a functor over constants: %s", gt_text(b->store, facts.v[i]));
+            ok = false;
+            break;
+        }
+        uint32_t ri = bg_rel_of(&b->g, sym, arity);
+        if (ri == BASE_NONE) {
+            BgRel R = {.sym = sym, .arity = arity};
+            vec_push(b->g.rels, R);
+            ri = b->g.rels.n - 1;
+        }
+        for (uint32_t j = 0; j < arity; j++)
+            dom_add(&b->g.rels.v[ri].dom[j], args[j]);
+    }
+    vec_free(facts);
+    for (uint32_t r = 0; r < ir->roles.n && ok; r++) {
+        U32Vec moves = {0};
+        if (props(b, r, &moves, err) != GDL_OK)
+            ok = false;
+        for (uint32_t i = 0; i < moves.n && ok; i++) {
+            uint32_t sym, arity, args[BG_MAX_ARITY];
+            if (!flat(b, moves.v[i], &sym, &arity, args)) {
+                *err = base_sprintf("a move is not a functor over constants: %s", gt_text(b->store, moves.v[i]));
+                ok = false;
+                break;
+            }
+            uint32_t si = bg_shape_of(&b->g, sym, arity);
+            if (si == BASE_NONE) {
+                BgShape S = {.sym = sym, .arity = arity};
+                vec_push(b->g.shapes, S);
+                si = b->g.shapes.n - 1;
+            }
+            for (uint32_t j = 0; j < arity; j++)
+                dom_add(&b->g.shapes.v[si].dom[j], args[j]);
+        }
+        vec_free(moves);
+    }
+    if (!ok)
+        return false;
+    for (uint32_t i = 0; i < b->g.rels.n; i++)
+        for (uint32_t j = 0; j < b->g.rels.v[i].arity; j++)
+            dom_sort(&b->g.rels.v[i].dom[j]);
+    for (uint32_t i = 0; i < b->g.shapes.n; i++)
+        for (uint32_t j = 0; j < b->g.shapes.v[i].arity; j++)
+            dom_sort(&b->g.shapes.v[i].dom[j]);
+    U32Vec seen = {0};
+    sample(b, &seen);
+    for (uint32_t i = 0; i < b->g.rels.n; i++)
+        choose_key(b, &b->g.rels.v[i], &seen);
+    vec_free(seen);
+    if (!bg_layout(&b->g, err))
+        return false;
+    uint64_t nfacts = 0;
+    for (uint32_t i = 0; i < b->g.rels.n; i++)
+        nfacts += (uint64_t)b->g.rels.v[i].groups * b->g.rels.v[i].codes;
+    if (nfacts > BOARD_MAX_FACTS) {
+        *err = base_sprintf("the layout would name more than %u facts", BOARD_MAX_FACTS);
+        return false;
+    }
+    return true;
+}
+
+/* The static relations as tuples of symbols; false when one holds a
+ * function term or was not evaluated. */
+static bool statics(Board *b, char **err)
+{
+    const Ir *ir = &b->game->front.ir;
+    rt_fold(b->game, &b->fold);
+    b->stat = base_xcalloc(ir->rels.n + 1, sizeof *b->stat);
+    b->statp = base_xcalloc(ir->rels.n + 1, sizeof *b->statp);
+    b->stat_holds = base_xcalloc(ir->rels.n + 1, sizeof *b->stat_holds);
+    for (uint32_t r = 0; r < ir->rels.n; r++) {
+        const IrRel *rel = &ir->rels.v[r];
+        if ((rel->kind != IR_REL_USER && rel->kind != IR_REL_ROLE) || rel->dep_true || rel->dep_does)
+            continue;
+        U32Vec own = {0};
+        const U32Vec *t = b->fold.pre[r];
+        if (!t) {
+            /* given by facts (the fold pass leaves those to the code
+             * generator), or not folded within its budget */
+            GdlStatus st = rt_ref_relation(b->game, &b->fold.store, r, BOARD_MAX_FACTS, b->ctl->deadline, &own);
+            if (st != GDL_OK) {
+                vec_free(own);
+                *err = base_sprintf("relation %s/%" PRIu32 " could not be evaluated ahead: %s",
+                                    symtab_str(&b->game->front.syms, rel->sym), rel->arity, gdl_status_name(st));
+                return false;
+            }
+            t = &own;
+        }
+        if (rel->arity == 0) {
+            b->stat_holds[r] = t->n > 0;
+        } else {
+            for (uint32_t i = 0; i < t->n; i++) {
+                Gt x = t->v[i];
+                if (gt_arity(&b->fold.store, x) != 0 || gt_fn(&b->fold.store, x) >= b->nsym) {
+                    *err = base_sprintf("relation %s holds a function term", symtab_str(&b->game->front.syms, rel->sym));
+                    vec_free(own);
+                    return false;
+                }
+                vec_push(b->stat[r], gt_fn(&b->fold.store, x));
+            }
+        }
+        vec_free(own);
+        b->statp[r] = &b->stat[r];
+    }
+    b->g.stat = b->statp;
+    b->g.stat_holds = b->stat_holds;
+    return true;
+}
+
+static void board_free(Board *b)
+{
+    if (!b)
+        return;
+    if (b->jit)
+        rt_jit_free(b->jit);
+    if (b->dl)
+        dlclose(b->dl);
+    if (b->ref)
+        rt_engine_ref.destroy(b->ref);
+    for (uint32_t i = 0; i < b->g.rels.n; i++) {
+        for (uint32_t j = 0; j < BG_MAX_ARITY; j++)
+            vec_free(b->g.rels.v[i].dom[j]);
+        if (b->ixr)
+            free(b->ixr[i]);
+    }
+    for (uint32_t i = 0; i < b->g.shapes.n; i++) {
+        for (uint32_t j = 0; j < BG_MAX_ARITY; j++)
+            vec_free(b->g.shapes.v[i].dom[j]);
+        if (b->ixs)
+            free(b->ixs[i]);
+    }
+    vec_free(b->g.rels);
+    vec_free(b->g.shapes);
+    if (b->stat) {
+        for (uint32_t r = 0; r < b->game->front.ir.rels.n; r++)
+            vec_free(b->stat[r]);
+    }
+    if (b->fold.pre)
+        cp_fold_free(&b->fold);
+    free(b->stat);
+    free(b->statp);
+    free(b->stat_holds);
+    free(b->ixr);
+    free(b->ixs);
+    free(b->slot_rel);
+    free(b->fact_at);
+    free(b->fid);
+    free(b->mid);
+    free(b->st);
+    free(b->nx);
+    free(b->mshape);
+    free(b->marg);
+    free(b->out);
+    free(b->mark);
+    free(b->stack);
+    vec_free(b->held);
+    free(b->plan);
+    free(b);
+}
+
+/* The layout in words, for the plan and --dump=layout. */
+static char *layout_text(const Board *b)
+{
+    StrBuf o = {0};
+    strbuf_add(&o, "board: the state as slots (relation: key positions -> value positions)");
+    for (uint32_t i = 0; i < b->g.rels.n; i++) {
+        const BgRel *R = &b->g.rels.v[i];
+        strbuf_addf(&o, "%s %s/%" PRIu32 ":", i ? "," : ";", symtab_str(&b->game->front.syms, R->sym), R->arity);
+        for (uint32_t j = 0; j < R->nkey; j++)
+            strbuf_addf(&o, " %" PRIu32, R->key[j]);
+        strbuf_add(&o, " ->");
+        for (uint32_t j = 0; j < R->nval; j++)
+            strbuf_addf(&o, " %" PRIu32, R->val[j]);
+    }
+    return o.s;
+}
+
+typedef struct EmitCall {
+    const BgGame *g;
+    char *code;
+    size_t len;
+    char **err;
+} EmitCall;
+
+static void emit_call(void *p)
+{
+    EmitCall *c = p;
+    c->code = bg_emit(c->g, &c->len, c->err);
+}
+
+typedef struct CompileCall {
+    const char *name, *code;
+    char **err;
+    RtJit *jit;
+} CompileCall;
+
+static void compile_call(void *p)
+{
+    CompileCall *c = p;
+    c->jit = rt_jit_compile(c->name, c->code, NULL, 0, c->err);
+}
+
+/* Finds the layout and emits the C; NULL with *err when the game is not
+ * for this engine. */
+static char *board_code(Board *b, size_t *len, char **err)
+{
+    b->nsym = b->game->front.syms.n;
+    b->g.ir = &b->game->front.ir;
+    b->g.syms = &b->game->front.syms;
+    if (!statics(b, err))
+        return NULL;
+    b->ref = rt_engine_ref.create(b->game, NULL, b->store, b->ctl, err);
+    if (!b->ref)
+        return NULL;
+    if (!find_layout(b, err))
+        return NULL;
+    EmitCall ec = {&b->g, NULL, 0, err};
+    rt_stack_run(emit_call, &ec);
+    *len = ec.len;
+    return ec.code;
+}
+
+static void *board_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
+{
+    bool cc = arg && strcmp(arg, "cc") == 0;
+    if (arg && !cc) {
+        ctl->create_status = GDL_BAD_ARGUMENT;
+        *err = base_sprintf("engine board takes no argument but 'cc' (compiled by the system compiler): '%s'", arg);
+        return NULL;
+    }
+    Board *b = base_xcalloc(1, sizeof *b);
+    b->game = game;
+    b->store = store;
+    b->ctl = ctl;
+    char *why = NULL;
+    size_t len = 0;
+    char *code = board_code(b, &len, &why);
+    if (code && cc) {
+        b->dl = rt_cc_network(game, code, len, &why);
+        free(code);
+        if (b->dl) {
+            b->legal = (BgLegalFn)dlsym(b->dl, "bg_legal");
+            b->next = (BgNextFn)dlsym(b->dl, "bg_next");
+            b->terminal = (BgTerminalFn)dlsym(b->dl, "bg_terminal");
+            b->goals = (BgGoalsFn)dlsym(b->dl, "bg_goals");
+        }
+    } else if (code) {
+        CompileCall call = {game->front.src ? game->front.src->name : "game", code, &why, NULL};
+        rt_stack_run(compile_call, &call);
+        b->jit = call.jit;
+        free(code);
+        if (b->jit) {
+            b->legal = (BgLegalFn)rt_jit_symbol(b->jit, "bg_legal");
+            b->next = (BgNextFn)rt_jit_symbol(b->jit, "bg_next");
+            b->terminal = (BgTerminalFn)rt_jit_symbol(b->jit, "bg_terminal");
+            b->goals = (BgGoalsFn)rt_jit_symbol(b->jit, "bg_goals");
+        }
+    }
+    if (!b->legal || !b->next || !b->terminal || !b->goals) {
+        /* not a game for the board: the goal-directed code plays it */
+        char *reason = why ? why : base_xstrdup("the code was not made");
+        board_free(b);
+        b = base_xcalloc(1, sizeof *b);
+        b->goal = rt_engine_jit_goal.create(game, NULL, store, ctl, err);
+        if (!b->goal) {
+            free(reason);
+            free(b);
+            return NULL;
+        }
+        b->plan = base_sprintf("goal-directed code (board: %s)", reason);
+        free(reason);
+        return b;
+    }
+    free(why);
+    uint32_t ns = b->nsym, nr = game->front.ir.roles.n;
+    b->ixr = base_xcalloc(b->g.rels.n + 1, sizeof *b->ixr);
+    for (uint32_t i = 0; i < b->g.rels.n; i++) {
+        const BgRel *R = &b->g.rels.v[i];
+        b->ixr[i] = base_xcalloc((size_t)(R->arity ? R->arity : 1) * ns + 1, sizeof **b->ixr);
+        for (uint32_t j = 0; j < R->arity; j++)
+            for (uint32_t k = 0; k < R->dom[j].n; k++)
+                b->ixr[i][j * ns + R->dom[j].v[k]] = k + 1;
+    }
+    b->slot_rel = base_xcalloc(b->g.nslots + 1, sizeof *b->slot_rel);
+    b->fact_at = base_xcalloc(b->g.rels.n + 1, sizeof *b->fact_at);
+    size_t nf = 0;
+    for (uint32_t i = 0; i < b->g.rels.n; i++) {
+        const BgRel *R = &b->g.rels.v[i];
+        for (uint32_t s = 0; s < R->groups; s++)
+            b->slot_rel[R->off + s] = i;
+        b->fact_at[i] = (uint32_t)nf;
+        nf += (size_t)R->groups * R->codes;
+    }
+    b->fid = base_xcalloc(nf + 1, sizeof *b->fid);
+    b->mid = base_xcalloc(b->g.nmoves + 1, sizeof *b->mid);
+    b->st = base_xcalloc(b->g.nslots + 1, sizeof *b->st);
+    b->nx = base_xcalloc(b->g.nslots + 1, sizeof *b->nx);
+    b->mshape = base_xcalloc(nr + 1, sizeof *b->mshape);
+    b->marg = base_xcalloc((size_t)(nr + 1) * BG_MAX_ARITY, sizeof *b->marg);
+    b->cap = b->g.nmoves + 2 * nr * 1024 + 16;
+    b->out = base_xcalloc(b->cap, sizeof *b->out);
+    b->mark = base_xcalloc(b->g.nmoves + 1, sizeof *b->mark);
+    b->stack = base_xcalloc(BOARD_STACK, sizeof *b->stack);
+    b->c = (BgCtx){.st = b->st, .nx = b->nx, .mshape = b->mshape, .marg = b->marg, .out = b->out, .cap = b->cap,
+                   .mark = b->mark, .epoch = 0, .sp = b->stack, .spend = b->stack + BOARD_STACK};
+    b->plan = layout_text(b);
+    return b;
+}
+
+static void board_destroy(void *e)
+{
+    Board *b = e;
+    if (b && b->goal) {
+        rt_engine_jit_goal.destroy(b->goal);
+        b->goal = NULL;
+    }
+    board_free(b);
+}
+
+static const char *board_plan(const void *e) { return ((const Board *)e)->plan; }
+
+/* Queries of a machine whose game the board declined: the goal-directed
+ * code's. */
+static EngineStatus via_initial(void *e, U32Vec *facts)
+{
+    Board *b = e;
+    return b->goal ? rt_engine_jit_goal.initial(b->goal, facts) : board_initial(e, facts);
+}
+
+static EngineStatus via_legal(void *e, const Gt *s, uint32_t n, uint32_t role, U32Vec *moves)
+{
+    Board *b = e;
+    return b->goal ? rt_engine_jit_goal.legal(b->goal, s, n, role, moves) : board_legal(e, s, n, role, moves);
+}
+
+static EngineStatus via_next(void *e, const Gt *s, uint32_t n, const Gt *joint, U32Vec *facts)
+{
+    Board *b = e;
+    return b->goal ? rt_engine_jit_goal.next(b->goal, s, n, joint, facts) : board_next(e, s, n, joint, facts);
+}
+
+static EngineStatus via_terminal(void *e, const Gt *s, uint32_t n, bool *terminal)
+{
+    Board *b = e;
+    return b->goal ? rt_engine_jit_goal.terminal(b->goal, s, n, terminal) : board_terminal(e, s, n, terminal);
+}
+
+static EngineStatus via_goals(void *e, const Gt *s, uint32_t n, U32Vec *values)
+{
+    Board *b = e;
+    return b->goal ? rt_engine_jit_goal.goals(b->goal, s, n, values) : board_goals(e, s, n, values);
+}
+
+const EngineOps rt_engine_board = {"board", board_create, board_destroy, via_initial, via_legal, via_next,
+                                   via_terminal, via_goals, ENGINE_ARG_OPTIONAL, NULL, false, NULL, NULL, NULL,
+                                   board_plan, NULL};
+
+char *rt_board_c(const GdlGame *game, size_t *len, char **err)
+{
+    GtStore store;
+    Symtab syms;
+    symtab_init(&syms);
+    for (uint32_t i = 0; i < game->front.syms.n; i++)
+        symtab_intern(&syms, symtab_str(&game->front.syms, i), game->front.syms.len[i]);
+    gt_init(&store, &syms);
+    RtControl ctl = {0};
+    Board *b = base_xcalloc(1, sizeof *b);
+    b->game = game;
+    b->store = &store;
+    b->ctl = &ctl;
+    char *code = board_code(b, len, err);
+    board_free(b);
+    gt_free(&store);
+    symtab_free(&syms);
+    free(ctl.error);
+    return code;
+}
