@@ -973,7 +973,8 @@ static void emit_head(Fx *x)
             line(x, "if (!(%s)) { c->bad = BG_CLAIM; return; }", cond.s);
             line(x, "unsigned short *s = c->nx + (%s);", idx.s);
             line(x, "unsigned int v = %s;", code.s);
-            line(x, "if (*s && *s != v) { c->bad = BG_CLAIM; return; }");
+            if (!b->g->unchecked)
+                line(x, "if (*s && *s != v) { c->bad = BG_CLAIM; return; }");
             line(x, "*s = (unsigned short)v;");
         }
         free(idx.s);

@@ -60,6 +60,9 @@ typedef struct BgGame {
     const U32Vec **stat;
     const bool *stat_holds; /* per IR relation: the static proposition holds */
     uint32_t nslots, nmoves; /* set by bg_layout */
+    bool unchecked; /* next overwrites a slot written before instead of
+                     * reporting BG_CLAIM (for tests: a wrong layout then
+                     * plays wrong, and verify must catch it) */
 } BgGame;
 
 /* Places the relations' slots and the shapes' move numbers; false (and

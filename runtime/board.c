@@ -49,6 +49,11 @@ enum {
 };
 #define BOARD_SAMPLE_SECONDS 0.05
 
+/* A relation's key positions given in the engine's options. */
+typedef struct BoardKeys {
+    uint32_t sym, arity, mask;
+} BoardKeys;
+
 typedef struct Board {
     const GdlGame *game;
     GtStore *store;
@@ -79,6 +84,7 @@ typedef struct Board {
     void *ref;          /* the reference interpreter: the initial state, states outside the layout */
     char *plan;
     void *goal;         /* jit:goal, when the generator declined the game */
+    VEC(BoardKeys) keys; /* layouts given in the options */
 } Board;
 
 /* ---- facts and moves as symbols ------------------------------------------ */
@@ -190,7 +196,7 @@ static bool use_state(Board *b, const Gt *state, uint32_t n)
     b->covered = true;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t slot, code;
-        if (!fact_slot(b, state[i], &slot, &code) || b->st[slot]) {
+        if (!fact_slot(b, state[i], &slot, &code) || (b->st[slot] && !b->g.unchecked)) {
             b->covered = false;
             break;
         }
@@ -452,6 +458,11 @@ static void choose_key(Board *b, BgRel *R, const U32Vec *seen)
     uint32_t a = R->arity, best = (1u << a) - 1;
     double best_size = 0;
     bool found = false;
+    for (uint32_t i = 0; i < b->keys.n; i++)
+        if (b->keys.v[i].sym == R->sym && b->keys.v[i].arity == a) {
+            best = b->keys.v[i].mask;
+            found = true;
+        }
     for (uint32_t size = 0; size <= a && !found; size++)
         for (uint32_t keys = 0; keys < 1u << a; keys++) {
             if ((uint32_t)__builtin_popcount(keys) != size)
@@ -646,6 +657,7 @@ static void board_free(Board *b)
     free(b->mark);
     free(b->stack);
     vec_free(b->held);
+    vec_free(b->keys);
     free(b->plan);
     free(b);
 }
@@ -712,18 +724,68 @@ static char *board_code(Board *b, size_t *len, char **err)
     return ec.code;
 }
 
+/* The options after "board:", comma-separated: cc (the system compiler),
+ * unchecked (BgGame.unchecked, and a state read into the slots keeps the
+ * last of two facts of a slot: for tests of verify), keys=NAME/ARITY:P.P.. (relation NAME's key
+ * positions, counted from 0, instead of the ones sampling finds; none
+ * after the colon: a single slot). False with *err on a bad one. */
+static bool options(Board *b, const char *arg, bool *cc, char **err)
+{
+    for (const char *p = arg; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char *o = base_xstrndup(p, n);
+        bool ok = true;
+        if (strcmp(o, "cc") == 0)
+            *cc = true;
+        else if (strcmp(o, "unchecked") == 0)
+            b->g.unchecked = true;
+        else if (strncmp(o, "keys=", 5) == 0) {
+            char *slash = strchr(o + 5, '/'), *colon = slash ? strchr(slash, ':') : NULL;
+            char *rest = NULL;
+            unsigned long arity = slash ? strtoul(slash + 1, &rest, 10) : 0;
+            ok = slash && colon && rest == colon && arity <= BG_MAX_ARITY;
+            BoardKeys k = {.sym = BASE_NONE, .arity = (uint32_t)arity};
+            if (ok) {
+                k.sym = symtab_find(&b->game->front.syms, o + 5, (size_t)(slash - (o + 5)));
+                for (char *q = colon + 1; ok && *q;) {
+                    unsigned long pos = strtoul(q, &rest, 10);
+                    ok = rest != q && pos < arity && (*rest == '.' || *rest == 0);
+                    if (ok)
+                        k.mask |= 1u << pos;
+                    q = *rest == '.' ? rest + 1 : rest;
+                }
+                ok = ok && k.sym != BASE_NONE;
+            }
+            if (ok)
+                vec_push(b->keys, k);
+        } else
+            ok = false;
+        if (!ok) {
+            *err = base_sprintf("engine board's options are cc, unchecked and keys=NAME/ARITY:P.P (the key "
+                                "positions of a relation of the game): '%s'",
+                                o);
+            free(o);
+            return false;
+        }
+        free(o);
+        p = end ? end + 1 : NULL;
+    }
+    return true;
+}
+
 static void *board_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
-    bool cc = arg && strcmp(arg, "cc") == 0;
-    if (arg && !cc) {
-        ctl->create_status = GDL_BAD_ARGUMENT;
-        *err = base_sprintf("engine board takes no argument but 'cc' (compiled by the system compiler): '%s'", arg);
-        return NULL;
-    }
     Board *b = base_xcalloc(1, sizeof *b);
     b->game = game;
     b->store = store;
     b->ctl = ctl;
+    bool cc = false;
+    if (!options(b, arg, &cc, err)) {
+        ctl->create_status = GDL_BAD_ARGUMENT;
+        board_free(b);
+        return NULL;
+    }
     char *why = NULL;
     size_t len = 0;
     char *code = board_code(b, &len, &why);
