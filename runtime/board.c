@@ -46,8 +46,15 @@ enum {
     BOARD_SAMPLE_STATES = 4000, /* states the layout is found from, at most */
     BOARD_STACK = 1u << 20,     /* the answer stack, in words */
     BOARD_MAX_FACTS = 1u << 22, /* facts of the layout (slots times values) */
+    BOARD_PREMADE = 1u << 18,   /* facts (moves) made when the machine is, at most */
 };
 #define BOARD_SAMPLE_SECONDS 0.05
+
+/* A fact of the layout as a state holds it (EngineOps.bind_shares). */
+typedef struct BoardShare {
+    uint64_t mix;
+    Gt fact, cid;
+} BoardShare;
 
 /* A relation's key positions given in the engine's options. */
 typedef struct BoardKeys {
@@ -77,33 +84,52 @@ typedef struct Board {
     Gt *fid;            /* (slot, code) -> fact id + 1, made when first needed */
     Gt *mid;            /* move number -> move id + 1 */
     uint16_t *st, *nx;
-    uint32_t *mshape, *marg, *out, *mark, *stack, cap;
+    uint32_t *mshape, *marg, *out, *stack, cap;
+    uint32_t *marks;    /* per role, per move number: the epoch it was last legal in */
+    uint32_t *epoch;    /* per role */
+    uint64_t *legal_stamp; /* per role: the stamp of the state its marks are of (0: none) */
+    uint32_t *rank;     /* move number -> its place in canonical order (NULL: not made) */
+    uint32_t nfacts;    /* entries of fid */
+    uint32_t *share_at; /* slot -> its first entry of fid and share */
+    BoardShare *share;  /* per entry of fid, when fid is in slot order (bind_shares) */
+    bool in_order;      /* fid's facts were made in slot order: their ids increase */
     BgCtx c;
     U32Vec held;        /* the facts st holds */
     bool have, covered; /* st holds held; and the layout could hold it */
+    uint64_t held_stamp; /* the stamp of the state st holds (0: none) */
     void *ref;          /* the reference interpreter: the initial state, states outside the layout */
     char *plan;
     void *goal;         /* jit:goal, when the generator declined the game */
     VEC(BoardKeys) keys; /* layouts given in the options */
+    Symtab lsyms;       /* the game's symbols and */
+    GtStore lstore;     /* a store of its own, for finding the layout (the
+                         * machine's gets the facts in slot order) */
+    bool lstore_made;
 } Board;
 
 /* ---- facts and moves as symbols ------------------------------------------ */
 
 /* A flat term's functor, arity and argument symbols; false when an
  * argument is not a constant of the game. */
-static bool flat(const Board *b, Gt t, uint32_t *sym, uint32_t *arity, uint32_t *args)
+static bool flat_in(const Board *b, const GtStore *store, Gt t, uint32_t *sym, uint32_t *arity, uint32_t *args)
 {
-    *sym = gt_fn(b->store, t);
-    *arity = gt_arity(b->store, t);
+    *sym = gt_fn(store, t);
+    *arity = gt_arity(store, t);
     if (*arity > BG_MAX_ARITY)
         return false;
     for (uint32_t i = 0; i < *arity; i++) {
-        Gt a = gt_arg(b->store, t, i);
-        if (gt_arity(b->store, a) != 0 || gt_fn(b->store, a) >= b->nsym)
+        Gt a = gt_arg(store, t, i);
+        if (gt_arity(store, a) != 0 || gt_fn(store, a) >= b->nsym)
             return false;
-        args[i] = gt_fn(b->store, a);
+        args[i] = gt_fn(store, a);
     }
     return *sym < b->nsym;
+}
+
+/* The same for a term of the machine's store. */
+static bool flat(const Board *b, Gt t, uint32_t *sym, uint32_t *arity, uint32_t *args)
+{
+    return flat_in(b, b->store, t, sym, arity, args);
 }
 
 /* The slot and code of fact t; false outside the layout. */
@@ -179,19 +205,40 @@ static Gt number_move(Board *b, uint32_t m)
     return t;
 }
 
+/* The move number of role r's move in mshape/marg, or BASE_NONE. */
+static uint32_t move_number(const Board *b, uint32_t r)
+{
+    const BgShape *S = &b->g.shapes.v[b->mshape[r]];
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < S->arity; j++) {
+        uint32_t p = b->ixs[b->mshape[r]][j * b->nsym + b->marg[r * BG_MAX_ARITY + j]];
+        if (!p)
+            return BASE_NONE;
+        m = m * S->dom[j].n + (p - 1);
+    }
+    return S->base + m;
+}
+
 /* ---- queries --------------------------------------------------------------- */
 
-/* Reads state into the slots (once per state); false when the layout
- * cannot hold it. */
+/* Makes st hold the state: the one it holds already when the API names it
+ * by the same stamp (RtControl.stamp: legal of each role, terminal, next
+ * of one state; and the state next made last, kept in st), else read from
+ * its facts. False when the layout cannot hold it. */
 static bool use_state(Board *b, const Gt *state, uint32_t n)
 {
-    if (b->have && b->held.n == n && gt_tuple_eq(b->held.v, state, n))
+    uint64_t stamp = b->ctl->stamp;
+    if (stamp && stamp == b->held_stamp)
+        return b->covered;
+    if (!stamp && b->have && b->held.n == n && gt_tuple_eq(b->held.v, state, n))
         return b->covered;
     b->held.n = 0;
     vec_reserve(b->held, n + 1);
     gt_tuple_copy(b->held.v, state, n);
     b->held.n = n;
     b->have = true;
+    b->held_stamp = stamp;
+    memset(b->legal_stamp, 0, b->game->front.ir.roles.n * sizeof *b->legal_stamp);
     memset(b->st, 0, (size_t)b->g.nslots * sizeof *b->st);
     b->covered = true;
     for (uint32_t i = 0; i < n; i++) {
@@ -203,6 +250,13 @@ static bool use_state(Board *b, const Gt *state, uint32_t n)
         b->st[slot] = (uint16_t)code;
     }
     return b->covered;
+}
+
+/* st changed without a state named: no stamp names it. */
+static void forget_state(Board *b)
+{
+    b->have = false;
+    b->held_stamp = 0;
 }
 
 static void ctx_reset(Board *b)
@@ -225,26 +279,53 @@ static EngineStatus board_initial(void *e, U32Vec *facts)
     return rt_engine_ref.initial(b->ref, facts);
 }
 
+static void sort_by_rank(const Board *b, uint32_t *v, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = v[i], r = b->rank[x], k = i;
+        for (; k > 0 && b->rank[v[k - 1]] > r; k--)
+            v[k] = v[k - 1];
+        v[k] = x;
+    }
+}
+
+/* The legal move numbers of role in st into b->out, each marked in the
+ * role's marks; false when the code could not say (BgCtx.bad). */
+static bool legal_numbers(Board *b, uint32_t role)
+{
+    ctx_reset(b);
+    if (++b->epoch[role] == 0) {
+        memset(b->marks + (size_t)role * b->g.nmoves, 0, (size_t)b->g.nmoves * sizeof *b->marks);
+        b->epoch[role] = 1;
+    }
+    b->c.mark = b->marks + (size_t)role * b->g.nmoves;
+    b->c.epoch = b->epoch[role];
+    b->legal(&b->c, b->game->front.ir.roles.v[role]);
+    if (b->c.bad != BG_OK)
+        return false;
+    b->legal_stamp[role] = b->held_stamp ? b->held_stamp : UINT64_MAX;
+    return true;
+}
+
 static EngineStatus board_legal(void *e, const Gt *state, uint32_t n, uint32_t role, U32Vec *moves)
 {
     Board *b = e;
     GdlStatus st = stopped(b);
     if (st != GDL_OK)
         return st;
-    if (use_state(b, state, n)) {
-        ctx_reset(b);
-        if (++b->c.epoch == 0) {
-            memset(b->mark, 0, (size_t)b->g.nmoves * sizeof *b->mark);
-            b->c.epoch = 1;
-        }
-        b->legal(&b->c, b->game->front.ir.roles.v[role]);
-        if (b->c.bad == BG_OK) {
-            for (uint32_t i = 0; i < b->c.nout; i++)
-                vec_push(*moves, number_move(b, b->out[i]));
-            return GDL_OK;
-        }
+    if (use_state(b, state, n) && legal_numbers(b, role)) {
+        if (b->rank)
+            sort_by_rank(b, b->out, b->c.nout);
+        vec_reserve(*moves, moves->n + b->c.nout + 1);
+        for (uint32_t i = 0; i < b->c.nout; i++)
+            moves->v[moves->n++] = number_move(b, b->out[i]);
+        return GDL_OK;
     }
-    return rt_engine_ref.legal(b->ref, state, n, role, moves);
+    uint32_t from = moves->n;
+    st = rt_engine_ref.legal(b->ref, state, n, role, moves);
+    if (st == GDL_OK && b->rank) /* the API takes this engine's moves as sorted */
+        gt_sort(b->store, moves->v + from, moves->n - from);
+    return st;
 }
 
 /* The joint move into mshape and marg; false when a move is outside the
@@ -266,24 +347,124 @@ static bool use_joint(Board *b, const Gt *joint)
     return true;
 }
 
+/* next into nx; false when the code could not say. */
+static bool next_slots(Board *b)
+{
+    ctx_reset(b);
+    memset(b->nx, 0, (size_t)b->g.nslots * sizeof *b->nx);
+    b->next(&b->c);
+    return b->c.bad == BG_OK;
+}
+
+/* nx becomes the state held: the one the API is making (made_stamp). */
+static void keep_next(Board *b)
+{
+    uint16_t *t = b->st;
+    b->st = b->nx;
+    b->nx = t;
+    b->c.st = b->st;
+    b->c.nx = b->nx;
+    b->have = false;
+    b->held_stamp = b->ctl->made_stamp;
+    b->covered = true;
+    memset(b->legal_stamp, 0, b->game->front.ir.roles.n * sizeof *b->legal_stamp);
+}
+
 static EngineStatus board_next(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts)
 {
     Board *b = e;
     GdlStatus st = stopped(b);
     if (st != GDL_OK)
         return st;
-    if (use_state(b, state, n) && use_joint(b, joint)) {
-        ctx_reset(b);
-        memset(b->nx, 0, (size_t)b->g.nslots * sizeof *b->nx);
-        b->next(&b->c);
-        if (b->c.bad == BG_OK) {
-            for (uint32_t s = 0; s < b->g.nslots; s++)
-                if (b->nx[s])
-                    vec_push(*facts, slot_fact(b, s, b->nx[s]));
-            return GDL_OK;
+    if (use_state(b, state, n) && use_joint(b, joint) && next_slots(b)) {
+        vec_reserve(*facts, facts->n + b->g.nslots + 1);
+        for (uint32_t s = 0; s < b->g.nslots; s++)
+            if (b->nx[s])
+                facts->v[facts->n++] = slot_fact(b, s, b->nx[s]);
+        if (b->ctl->made_stamp)
+            keep_next(b);
+        return GDL_OK;
+    }
+    forget_state(b);
+    return rt_engine_ref.next(b->ref, state, n, joint, facts);
+}
+
+/* Is every move of the joint move legal in st (O(roles) once each role's
+ * moves were listed in it, as a playout does)? */
+static bool joint_legal(Board *b, const Gt *joint, bool *ok)
+{
+    uint32_t nr = b->game->front.ir.roles.n;
+    for (uint32_t r = 0; r < nr; r++) {
+        uint64_t want = b->held_stamp ? b->held_stamp : UINT64_MAX;
+        if (b->legal_stamp[r] != want && !legal_numbers(b, r))
+            return false;
+        uint32_t m = move_number(b, r);
+        if (m == BASE_NONE || b->marks[(size_t)r * b->g.nmoves + m] != b->epoch[r]) {
+            *ok = false;
+            return true;
         }
     }
-    return rt_engine_ref.next(b->ref, state, n, joint, facts);
+    *ok = true;
+    return true;
+}
+
+/* EngineOps.next_shared: the next state's facts in slot order, which is
+ * their order by id (made so: board_create), with their canonical ids and
+ * shares of the hash (bind_shares). */
+static EngineStatus board_next_shared(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
+                                      uint32_t *nout, uint64_t *sum)
+{
+    Board *b = e;
+    GdlStatus st = stopped(b);
+    if (st != GDL_OK)
+        return st;
+    bool ok = false;
+    if (!use_state(b, state, n) || !use_joint(b, joint) || !joint_legal(b, joint, &ok))
+        return RT_UNSHARED;
+    if (!ok)
+        return RT_ILLEGAL;
+    if (!next_slots(b)) {
+        forget_state(b);
+        return RT_UNSHARED;
+    }
+    uint32_t k = 0;
+    uint64_t h = 0;
+    const uint16_t *nx = b->nx;
+    for (uint32_t s = 0; s < b->g.nslots; s++)
+        if (nx[s]) {
+            const BoardShare *f = &b->share[b->share_at[s] + nx[s] - 1];
+            facts[k] = f->fact;
+            cids[k++] = f->cid;
+            h += f->mix;
+        }
+    *nout = k;
+    *sum = h;
+    keep_next(b);
+    return GDL_OK;
+}
+
+/* EngineOps.bind_shares: every fact of the layout's, once. */
+static uint32_t board_bind_shares(void *e, void (*share)(void *ctx, const Gt *facts, uint32_t n, Gt *cids,
+                                                         uint64_t *mixes),
+                                  void *ctx)
+{
+    Board *b = e;
+    if (b->goal || !b->nfacts)
+        return 0;
+    if (!b->share) {
+        Gt *f = base_xmalloc(((size_t)b->nfacts + 1) * sizeof *f), *cids = base_xmalloc(((size_t)b->nfacts + 1) * sizeof *cids);
+        uint64_t *mixes = base_xmalloc(((size_t)b->nfacts + 1) * sizeof *mixes);
+        for (uint32_t i = 0; i < b->nfacts; i++)
+            f[i] = b->fid[i] - 1;
+        share(ctx, f, b->nfacts, cids, mixes);
+        b->share = base_xmalloc(((size_t)b->nfacts + 1) * sizeof *b->share);
+        for (uint32_t i = 0; i < b->nfacts; i++)
+            b->share[i] = (BoardShare){mixes[i], f[i], cids[i]};
+        free(f);
+        free(cids);
+        free(mixes);
+    }
+    return b->g.nslots;
 }
 
 static EngineStatus board_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
@@ -336,9 +517,9 @@ static GdlStatus props(Board *b, uint32_t role, U32Vec *out, char **err)
     uint32_t rel = ir->kwrel[role == BASE_NONE ? IR_REL_BASE : IR_REL_INPUT];
     if (rel != BASE_NONE && ir->rels.v[rel].nrules > 0 && !ir->rels.v[rel].dep_true && !ir->rels.v[rel].dep_does) {
         U32Vec t = {0};
-        GdlStatus st = rt_ref_relation(b->game, b->store, rel, BOARD_MAX_FACTS, b->ctl->deadline, &t);
+        GdlStatus st = rt_ref_relation(b->game, &b->lstore, rel, BOARD_MAX_FACTS, b->ctl->deadline, &t);
         uint32_t arity = role == BASE_NONE ? 1 : 2;
-        Gt r = role == BASE_NONE ? 0 : gt_intern(b->store, ir->roles.v[role], 0, NULL);
+        Gt r = role == BASE_NONE ? 0 : gt_intern(&b->lstore, ir->roles.v[role], 0, NULL);
         for (uint32_t i = 0; st == GDL_OK && i + arity <= t.n; i += arity)
             if (arity == 1 || t.v[i] == r)
                 vec_push(*out, t.v[i + arity - 1]);
@@ -348,7 +529,7 @@ static GdlStatus props(Board *b, uint32_t role, U32Vec *out, char **err)
                                 gdl_status_name(st));
         return st;
     }
-    return cp_domain(ir, b->store, BOARD_MAX_FACTS, role, stop_cb, b->ctl, out, err);
+    return cp_domain(ir, &b->lstore, BOARD_MAX_FACTS, role, stop_cb, b->ctl, out, err);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -371,8 +552,9 @@ static void dom_sort(U32Vec *d)
 
 /* Random playthroughs by the reference interpreter: the states seen, as
  * one list of facts per state (0 between states). */
-static void sample(Board *b, U32Vec *seen)
+static void sample(Board *b, void *ref, U32Vec *seen)
 {
+    GtStore *store = &b->lstore;
     GdlRng rng;
     gdl_rng_seed(&rng, 1);
     double end = gdl_now() + BOARD_SAMPLE_SECONDS;
@@ -381,29 +563,29 @@ static void sample(Board *b, U32Vec *seen)
     vec_reserve(joint, nr + 1);
     while (states < BOARD_SAMPLE_STATES && gdl_now() < end) {
         s.n = 0;
-        if (rt_engine_ref.initial(b->ref, &s) != GDL_OK)
+        if (rt_engine_ref.initial(ref, &s) != GDL_OK)
             break;
         for (uint32_t depth = 0; depth < 500 && states < BOARD_SAMPLE_STATES && gdl_now() < end; depth++) {
-            gt_sort(b->store, s.v, s.n);
+            gt_sort(store, s.v, s.n);
             for (uint32_t i = 0; i < s.n; i++)
                 vec_push(*seen, s.v[i] + 1);
             vec_push(*seen, 0);
             states++;
             bool term = true;
-            if (rt_engine_ref.terminal(b->ref, s.v, s.n, &term) != GDL_OK || term)
+            if (rt_engine_ref.terminal(ref, s.v, s.n, &term) != GDL_OK || term)
                 break;
             joint.n = 0;
             bool ok = true;
             for (uint32_t r = 0; r < nr && ok; r++) {
                 moves.n = 0;
-                ok = rt_engine_ref.legal(b->ref, s.v, s.n, r, &moves) == GDL_OK && moves.n > 0;
+                ok = rt_engine_ref.legal(ref, s.v, s.n, r, &moves) == GDL_OK && moves.n > 0;
                 if (ok) {
-                    gt_sort(b->store, moves.v, moves.n);
+                    gt_sort(store, moves.v, moves.n);
                     vec_push(joint, moves.v[gdl_rng_below(&rng, moves.n)]);
                 }
             }
             t.n = 0;
-            if (!ok || rt_engine_ref.next(b->ref, s.v, s.n, joint.v, &t) != GDL_OK)
+            if (!ok || rt_engine_ref.next(ref, s.v, s.n, joint.v, &t) != GDL_OK)
                 break;
             U32Vec x = s;
             s = t;
@@ -429,7 +611,7 @@ static bool determines(Board *b, const BgRel *R, uint32_t keys, const U32Vec *se
         tup.n = 0;
         for (; seen->v[i]; i++) {
             uint32_t sym, arity, args[BG_MAX_ARITY];
-            if (!flat(b, seen->v[i] - 1, &sym, &arity, args) || sym != R->sym || arity != a)
+            if (!flat_in(b, &b->lstore, seen->v[i] - 1, &sym, &arity, args) || sym != R->sym || arity != a)
                 continue;
             for (uint32_t j = 0; j < a; j++)
                 vec_push(tup, args[j]);
@@ -500,8 +682,8 @@ static bool find_layout(Board *b, char **err)
     bool ok = true;
     for (uint32_t i = 0; i < facts.n && ok; i++) {
         uint32_t sym, arity, args[BG_MAX_ARITY];
-        if (!flat(b, facts.v[i], &sym, &arity, args)) {
-            *err = base_sprintf("a state fact is not a functor over constants: %s", gt_text(b->store, facts.v[i]));
+        if (!flat_in(b, &b->lstore, facts.v[i], &sym, &arity, args)) {
+            *err = base_sprintf("a state fact is not a functor over constants: %s", gt_text(&b->lstore, facts.v[i]));
             ok = false;
             break;
         }
@@ -521,8 +703,8 @@ static bool find_layout(Board *b, char **err)
             ok = false;
         for (uint32_t i = 0; i < moves.n && ok; i++) {
             uint32_t sym, arity, args[BG_MAX_ARITY];
-            if (!flat(b, moves.v[i], &sym, &arity, args)) {
-                *err = base_sprintf("a move is not a functor over constants: %s", gt_text(b->store, moves.v[i]));
+            if (!flat_in(b, &b->lstore, moves.v[i], &sym, &arity, args)) {
+                *err = base_sprintf("a move is not a functor over constants: %s", gt_text(&b->lstore, moves.v[i]));
                 ok = false;
                 break;
             }
@@ -546,7 +728,13 @@ static bool find_layout(Board *b, char **err)
         for (uint32_t j = 0; j < b->g.shapes.v[i].arity; j++)
             dom_sort(&b->g.shapes.v[i].dom[j]);
     U32Vec seen = {0};
-    sample(b, &seen);
+    char *why = NULL;
+    void *ref = rt_engine_ref.create(b->game, NULL, &b->lstore, b->ctl, &why);
+    free(why);
+    if (ref) {
+        sample(b, ref, &seen);
+        rt_engine_ref.destroy(ref);
+    }
     for (uint32_t i = 0; i < b->g.rels.n; i++)
         choose_key(b, &b->g.rels.v[i], &seen);
     vec_free(seen);
@@ -654,10 +842,19 @@ static void board_free(Board *b)
     free(b->mshape);
     free(b->marg);
     free(b->out);
-    free(b->mark);
+    free(b->marks);
+    free(b->epoch);
+    free(b->legal_stamp);
+    free(b->rank);
+    free(b->share_at);
+    free(b->share);
     free(b->stack);
     vec_free(b->held);
     vec_free(b->keys);
+    if (b->lstore_made) {
+        gt_free(&b->lstore);
+        symtab_free(&b->lsyms);
+    }
     free(b->plan);
     free(b);
 }
@@ -711,10 +908,12 @@ static char *board_code(Board *b, size_t *len, char **err)
     b->nsym = b->game->front.syms.n;
     b->g.ir = &b->game->front.ir;
     b->g.syms = &b->game->front.syms;
+    symtab_init(&b->lsyms);
+    for (uint32_t i = 0; i < b->game->front.syms.n; i++)
+        symtab_intern(&b->lsyms, symtab_str(&b->game->front.syms, i), b->game->front.syms.len[i]);
+    gt_init(&b->lstore, &b->lsyms);
+    b->lstore_made = true;
     if (!statics(b, err))
-        return NULL;
-    b->ref = rt_engine_ref.create(b->game, NULL, b->store, b->ctl, err);
-    if (!b->ref)
         return NULL;
     if (!find_layout(b, err))
         return NULL;
@@ -845,18 +1044,69 @@ static void *board_create(const GdlGame *game, const char *arg, GtStore *store, 
         b->fact_at[i] = (uint32_t)nf;
         nf += (size_t)R->groups * R->codes;
     }
+    b->ixs = base_xcalloc(b->g.shapes.n + 1, sizeof *b->ixs);
+    for (uint32_t i = 0; i < b->g.shapes.n; i++) {
+        const BgShape *S = &b->g.shapes.v[i];
+        b->ixs[i] = base_xcalloc((size_t)(S->arity ? S->arity : 1) * ns + 1, sizeof **b->ixs);
+        for (uint32_t j = 0; j < S->arity; j++)
+            for (uint32_t k = 0; k < S->dom[j].n; k++)
+                b->ixs[i][j * ns + S->dom[j].v[k]] = k + 1;
+    }
     b->fid = base_xcalloc(nf + 1, sizeof *b->fid);
+    b->nfacts = (uint32_t)nf;
+    b->share_at = base_xcalloc(b->g.nslots + 1, sizeof *b->share_at);
+    for (uint32_t i = 0; i < b->g.rels.n; i++) {
+        const BgRel *R = &b->g.rels.v[i];
+        for (uint32_t s = 0; s < R->groups; s++)
+            b->share_at[R->off + s] = b->fact_at[i] + s * R->codes;
+    }
     b->mid = base_xcalloc(b->g.nmoves + 1, sizeof *b->mid);
+    /* every fact made now, in slot order, before anything else makes one:
+     * their ids then increase with the slot, and the next state's facts
+     * come out sorted (board_next_shared) */
+    b->in_order = nf <= BOARD_PREMADE;
+    for (uint32_t s = 0; b->in_order && s < b->g.nslots; s++) {
+        const BgRel *R = &b->g.rels.v[b->slot_rel[s]];
+        for (uint32_t v = 1; v <= R->codes; v++)
+            slot_fact(b, s, v);
+    }
+    for (size_t i = 1; b->in_order && i < nf; i++)
+        b->in_order = b->fid[i - 1] < b->fid[i];
+    if (b->g.nmoves <= BOARD_PREMADE) {
+        /* the moves' canonical order, so that legal answers in it */
+        Gt *ids = base_xmalloc(((size_t)b->g.nmoves + 1) * sizeof *ids);
+        for (uint32_t m = 0; m < b->g.nmoves; m++)
+            ids[m] = number_move(b, m);
+        gt_sort(store, ids, b->g.nmoves);
+        b->rank = base_xcalloc(b->g.nmoves + 1, sizeof *b->rank);
+        for (uint32_t k = 0; k < b->g.nmoves; k++) {
+            /* the move number of ids[k]: its shape and arguments */
+            uint32_t sym, arity, args[BG_MAX_ARITY];
+            flat(b, ids[k], &sym, &arity, args);
+            uint32_t si = bg_shape_of(&b->g, sym, arity), m = 0;
+            for (uint32_t j = 0; j < arity; j++)
+                m = m * b->g.shapes.v[si].dom[j].n + (b->ixs[si][j * ns + args[j]] - 1);
+            b->rank[b->g.shapes.v[si].base + m] = k;
+        }
+        free(ids);
+    }
+    b->ref = rt_engine_ref.create(game, NULL, store, ctl, err);
+    if (!b->ref) {
+        board_free(b);
+        return NULL;
+    }
     b->st = base_xcalloc(b->g.nslots + 1, sizeof *b->st);
     b->nx = base_xcalloc(b->g.nslots + 1, sizeof *b->nx);
     b->mshape = base_xcalloc(nr + 1, sizeof *b->mshape);
     b->marg = base_xcalloc((size_t)(nr + 1) * BG_MAX_ARITY, sizeof *b->marg);
     b->cap = b->g.nmoves + 2 * nr * 1024 + 16;
     b->out = base_xcalloc(b->cap, sizeof *b->out);
-    b->mark = base_xcalloc(b->g.nmoves + 1, sizeof *b->mark);
+    b->marks = base_xcalloc((size_t)(b->g.nmoves + 1) * (nr + 1), sizeof *b->marks);
+    b->epoch = base_xcalloc(nr + 1, sizeof *b->epoch);
+    b->legal_stamp = base_xcalloc(nr + 1, sizeof *b->legal_stamp);
     b->stack = base_xcalloc(BOARD_STACK, sizeof *b->stack);
     b->c = (BgCtx){.st = b->st, .nx = b->nx, .mshape = b->mshape, .marg = b->marg, .out = b->out, .cap = b->cap,
-                   .mark = b->mark, .epoch = 0, .sp = b->stack, .spend = b->stack + BOARD_STACK};
+                   .mark = b->marks, .epoch = 0, .sp = b->stack, .spend = b->stack + BOARD_STACK};
     b->plan = layout_text(b);
     return b;
 }
@@ -905,9 +1155,27 @@ static EngineStatus via_goals(void *e, const Gt *s, uint32_t n, U32Vec *values)
     return b->goal ? rt_engine_jit_goal.goals(b->goal, s, n, values) : board_goals(e, s, n, values);
 }
 
+static uint32_t via_bind_shares(void *e, void (*share)(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes),
+                                void *ctx)
+{
+    Board *b = e;
+    return b->goal || !b->in_order ? 0 : board_bind_shares(e, share, ctx);
+}
+
+/* Answers in canonical order (the moves' ranks are known). */
+static const EngineOps board_sorted = {"board", NULL, board_destroy, via_initial, via_legal, via_next, via_terminal,
+                                       via_goals, ENGINE_ARG_OPTIONAL, NULL, true, NULL, via_bind_shares,
+                                       board_next_shared, board_plan, NULL};
+
+static const EngineOps *board_resolve(const EngineOps *ops, void **engine)
+{
+    Board *b = *engine;
+    return !b->goal && b->rank ? &board_sorted : ops;
+}
+
 const EngineOps rt_engine_board = {"board", board_create, board_destroy, via_initial, via_legal, via_next,
-                                   via_terminal, via_goals, ENGINE_ARG_OPTIONAL, NULL, false, NULL, NULL, NULL,
-                                   board_plan, NULL};
+                                   via_terminal, via_goals, ENGINE_ARG_OPTIONAL, NULL, false, NULL, via_bind_shares,
+                                   board_next_shared, board_plan, board_resolve};
 
 char *rt_board_c(const GdlGame *game, size_t *len, char **err)
 {
