@@ -408,9 +408,6 @@ static uint32_t query_of(Bg *b, uint32_t rel, uint64_t mask, uint32_t mode)
     for (uint32_t i = 0; i < b->qs.n; i++)
         if (b->qs.v[i].rel == rel && b->qs.v[i].mask == mask && b->qs.v[i].mode == mode)
             return i;
-    const IrRel *R = &b->ir->rels.v[rel];
-    if (b->ir->sccs.v[R->scc].recursive)
-        fail_with(b, base_sprintf("relation %s/%" PRIu32 " is recursive", symtext(b, R->sym), R->arity));
     BgQuery q = {rel, mask, mode};
     vec_push(b->qs, q);
     return b->qs.n - 1;
@@ -1238,17 +1235,64 @@ static void emit_query(Bg *b, uint32_t q)
     strbuf_addf(&b->protos, "static %s %s(BgCtx *c, const unsigned int *a);\n", test ? "int" : "void", name);
     StrBuf f = {0};
     strbuf_addf(&f, "static %s %s(BgCtx *c, const unsigned int *a)\n{\n", test ? "int" : "void", name);
+    bool rec = b->ir->sccs.v[rel->scc].recursive;
+    /* a test that may cost more than a few reads is remembered for the
+     * rest of the query (by its arguments): the same call again is one
+     * lookup. A call under way is not in the memo yet; one that ended is
+     * final (BG_DEEP throws the query's answers away). */
+    uint32_t nlits = 0;
+    for (uint32_t i = 0; i < rel->nrules; i++)
+        nlits += b->ir->rules.v[b->ir->rule_index.v[rel->rules + i]].nlits;
+    bool memo = test && rel->arity <= BG_MEMO_ARITY && (rec || nlits >= 4);
+    if (memo) {
+        StrBuf h = {0}, eq = {0};
+        strbuf_addf(&h, "%" PRIu32 "u * 0x9e3779b1u", q + 1);
+        strbuf_addf(&eq, "l[0] == c->memo_epoch && l[1] == %" PRIu32 "u", q);
+        for (uint32_t i = 0; i < rel->arity; i++) {
+            strbuf_addf(&h, " ^ (a[%" PRIu32 "] + 0x7f4a7c15u) * %uu", i, 0x85ebca6bu + 2 * i);
+            strbuf_addf(&eq, " && l[%" PRIu32 "] == a[%" PRIu32 "]", 2 + i, i);
+        }
+        strbuf_addf(&f, "    unsigned int hm = %s;\n", h.s);
+        strbuf_add(&f, "    unsigned int *l = c->memo + ((hm ^ hm >> 15) & c->memo_mask) * 8u;\n");
+        strbuf_addf(&f, "    if (%s)\n        return (int)l[6];\n", eq.s);
+        free(h.s);
+        free(eq.s);
+    }
+    if (rec) {
+        /* without tables: bounded (BG_DEEP) */
+        strbuf_addf(&f, "    if (c->depth >= %du || c->budget == 0) {\n        c->bad = BG_DEEP;\n        return%s;\n    }\n",
+                    BG_MAX_DEPTH, test ? " 0" : "");
+        strbuf_add(&f, "    c->depth++;\n    c->budget--;\n");
+    }
     if (test)
         strbuf_add(&f, "    unsigned int *s0 = c->sp;\n");
     for (uint32_t i = 0; i < rel->nrules; i++) {
         uint32_t rule = b->ir->rule_index.v[rel->rules + i];
         emit_rule(b, q, rule);
         if (test)
-            strbuf_addf(&f, "    if (%s_r%" PRIu32 "(c, a)) {\n        c->sp = s0;\n        return 1;\n    }\n", name, rule);
+            strbuf_addf(&f, "    if (%s_r%" PRIu32 "(c, a)) {\n        c->sp = s0;\n%s%s        return 1;\n    }\n", name,
+                        rule, rec ? "        c->depth--;\n" : "", memo ? "        MEMO(1);\n" : "");
         else
             strbuf_addf(&f, "    %s_r%" PRIu32 "(c, a);\n", name, rule);
     }
+    if (rec)
+        strbuf_add(&f, "    c->depth--;\n");
+    if (memo)
+        strbuf_add(&f, "    MEMO(0);\n");
     strbuf_add(&f, test ? "    c->sp = s0;\n    return 0;\n}\n\n" : "}\n\n");
+    if (memo) {
+        /* MEMO(r): the line takes this call and its answer */
+        StrBuf m = {0};
+        strbuf_addf(&m, "#define MEMO(r) do { l[0] = c->memo_epoch; l[1] = %" PRIu32 "u;", q);
+        for (uint32_t i = 0; i < rel->arity; i++)
+            strbuf_addf(&m, " l[%" PRIu32 "] = a[%" PRIu32 "];", 2 + i, i);
+        strbuf_add(&m, " l[6] = (r); } while (0)\n");
+        StrBuf g = {0};
+        strbuf_addf(&g, "%s%s#undef MEMO\n\n", m.s, f.s);
+        free(m.s);
+        free(f.s);
+        f = g;
+    }
     strbuf_add(&b->funcs, f.s);
     free(f.s);
     free(name);
@@ -1283,7 +1327,7 @@ char *bg_emit(const BgGame *g, size_t *len, char **err)
     if (!b.err) {
         strbuf_add(&o, "/* ==== the runtime's code ==== */\n");
         strbuf_add(&o, "typedef struct BgCtx {\n    " BG_STR(BG_CTX_FIELDS) "\n} BgCtx;\n");
-        strbuf_addf(&o, "enum { BG_CLAIM = %d, BG_SPACE = %d };\n", BG_CLAIM, BG_SPACE);
+        strbuf_addf(&o, "enum { BG_CLAIM = %d, BG_SPACE = %d, BG_DEEP = %d };\n", BG_CLAIM, BG_SPACE, BG_DEEP);
         strbuf_add(&o, "/* Pops the answers [b, e) of a call, keeping what was pushed above them. */\n"
                        "static void bg_pop(BgCtx *c, unsigned int *b, unsigned int *e)\n{\n"
                        "    unsigned int *d = b;\n    for (unsigned int *s = e; s < c->sp; s++)\n        *d++ = *s;\n"

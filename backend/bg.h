@@ -12,10 +12,15 @@
  * game's symbol ids, so a variable holds one number and two terms are
  * equal when their numbers are.
  *
- * What is compiled: legal (role bound), next, terminal and goal, every
- * relation they reach, non-recursively: a relation of the state or the
- * move that is recursive is not (bg_emit says so, naming it). Relations
- * that depend on neither are tables of constants (the fold pass's answers).
+ * What is compiled: legal (role bound), next, terminal and goal, and every
+ * relation they reach, evaluated top-down without tables. A recursive
+ * relation is called like any other (a line walked cell by cell ends at
+ * the board's edge), under a bound on nesting and on the calls a query
+ * may make: past it the query reports BG_DEEP and the host asks another
+ * engine, so a recursion that would not end without tables (a cycle of
+ * the rules) costs one bounded query, never a wrong answer. Relations
+ * that depend on neither the state nor the move are tables of constants
+ * (the fold pass's answers).
  */
 #ifndef GDLC_BG_H
 #define GDLC_BG_H
@@ -27,6 +32,9 @@ enum {
     BG_MAX_ARITY = 8,     /* argument positions of a state fact or a move */
     BG_MAX_SLOTS = 1u << 20, /* slots of a state */
     BG_MAX_MOVES = 1u << 22, /* move numbers of all shapes together */
+    BG_MAX_DEPTH = 4096,     /* nested calls of recursive relations */
+    BG_MEMO_WORDS = 8,       /* a line of the tests' memo: epoch, query, 4 arguments, answer */
+    BG_MEMO_ARITY = 4,       /* tests of more arguments are not remembered */
 };
 
 /* A state relation (the facts (sym a1 .. an)) and its layout: the key's
@@ -91,7 +99,12 @@ char *bg_emit(const BgGame *g, size_t *len, char **err);
     unsigned int *mark;       /* legal: per move number, the epoch it was answered in */    \
     unsigned int epoch;                                                                      \
     unsigned int *sp, *spend; /* the stack of answers of enumerated relations */             \
-    unsigned int bad;         /* BG_CLAIM, BG_SPACE: the answers are not to be used */
+    unsigned int *memo;       /* answers of tests this query: BG_MEMO_WORDS a line */  \
+    unsigned int memo_mask;   /* lines - 1 (a power of two) */                         \
+    unsigned int memo_epoch;  /* the query's number: lines of others are stale */      \
+    unsigned int depth;       /* calls of recursive relations under way */            \
+    unsigned int budget;      /* calls of recursive relations left to this query */  \
+    unsigned int bad;         /* BG_CLAIM, BG_SPACE, BG_DEEP: the answers are not to be used */
 #define BG_STR_(...) #__VA_ARGS__
 #define BG_STR(...) BG_STR_(__VA_ARGS__)
 
@@ -110,6 +123,8 @@ enum {
     BG_OK = 0,
     BG_CLAIM = 1,   /* two facts of one group, or a fact or move outside the layout */
     BG_SPACE = 2,   /* the answer stack is full */
+    BG_DEEP = 3,    /* recursion past BG_MAX_DEPTH, or the query's budget of
+                     * recursive calls spent: not evaluated without tables */
 };
 
 #endif

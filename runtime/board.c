@@ -44,11 +44,15 @@
 
 enum {
     BOARD_SAMPLE_STATES = 4000, /* states the layout is found from, at most */
+    BOARD_SAMPLE_PLAYOUTS = 64, /* in that many playthroughs at most */
+    BOARD_SAMPLE_DEPTH = 1000,  /* of that many steps at most */
     BOARD_STACK = 1u << 20,     /* the answer stack, in words */
     BOARD_MAX_FACTS = 1u << 22, /* facts of the layout (slots times values) */
     BOARD_PREMADE = 1u << 18,   /* facts (moves) made when the machine is, at most */
+    BOARD_RECURSIVE_CALLS = 1u << 22, /* calls of recursive relations a query may make */
+    BOARD_MEMO_LINES = 1u << 12,      /* lines of the tests' memo */
 };
-#define BOARD_SAMPLE_SECONDS 0.05
+#define BOARD_SAMPLE_SECONDS 1.0
 
 /* A fact of the layout as a state holds it (EngineOps.bind_shares). */
 typedef struct BoardShare {
@@ -85,6 +89,7 @@ typedef struct Board {
     Gt *mid;            /* move number -> move id + 1 */
     uint16_t *st, *nx;
     uint32_t *mshape, *marg, *out, *stack, cap;
+    uint32_t *memo;     /* BgCtx.memo */
     uint32_t *marks;    /* per role, per move number: the epoch it was last legal in */
     uint32_t *epoch;    /* per role */
     uint64_t *legal_stamp; /* per role: the stamp of the state its marks are of (0: none) */
@@ -106,6 +111,8 @@ typedef struct Board {
                          * machine's gets the facts in slot order) */
     bool lstore_made;
 } Board;
+
+static void code_free(Board *b);
 
 /* ---- facts and moves as symbols ------------------------------------------ */
 
@@ -132,15 +139,10 @@ static bool flat(const Board *b, Gt t, uint32_t *sym, uint32_t *arity, uint32_t 
     return flat_in(b, b->store, t, sym, arity, args);
 }
 
-/* The slot and code of fact t; false outside the layout. */
-static bool fact_slot(const Board *b, Gt t, uint32_t *slot, uint32_t *code)
+/* The slot and code of the fact of relation ri and args; false outside
+ * the layout. */
+static bool slot_of_args(const Board *b, uint32_t ri, const uint32_t *args, uint32_t *slot, uint32_t *code)
 {
-    uint32_t sym, arity, args[BG_MAX_ARITY];
-    if (!flat(b, t, &sym, &arity, args))
-        return false;
-    uint32_t ri = bg_rel_of(&b->g, sym, arity);
-    if (ri == BASE_NONE)
-        return false;
     const BgRel *R = &b->g.rels.v[ri];
     uint32_t s = 0, v = 0;
     for (uint32_t j = 0; j < R->nkey; j++) {
@@ -158,6 +160,21 @@ static bool fact_slot(const Board *b, Gt t, uint32_t *slot, uint32_t *code)
     *slot = R->off + s;
     *code = v + 1;
     return true;
+}
+
+/* The slot and code of fact t of store; false outside the layout. */
+static bool fact_slot_in(const Board *b, const GtStore *store, Gt t, uint32_t *slot, uint32_t *code)
+{
+    uint32_t sym, arity, args[BG_MAX_ARITY];
+    if (!flat_in(b, store, t, &sym, &arity, args))
+        return false;
+    uint32_t ri = bg_rel_of(&b->g, sym, arity);
+    return ri != BASE_NONE && slot_of_args(b, ri, args, slot, code);
+}
+
+static bool fact_slot(const Board *b, Gt t, uint32_t *slot, uint32_t *code)
+{
+    return fact_slot_in(b, b->store, t, slot, code);
 }
 
 /* The fact of slot and code, made the first time. */
@@ -264,6 +281,12 @@ static void ctx_reset(Board *b)
     b->c.nout = 0;
     b->c.sp = b->stack;
     b->c.bad = BG_OK;
+    b->c.depth = 0;
+    b->c.budget = BOARD_RECURSIVE_CALLS;
+    if (++b->c.memo_epoch == 0) {
+        memset(b->memo, 0, ((size_t)b->c.memo_mask + 1) * BG_MEMO_WORDS * sizeof *b->memo);
+        b->c.memo_epoch = 1;
+    }
 }
 
 static GdlStatus stopped(Board *b)
@@ -550,71 +573,104 @@ static void dom_sort(U32Vec *d)
     d->n = k;
 }
 
-/* Random playthroughs by the reference interpreter: the states seen, as
- * one list of facts per state (0 between states). */
-static void sample(Board *b, void *ref, U32Vec *seen)
+/* The states seen while finding the layout: per state, its facts as
+ * (relation, its arguments' symbols), then BASE_NONE. */
+static void seen_fact(const Board *b, U32Vec *seen, uint32_t ri, const uint32_t *args)
 {
-    GtStore *store = &b->lstore;
+    vec_push(*seen, ri);
+    for (uint32_t j = 0; j < b->g.rels.v[ri].arity; j++)
+        vec_push(*seen, args[j]);
+}
+
+/* The facts of the slots st, in the layout of b (every relation a set or
+ * not), appended to seen. */
+static void seen_slots(const Board *b, const uint16_t *st, U32Vec *seen)
+{
+    for (uint32_t s = 0; s < b->g.nslots; s++) {
+        if (!st[s])
+            continue;
+        uint32_t ri = b->slot_rel[s], args[BG_MAX_ARITY], k = s - b->g.rels.v[ri].off, v = st[s] - 1u;
+        const BgRel *R = &b->g.rels.v[ri];
+        for (uint32_t j = R->nkey; j-- > 0;) {
+            args[R->key[j]] = R->dom[R->key[j]].v[k % R->dom[R->key[j]].n];
+            k /= R->dom[R->key[j]].n;
+        }
+        for (uint32_t j = R->nval; j-- > 0;) {
+            args[R->val[j]] = R->dom[R->val[j]].v[v % R->dom[R->val[j]].n];
+            v /= R->dom[R->val[j]].n;
+        }
+        seen_fact(b, seen, ri, args);
+    }
+    vec_push(*seen, BASE_NONE);
+}
+
+/* Random playthroughs by b's own code in the layout it was made with
+ * (every relation a set: a claim of none), from the initial state ref
+ * gives: the states seen. Seeded and counted, not timed, so the layout
+ * is a function of the game (BOARD_SAMPLE_SECONDS only bounds a game
+ * whose steps are slow). A query the code cannot answer ends the
+ * sampling there. */
+static void sample(Board *b, const uint16_t *initial, U32Vec *seen)
+{
     GdlRng rng;
     gdl_rng_seed(&rng, 1);
     double end = gdl_now() + BOARD_SAMPLE_SECONDS;
     uint32_t nr = b->game->front.ir.roles.n, states = 0;
-    U32Vec s = {0}, t = {0}, moves = {0}, joint = {0};
-    vec_reserve(joint, nr + 1);
-    while (states < BOARD_SAMPLE_STATES && gdl_now() < end) {
-        s.n = 0;
-        if (rt_engine_ref.initial(ref, &s) != GDL_OK)
-            break;
-        for (uint32_t depth = 0; depth < 500 && states < BOARD_SAMPLE_STATES && gdl_now() < end; depth++) {
-            gt_sort(store, s.v, s.n);
-            for (uint32_t i = 0; i < s.n; i++)
-                vec_push(*seen, s.v[i] + 1);
-            vec_push(*seen, 0);
+    for (uint32_t p = 0; p < BOARD_SAMPLE_PLAYOUTS && states < BOARD_SAMPLE_STATES && gdl_now() < end; p++) {
+        memcpy(b->st, initial, (size_t)b->g.nslots * sizeof *b->st);
+        for (uint32_t depth = 0; depth < BOARD_SAMPLE_DEPTH && states < BOARD_SAMPLE_STATES; depth++) {
+            seen_slots(b, b->st, seen);
             states++;
-            bool term = true;
-            if (rt_engine_ref.terminal(ref, s.v, s.n, &term) != GDL_OK || term)
+            ctx_reset(b);
+            int term = b->terminal(&b->c);
+            if (b->c.bad != BG_OK || term)
                 break;
-            joint.n = 0;
             bool ok = true;
             for (uint32_t r = 0; r < nr && ok; r++) {
-                moves.n = 0;
-                ok = rt_engine_ref.legal(ref, s.v, s.n, r, &moves) == GDL_OK && moves.n > 0;
-                if (ok) {
-                    gt_sort(store, moves.v, moves.n);
-                    vec_push(joint, moves.v[gdl_rng_below(&rng, moves.n)]);
+                b->held_stamp = 0;
+                ok = legal_numbers(b, r) && b->c.nout > 0;
+                if (!ok)
+                    break;
+                /* the smallest numbers first: the same choice every time */
+                qsort(b->out, b->c.nout, sizeof *b->out, cmp_u32);
+                uint32_t m = b->out[gdl_rng_below(&rng, b->c.nout)], si = 0;
+                while (si + 1 < b->g.shapes.n && b->g.shapes.v[si + 1].base <= m)
+                    si++;
+                const BgShape *S = &b->g.shapes.v[si];
+                uint32_t k = m - S->base;
+                b->mshape[r] = si;
+                for (uint32_t j = S->arity; j-- > 0;) {
+                    b->marg[r * BG_MAX_ARITY + j] = S->dom[j].v[k % S->dom[j].n];
+                    k /= S->dom[j].n;
                 }
             }
-            t.n = 0;
-            if (!ok || rt_engine_ref.next(ref, s.v, s.n, joint.v, &t) != GDL_OK)
+            if (!ok || !next_slots(b))
                 break;
-            U32Vec x = s;
-            s = t;
-            t = x;
+            uint16_t *t = b->st;
+            b->st = b->nx;
+            b->nx = t;
+            b->c.st = b->st;
+            b->c.nx = b->nx;
         }
     }
-    free(b->ctl->error); /* a fault while sampling is the game's, met again in play */
-    b->ctl->error = NULL;
-    vec_free(s);
-    vec_free(t);
-    vec_free(moves);
-    vec_free(joint);
 }
 
 /* Does key set `keys` (a bit per position) determine the rest of R's
  * facts in every state of seen? */
-static bool determines(Board *b, const BgRel *R, uint32_t keys, const U32Vec *seen)
+static bool determines(Board *b, uint32_t ri, uint32_t keys, const U32Vec *seen)
 {
     U32Vec tup = {0};
     bool ok = true;
+    const BgRel *R = &b->g.rels.v[ri];
     uint32_t a = R->arity;
     for (uint32_t i = 0; i < seen->n && ok;) {
         tup.n = 0;
-        for (; seen->v[i]; i++) {
-            uint32_t sym, arity, args[BG_MAX_ARITY];
-            if (!flat_in(b, &b->lstore, seen->v[i] - 1, &sym, &arity, args) || sym != R->sym || arity != a)
-                continue;
-            for (uint32_t j = 0; j < a; j++)
-                vec_push(tup, args[j]);
+        while (seen->v[i] != BASE_NONE) {
+            uint32_t r = seen->v[i], n = b->g.rels.v[r].arity;
+            if (r == ri)
+                for (uint32_t j = 0; j < a; j++)
+                    vec_push(tup, seen->v[i + 1 + j]);
+            i += 1 + n;
         }
         i++;
         uint32_t n = a ? tup.n / a : 0;
@@ -632,11 +688,13 @@ static bool determines(Board *b, const BgRel *R, uint32_t keys, const U32Vec *se
     return ok;
 }
 
-/* The fewest key positions, of the smallest product of domains, that
- * determine the rest in every sampled state, with a value of fewer than
- * 65535 codes. */
-static void choose_key(Board *b, BgRel *R, const U32Vec *seen)
+/* The fewest key positions that determine the rest in every sampled
+ * state, with a value of fewer than 65535 codes; among as few, the most
+ * groups (the weakest claim: (cell x y) has a content rather than
+ * (cell x _ c) a row). A relation no sampled state holds is a set. */
+static void choose_key(Board *b, uint32_t ri, const U32Vec *seen)
 {
+    BgRel *R = &b->g.rels.v[ri];
     uint32_t a = R->arity, best = (1u << a) - 1;
     double best_size = 0;
     bool found = false;
@@ -645,16 +703,25 @@ static void choose_key(Board *b, BgRel *R, const U32Vec *seen)
             best = b->keys.v[i].mask;
             found = true;
         }
-    for (uint32_t size = 0; size <= a && !found; size++)
+    bool any = false; /* a relation no sampled state holds claims nothing */
+    for (uint32_t i = 0; i < seen->n && !any;) {
+        if (seen->v[i] == BASE_NONE) {
+            i++;
+            continue;
+        }
+        any = seen->v[i] == ri;
+        i += 1 + b->g.rels.v[seen->v[i]].arity;
+    }
+    for (uint32_t size = 0; size <= a && !found && any; size++)
         for (uint32_t keys = 0; keys < 1u << a; keys++) {
             if ((uint32_t)__builtin_popcount(keys) != size)
                 continue;
             double ks = 1, vs = 1;
             for (uint32_t j = 0; j < a; j++)
                 *(keys >> j & 1 ? &ks : &vs) *= R->dom[j].n;
-            if (vs >= 65535 || ks > BG_MAX_SLOTS || !determines(b, R, keys, seen))
+            if (vs >= 65535 || ks > BG_MAX_SLOTS || !determines(b, ri, keys, seen))
                 continue;
-            if (!found || ks < best_size) {
+            if (!found || ks > best_size) {
                 best = keys;
                 best_size = ks;
                 found = true;
@@ -669,9 +736,10 @@ static void choose_key(Board *b, BgRel *R, const U32Vec *seen)
     }
 }
 
-/* Builds b->g from the game's facts, moves and samples; false with *err
- * when the game is not for this engine. */
-static bool find_layout(Board *b, char **err)
+/* The state relations and move shapes of b->g and their domains, from
+ * the game's facts and moves; false with *err when the game is not for
+ * this engine. */
+static bool find_domains(Board *b, char **err)
 {
     const Ir *ir = &b->game->front.ir;
     U32Vec facts = {0};
@@ -727,17 +795,12 @@ static bool find_layout(Board *b, char **err)
     for (uint32_t i = 0; i < b->g.shapes.n; i++)
         for (uint32_t j = 0; j < b->g.shapes.v[i].arity; j++)
             dom_sort(&b->g.shapes.v[i].dom[j]);
-    U32Vec seen = {0};
-    char *why = NULL;
-    void *ref = rt_engine_ref.create(b->game, NULL, &b->lstore, b->ctl, &why);
-    free(why);
-    if (ref) {
-        sample(b, ref, &seen);
-        rt_engine_ref.destroy(ref);
-    }
-    for (uint32_t i = 0; i < b->g.rels.n; i++)
-        choose_key(b, &b->g.rels.v[i], &seen);
-    vec_free(seen);
+    return true;
+}
+
+/* Places the layout (bg_layout) within the engine's bounds. */
+static bool place_layout(Board *b, char **err)
+{
     if (!bg_layout(&b->g, err))
         return false;
     uint64_t nfacts = 0;
@@ -802,53 +865,29 @@ static void board_free(Board *b)
 {
     if (!b)
         return;
-    if (b->jit)
-        rt_jit_free(b->jit);
-    if (b->dl)
-        dlclose(b->dl);
+    code_free(b);
     if (b->ref)
         rt_engine_ref.destroy(b->ref);
-    for (uint32_t i = 0; i < b->g.rels.n; i++) {
+    for (uint32_t i = 0; i < b->g.rels.n; i++)
         for (uint32_t j = 0; j < BG_MAX_ARITY; j++)
             vec_free(b->g.rels.v[i].dom[j]);
-        if (b->ixr)
-            free(b->ixr[i]);
-    }
-    for (uint32_t i = 0; i < b->g.shapes.n; i++) {
+    for (uint32_t i = 0; i < b->g.shapes.n; i++)
         for (uint32_t j = 0; j < BG_MAX_ARITY; j++)
             vec_free(b->g.shapes.v[i].dom[j]);
-        if (b->ixs)
-            free(b->ixs[i]);
-    }
     vec_free(b->g.rels);
     vec_free(b->g.shapes);
-    if (b->stat) {
+    if (b->stat)
         for (uint32_t r = 0; r < b->game->front.ir.rels.n; r++)
             vec_free(b->stat[r]);
-    }
     if (b->fold.pre)
         cp_fold_free(&b->fold);
     free(b->stat);
     free(b->statp);
     free(b->stat_holds);
-    free(b->ixr);
-    free(b->ixs);
-    free(b->slot_rel);
-    free(b->fact_at);
     free(b->fid);
     free(b->mid);
-    free(b->st);
-    free(b->nx);
-    free(b->mshape);
-    free(b->marg);
-    free(b->out);
-    free(b->marks);
-    free(b->epoch);
-    free(b->legal_stamp);
     free(b->rank);
-    free(b->share_at);
     free(b->share);
-    free(b->stack);
     vec_free(b->held);
     vec_free(b->keys);
     if (b->lstore_made) {
@@ -901,6 +940,132 @@ static void compile_call(void *p)
     c->jit = rt_jit_compile(c->name, c->code, NULL, 0, c->err);
 }
 
+/* Compiles code (libtcc, or the system compiler when cc) and finds its
+ * functions; false with *why. */
+static bool compile_text(Board *b, const char *code, size_t len, bool cc, char **why)
+{
+    if (cc) {
+        b->dl = rt_cc_network(b->game, code, len, why);
+        if (b->dl) {
+            b->legal = (BgLegalFn)dlsym(b->dl, "bg_legal");
+            b->next = (BgNextFn)dlsym(b->dl, "bg_next");
+            b->terminal = (BgTerminalFn)dlsym(b->dl, "bg_terminal");
+            b->goals = (BgGoalsFn)dlsym(b->dl, "bg_goals");
+        }
+    } else {
+        CompileCall call = {b->game->front.src ? b->game->front.src->name : "game", code, why, NULL};
+        rt_stack_run(compile_call, &call);
+        b->jit = call.jit;
+        if (b->jit) {
+            b->legal = (BgLegalFn)rt_jit_symbol(b->jit, "bg_legal");
+            b->next = (BgNextFn)rt_jit_symbol(b->jit, "bg_next");
+            b->terminal = (BgTerminalFn)rt_jit_symbol(b->jit, "bg_terminal");
+            b->goals = (BgGoalsFn)rt_jit_symbol(b->jit, "bg_goals");
+        }
+    }
+    return b->legal && b->next && b->terminal && b->goals;
+}
+
+/* Emits the C of b's layout and compiles it. */
+static bool compile_code(Board *b, bool cc, char **why)
+{
+    EmitCall ec = {&b->g, NULL, 0, why};
+    rt_stack_run(emit_call, &ec);
+    if (!ec.code)
+        return false;
+    bool ok = compile_text(b, ec.code, ec.len, cc, why);
+    free(ec.code);
+    return ok;
+}
+
+/* What queries on slots need, for b's layout: the places of symbols, the
+ * relation of each slot, the buffers and BgCtx. */
+static void slot_tables(Board *b)
+{
+    uint32_t ns = b->nsym, nr = b->game->front.ir.roles.n;
+    b->ixr = base_xcalloc(b->g.rels.n + 1, sizeof *b->ixr);
+    for (uint32_t i = 0; i < b->g.rels.n; i++) {
+        const BgRel *R = &b->g.rels.v[i];
+        b->ixr[i] = base_xcalloc((size_t)(R->arity ? R->arity : 1) * ns + 1, sizeof **b->ixr);
+        for (uint32_t j = 0; j < R->arity; j++)
+            for (uint32_t k = 0; k < R->dom[j].n; k++)
+                b->ixr[i][j * ns + R->dom[j].v[k]] = k + 1;
+    }
+    b->ixs = base_xcalloc(b->g.shapes.n + 1, sizeof *b->ixs);
+    for (uint32_t i = 0; i < b->g.shapes.n; i++) {
+        const BgShape *S = &b->g.shapes.v[i];
+        b->ixs[i] = base_xcalloc((size_t)(S->arity ? S->arity : 1) * ns + 1, sizeof **b->ixs);
+        for (uint32_t j = 0; j < S->arity; j++)
+            for (uint32_t k = 0; k < S->dom[j].n; k++)
+                b->ixs[i][j * ns + S->dom[j].v[k]] = k + 1;
+    }
+    b->slot_rel = base_xcalloc(b->g.nslots + 1, sizeof *b->slot_rel);
+    b->fact_at = base_xcalloc(b->g.rels.n + 1, sizeof *b->fact_at);
+    b->share_at = base_xcalloc(b->g.nslots + 1, sizeof *b->share_at);
+    size_t nf = 0;
+    for (uint32_t i = 0; i < b->g.rels.n; i++) {
+        const BgRel *R = &b->g.rels.v[i];
+        b->fact_at[i] = (uint32_t)nf;
+        for (uint32_t s = 0; s < R->groups; s++) {
+            b->slot_rel[R->off + s] = i;
+            b->share_at[R->off + s] = (uint32_t)(nf + (size_t)s * R->codes);
+        }
+        nf += (size_t)R->groups * R->codes;
+    }
+    b->nfacts = (uint32_t)nf;
+    b->st = base_xcalloc(b->g.nslots + 1, sizeof *b->st);
+    b->nx = base_xcalloc(b->g.nslots + 1, sizeof *b->nx);
+    b->mshape = base_xcalloc(nr + 1, sizeof *b->mshape);
+    b->marg = base_xcalloc((size_t)(nr + 1) * BG_MAX_ARITY, sizeof *b->marg);
+    b->cap = b->g.nmoves + 2 * nr * 1024 + 16;
+    b->out = base_xcalloc(b->cap, sizeof *b->out);
+    b->marks = base_xcalloc((size_t)(b->g.nmoves + 1) * (nr + 1), sizeof *b->marks);
+    b->epoch = base_xcalloc(nr + 1, sizeof *b->epoch);
+    b->legal_stamp = base_xcalloc(nr + 1, sizeof *b->legal_stamp);
+    b->stack = base_xcalloc(BOARD_STACK, sizeof *b->stack);
+    b->memo = base_xcalloc((size_t)BOARD_MEMO_LINES * BG_MEMO_WORDS, sizeof *b->memo);
+    b->c = (BgCtx){.st = b->st, .nx = b->nx, .mshape = b->mshape, .marg = b->marg, .out = b->out, .cap = b->cap,
+                   .mark = b->marks, .sp = b->stack, .spend = b->stack + BOARD_STACK, .memo = b->memo,
+                   .memo_mask = BOARD_MEMO_LINES - 1};
+}
+
+#define FREE_NULL(p) (free(p), (p) = NULL)
+
+/* Frees the compiled code and slot_tables' tables. */
+static void code_free(Board *b)
+{
+    if (b->jit)
+        rt_jit_free(b->jit);
+    if (b->dl)
+        dlclose(b->dl);
+    b->jit = NULL;
+    b->dl = NULL;
+    b->legal = NULL;
+    b->next = NULL;
+    b->terminal = NULL;
+    b->goals = NULL;
+    for (uint32_t i = 0; b->ixr && i < b->g.rels.n; i++)
+        free(b->ixr[i]);
+    for (uint32_t i = 0; b->ixs && i < b->g.shapes.n; i++)
+        free(b->ixs[i]);
+    FREE_NULL(b->ixr);
+    FREE_NULL(b->ixs);
+    FREE_NULL(b->slot_rel);
+    FREE_NULL(b->fact_at);
+    FREE_NULL(b->share_at);
+    FREE_NULL(b->st);
+    FREE_NULL(b->nx);
+    FREE_NULL(b->mshape);
+    FREE_NULL(b->marg);
+    FREE_NULL(b->out);
+    FREE_NULL(b->marks);
+    FREE_NULL(b->epoch);
+    FREE_NULL(b->legal_stamp);
+    FREE_NULL(b->stack);
+    FREE_NULL(b->memo);
+    b->c = (BgCtx){0};
+}
+
 /* Finds the layout and emits the C; NULL with *err when the game is not
  * for this engine. */
 static char *board_code(Board *b, size_t *len, char **err)
@@ -913,9 +1078,45 @@ static char *board_code(Board *b, size_t *len, char **err)
         symtab_intern(&b->lsyms, symtab_str(&b->game->front.syms, i), b->game->front.syms.len[i]);
     gt_init(&b->lstore, &b->lsyms);
     b->lstore_made = true;
-    if (!statics(b, err))
+    if (!statics(b, err) || !find_domains(b, err))
         return NULL;
-    if (!find_layout(b, err))
+    /* the states the layout is found from, played by the code of a layout
+     * that claims nothing (every relation a set) */
+    for (uint32_t i = 0; i < b->g.rels.n; i++) {
+        BgRel *R = &b->g.rels.v[i];
+        R->nval = 0;
+        for (R->nkey = 0; R->nkey < R->arity; R->nkey++)
+            R->key[R->nkey] = R->nkey;
+    }
+    U32Vec seen = {0};
+    char *why = NULL;
+    if (place_layout(b, &why) && compile_code(b, false, &why)) {
+        slot_tables(b);
+        uint16_t *initial = base_xcalloc(b->g.nslots + 1, sizeof *initial);
+        U32Vec facts = {0};
+        void *ref = rt_engine_ref.create(b->game, NULL, &b->lstore, b->ctl, &why);
+        bool ok = ref && rt_engine_ref.initial(ref, &facts) == GDL_OK;
+        for (uint32_t i = 0; ok && i < facts.n; i++) {
+            uint32_t slot, code;
+            ok = fact_slot_in(b, &b->lstore, facts.v[i], &slot, &code);
+            if (ok)
+                initial[slot] = (uint16_t)code;
+        }
+        if (ok)
+            sample(b, initial, &seen);
+        if (ref)
+            rt_engine_ref.destroy(ref);
+        free(b->ctl->error); /* a fault while sampling is the game's, met again in play */
+        b->ctl->error = NULL;
+        vec_free(facts);
+        free(initial);
+        code_free(b);
+    }
+    free(why);
+    for (uint32_t i = 0; i < b->g.rels.n; i++)
+        choose_key(b, i, &seen);
+    vec_free(seen);
+    if (!place_layout(b, err))
         return NULL;
     EmitCall ec = {&b->g, NULL, 0, err};
     rt_stack_run(emit_call, &ec);
@@ -988,28 +1189,9 @@ static void *board_create(const GdlGame *game, const char *arg, GtStore *store, 
     char *why = NULL;
     size_t len = 0;
     char *code = board_code(b, &len, &why);
-    if (code && cc) {
-        b->dl = rt_cc_network(game, code, len, &why);
-        free(code);
-        if (b->dl) {
-            b->legal = (BgLegalFn)dlsym(b->dl, "bg_legal");
-            b->next = (BgNextFn)dlsym(b->dl, "bg_next");
-            b->terminal = (BgTerminalFn)dlsym(b->dl, "bg_terminal");
-            b->goals = (BgGoalsFn)dlsym(b->dl, "bg_goals");
-        }
-    } else if (code) {
-        CompileCall call = {game->front.src ? game->front.src->name : "game", code, &why, NULL};
-        rt_stack_run(compile_call, &call);
-        b->jit = call.jit;
-        free(code);
-        if (b->jit) {
-            b->legal = (BgLegalFn)rt_jit_symbol(b->jit, "bg_legal");
-            b->next = (BgNextFn)rt_jit_symbol(b->jit, "bg_next");
-            b->terminal = (BgTerminalFn)rt_jit_symbol(b->jit, "bg_terminal");
-            b->goals = (BgGoalsFn)rt_jit_symbol(b->jit, "bg_goals");
-        }
-    }
-    if (!b->legal || !b->next || !b->terminal || !b->goals) {
+    bool made = code && compile_text(b, code, len, cc, &why);
+    free(code);
+    if (!made) {
         /* not a game for the board: the goal-directed code plays it */
         char *reason = why ? why : base_xstrdup("the code was not made");
         board_free(b);
@@ -1025,52 +1207,20 @@ static void *board_create(const GdlGame *game, const char *arg, GtStore *store, 
         return b;
     }
     free(why);
-    uint32_t ns = b->nsym, nr = game->front.ir.roles.n;
-    b->ixr = base_xcalloc(b->g.rels.n + 1, sizeof *b->ixr);
-    for (uint32_t i = 0; i < b->g.rels.n; i++) {
-        const BgRel *R = &b->g.rels.v[i];
-        b->ixr[i] = base_xcalloc((size_t)(R->arity ? R->arity : 1) * ns + 1, sizeof **b->ixr);
-        for (uint32_t j = 0; j < R->arity; j++)
-            for (uint32_t k = 0; k < R->dom[j].n; k++)
-                b->ixr[i][j * ns + R->dom[j].v[k]] = k + 1;
-    }
-    b->slot_rel = base_xcalloc(b->g.nslots + 1, sizeof *b->slot_rel);
-    b->fact_at = base_xcalloc(b->g.rels.n + 1, sizeof *b->fact_at);
-    size_t nf = 0;
-    for (uint32_t i = 0; i < b->g.rels.n; i++) {
-        const BgRel *R = &b->g.rels.v[i];
-        for (uint32_t s = 0; s < R->groups; s++)
-            b->slot_rel[R->off + s] = i;
-        b->fact_at[i] = (uint32_t)nf;
-        nf += (size_t)R->groups * R->codes;
-    }
-    b->ixs = base_xcalloc(b->g.shapes.n + 1, sizeof *b->ixs);
-    for (uint32_t i = 0; i < b->g.shapes.n; i++) {
-        const BgShape *S = &b->g.shapes.v[i];
-        b->ixs[i] = base_xcalloc((size_t)(S->arity ? S->arity : 1) * ns + 1, sizeof **b->ixs);
-        for (uint32_t j = 0; j < S->arity; j++)
-            for (uint32_t k = 0; k < S->dom[j].n; k++)
-                b->ixs[i][j * ns + S->dom[j].v[k]] = k + 1;
-    }
-    b->fid = base_xcalloc(nf + 1, sizeof *b->fid);
-    b->nfacts = (uint32_t)nf;
-    b->share_at = base_xcalloc(b->g.nslots + 1, sizeof *b->share_at);
-    for (uint32_t i = 0; i < b->g.rels.n; i++) {
-        const BgRel *R = &b->g.rels.v[i];
-        for (uint32_t s = 0; s < R->groups; s++)
-            b->share_at[R->off + s] = b->fact_at[i] + s * R->codes;
-    }
+    slot_tables(b);
+    uint32_t ns = b->nsym;
+    b->fid = base_xcalloc((size_t)b->nfacts + 1, sizeof *b->fid);
     b->mid = base_xcalloc(b->g.nmoves + 1, sizeof *b->mid);
     /* every fact made now, in slot order, before anything else makes one:
      * their ids then increase with the slot, and the next state's facts
      * come out sorted (board_next_shared) */
-    b->in_order = nf <= BOARD_PREMADE;
+    b->in_order = b->nfacts <= BOARD_PREMADE;
     for (uint32_t s = 0; b->in_order && s < b->g.nslots; s++) {
         const BgRel *R = &b->g.rels.v[b->slot_rel[s]];
         for (uint32_t v = 1; v <= R->codes; v++)
             slot_fact(b, s, v);
     }
-    for (size_t i = 1; b->in_order && i < nf; i++)
+    for (size_t i = 1; b->in_order && i < b->nfacts; i++)
         b->in_order = b->fid[i - 1] < b->fid[i];
     if (b->g.nmoves <= BOARD_PREMADE) {
         /* the moves' canonical order, so that legal answers in it */
@@ -1095,18 +1245,6 @@ static void *board_create(const GdlGame *game, const char *arg, GtStore *store, 
         board_free(b);
         return NULL;
     }
-    b->st = base_xcalloc(b->g.nslots + 1, sizeof *b->st);
-    b->nx = base_xcalloc(b->g.nslots + 1, sizeof *b->nx);
-    b->mshape = base_xcalloc(nr + 1, sizeof *b->mshape);
-    b->marg = base_xcalloc((size_t)(nr + 1) * BG_MAX_ARITY, sizeof *b->marg);
-    b->cap = b->g.nmoves + 2 * nr * 1024 + 16;
-    b->out = base_xcalloc(b->cap, sizeof *b->out);
-    b->marks = base_xcalloc((size_t)(b->g.nmoves + 1) * (nr + 1), sizeof *b->marks);
-    b->epoch = base_xcalloc(nr + 1, sizeof *b->epoch);
-    b->legal_stamp = base_xcalloc(nr + 1, sizeof *b->legal_stamp);
-    b->stack = base_xcalloc(BOARD_STACK, sizeof *b->stack);
-    b->c = (BgCtx){.st = b->st, .nx = b->nx, .mshape = b->mshape, .marg = b->marg, .out = b->out, .cap = b->cap,
-                   .mark = b->marks, .epoch = 0, .sp = b->stack, .spend = b->stack + BOARD_STACK};
     b->plan = layout_text(b);
     return b;
 }
