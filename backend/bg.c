@@ -418,21 +418,69 @@ static uint32_t query_of(Bg *b, uint32_t rel, uint64_t mask, uint32_t mode)
 static const IrTerm *term(const Bg *b, uint32_t t) { return &b->ir->terms.v[t]; }
 static uint32_t targ(const Bg *b, const IrTerm *t, uint32_t i) { return b->ir->targs.v[t->args + i]; }
 
-/* Is t bound (a constant or a bound variable)? Terms here are flat. */
+/* Is t bound (a constant, a bound variable, a move of bound ones)? */
 static bool is_bound(const Fx *x, uint32_t t)
 {
     const IrTerm *p = term(x->b, t);
-    return p->kind == IR_CONST || (p->kind == IR_VAR && x->bound[p->val]);
+    for (uint32_t i = 0; p->kind == IR_FN && i < p->nargs; i++)
+        if (!is_bound(x, targ(x->b, p, i)))
+            return false;
+    return p->kind != IR_VAR || x->bound[p->val];
 }
 
-/* A flat term's value: a constant or a bound variable, into out. */
+/* The shape of a function term as a value: a move's; BASE_NONE (and the
+ * generator fails) otherwise. */
+static uint32_t term_shape(Bg *b, const IrTerm *p)
+{
+    uint32_t sym = b->ir->funcs.v[p->val].sym;
+    uint32_t si = bg_shape_of(b->g, sym, p->nargs);
+    bool flat = true;
+    for (uint32_t i = 0; i < p->nargs; i++)
+        flat &= term(b, targ(b, p, i))->kind != IR_FN;
+    if (si == BASE_NONE || !flat) {
+        fail_with(b, base_sprintf("a function term (%s/%" PRIu32 ") that is not a move", symtext(b, sym), p->nargs));
+        return BASE_NONE;
+    }
+    return si;
+}
+
+/* A bound term's value into out: a constant, a variable, or a move's
+ * number made by a statement before (outside its shape's domains: the
+ * query is not answered here, BG_CLAIM). */
 static void val(Fx *x, uint32_t t, char *out)
 {
     const IrTerm *p = term(x->b, t);
-    if (p->kind == IR_CONST)
+    if (p->kind == IR_CONST) {
         symconst(x->b, p->val, out);
-    else
+        return;
+    }
+    if (p->kind == IR_VAR) {
         vname(x, p->val, out);
+        return;
+    }
+    Bg *b = x->b;
+    uint32_t si = term_shape(b, p);
+    if (si == BASE_NONE) {
+        snprintf(out, 64, "0u");
+        return;
+    }
+    const BgShape *S = &b->g->shapes.v[si];
+    StrBuf num = {0}, cond = {0};
+    strbuf_addf(&num, "NSYM + %" PRIu32 "u", S->base);
+    strbuf_add(&cond, "1");
+    for (uint32_t j = 0; j < p->nargs; j++) {
+        char v[64];
+        val(x, targ(b, p, j), v);
+        ix_table(b, 'S', si, j, &S->dom[j]);
+        strbuf_addf(&num, " + (IX_S%" PRIu32 "_%" PRIu32 "[%s] - 1u) * %" PRIu64 "u", si, j, v, arg_stride(S, j));
+        strbuf_addf(&cond, " && IX_S%" PRIu32 "_%" PRIu32 "[%s]", si, j, v);
+    }
+    uint32_t n = b->tmp++;
+    line(x, "if (!(%s)) { c->bad = BG_CLAIM; %s; }", cond.s, x->ret);
+    line(x, "unsigned int m%" PRIu32 " = %s;", n, num.s);
+    snprintf(out, 64, "m%" PRIu32, n);
+    free(num.s);
+    free(cond.s);
 }
 
 /* Checks expr against term t: compares when bound, else binds. */
@@ -440,6 +488,26 @@ static void match(Fx *x, const char *expr, uint32_t t)
 {
     const IrTerm *p = term(x->b, t);
     char v[64];
+    if (p->kind == IR_FN) {
+        /* a move's number: in the shape's range, then its arguments */
+        Bg *b = x->b;
+        uint32_t si = term_shape(b, p);
+        if (si == BASE_NONE)
+            return;
+        const BgShape *S = &b->g->shapes.v[si];
+        uint32_t n = b->tmp++;
+        line(x, "unsigned int d%" PRIu32 " = %s;", n, expr);
+        line(x, "if (d%" PRIu32 " < NSYM + %" PRIu32 "u || d%" PRIu32 " >= NSYM + %" PRIu32 "u) %s;", n, S->base, n,
+             S->base + S->count, x->fail);
+        for (uint32_t j = 0; j < p->nargs; j++) {
+            ix_table(b, 'S', si, j, &S->dom[j]);
+            char e[128];
+            snprintf(e, sizeof e, "DOM_S%" PRIu32 "_%" PRIu32 "[(d%" PRIu32 " - NSYM - %" PRIu32 "u) / %" PRIu64 "u %% %" PRIu32 "u]",
+                     si, j, n, S->base, arg_stride(S, j), S->dom[j].n);
+            match(x, e, targ(b, p, j));
+        }
+        return;
+    }
     if (p->kind == IR_CONST) {
         symconst(x->b, p->val, v);
         line(x, "if (%s != %s) %s;", expr, v, x->fail);
@@ -658,15 +726,65 @@ static void emit_does(Fx *x, uint32_t li, const IrLit *l, bool neg)
     Bg *b = x->b;
     const uint32_t *la = u32_at(&b->ir->largs, l->args);
     uint32_t args[BG_MAX_ARITY], sym;
-    uint32_t n = flat_args(b, la[1], &sym, args, "a move under does");
+    const IrTerm *mt = term(b, la[1]);
+    bool mvar = mt->kind == IR_VAR;
+    uint32_t n = mvar ? 0 : flat_args(b, la[1], &sym, args, "a move under does");
     if (b->err)
         return;
-    uint32_t si = bg_shape_of(b->g, sym, n);
+    uint32_t si = mvar ? 0 : bg_shape_of(b->g, sym, n);
     const char *fail = x->fail;
     int ind = x->ind;
     uint32_t t = b->tmp++;
     const IrTerm *rt = term(b, la[0]);
     char ri[96];
+    if (mvar) {
+        /* the whole move: its value (c->mval) */
+        if (neg) {
+            char v[64];
+            vname(x, mt->val, v);
+            if (!role_expr(x, la[0], ri)) {
+                emit_lits(x, li + 1);
+                return;
+            }
+            if (rt->kind == IR_VAR) {
+                char rv[64];
+                vname(x, rt->val, rv);
+                line(x, "if (ROLEIX[%s] && c->mval[%s] == %s) %s;", rv, ri, v, x->fail);
+            } else
+                line(x, "if (c->mval[%s] == %s) %s;", ri, v, x->fail);
+            emit_lits(x, li + 1);
+            return;
+        }
+        if (rt->kind == IR_VAR && !x->bound[rt->val]) {
+            line(x, "for (unsigned int r%" PRIu32 " = 0; r%" PRIu32 " < NROLE; r%" PRIu32 "++) {", t, t, t);
+            x->ind++;
+            x->fail = "continue";
+            if (x->occ[rt->val] > 1) {
+                char v[64];
+                vname(x, rt->val, v);
+                line(x, "unsigned int %s = ROLESYM[r%" PRIu32 "];", v, t);
+                x->bound[rt->val] = true;
+            }
+            snprintf(ri, sizeof ri, "r%" PRIu32, t);
+        } else if (!role_expr(x, la[0], ri)) {
+            line(x, "%s; /* not a role */", x->fail);
+            return;
+        } else if (rt->kind == IR_VAR) {
+            char v[64];
+            vname(x, rt->val, v);
+            line(x, "if (!ROLEIX[%s]) %s;", v, x->fail);
+        }
+        char e[160];
+        snprintf(e, sizeof e, "c->mval[%s]", ri);
+        match(x, e, la[1]);
+        emit_lits(x, li + 1);
+        while (x->ind > ind) {
+            x->ind--;
+            line(x, "}");
+        }
+        x->fail = fail;
+        return;
+    }
     if (neg) {
         if (si == BASE_NONE || !role_expr(x, la[0], ri)) {
             emit_lits(x, li + 1);
@@ -829,13 +947,17 @@ static void emit_call(Fx *x, uint32_t li, const IrLit *l, bool neg)
     bool test = true;
     for (uint32_t i = 0; i < a; i++) {
         const IrTerm *p = term(b, args[i]);
-        if (p->kind == IR_FN) {
-            fail_with(b, base_sprintf("a function term in a call of %s", symtext(b, b->ir->rels.v[l->rel].sym)));
-            return;
-        }
         if (is_bound(x, args[i]))
             mask |= 1ULL << i;
-        else if (x->occ[p->val] > 1)
+        else if (p->kind == IR_FN) {
+            for (uint32_t j = 0; j < p->nargs; j++) {
+                const IrTerm *q = term(b, targ(b, p, j));
+                if (q->kind == IR_VAR && !x->bound[q->val] && x->occ[q->val] > 1)
+                    test = false;
+            }
+            if (term_shape(b, p) == BASE_NONE)
+                return;
+        } else if (x->occ[p->val] > 1)
             test = false;
     }
     StrBuf av = {0};
@@ -914,6 +1036,18 @@ static void emit_head(Fx *x)
     }
     case MODE_LEGAL: {
         uint32_t args[BG_MAX_ARITY], sym;
+        if (term(b, h[1])->kind == IR_VAR) {
+            /* a move's value: a constant move's symbol, or NSYM + its number */
+            char v[64];
+            vname(x, term(b, h[1])->val, v);
+            line(x, "unsigned int m = %s < NSYM ? CMOVE[%s] - 1u : %s - NSYM;", v, v, v);
+            line(x, "if (m >= NMOVE) { c->bad = BG_CLAIM; return; }");
+            line(x, "if (c->mark[m] != c->epoch) {");
+            line(x, "    c->mark[m] = c->epoch;");
+            line(x, "    c->out[c->nout++] = m;");
+            line(x, "}");
+            return;
+        }
         uint32_t n = flat_args(b, h[1], &sym, args, "a legal move");
         if (b->err)
             return;
@@ -1111,7 +1245,11 @@ static double lit_cost(const Bg *b, const IrLit *l, const bool *bound)
         }
         return n < 0.25 ? 0.25 : n;
     }
-    return nfree == 0 ? 0.75 : nfree < l->nargs ? 8 : 64;
+    /* a relation of the rules: about ten answers per free position */
+    double n = 0.75;
+    for (uint32_t i = 0; i < nfree; i++)
+        n *= 10;
+    return n;
 }
 
 static void mark_bound(const Bg *b, uint32_t t, bool *bound)
@@ -1190,10 +1328,6 @@ static void emit_rule(Bg *b, uint32_t q, uint32_t rule)
         const IrTerm *p = term(b, h[i]);
         char e[32];
         snprintf(e, sizeof e, "a[%" PRIu32 "]", i);
-        if (p->kind == IR_FN) {
-            fail_with(b, base_sprintf("a function term in the head of a rule of %s", symtext(b, b->ir->rels.v[r->head].sym)));
-            break;
-        }
         if (p->kind == IR_VAR && !x.bound[p->val] && x.occ[p->val] == 1)
             continue;
         if (p->kind == IR_VAR && !x.bound[p->val]) {
@@ -1335,6 +1469,14 @@ char *bg_emit(const BgGame *g, size_t *len, char **err)
         strbuf_add(&o, "/* ==== the game ==== */\n");
         uint32_t nr = ir->roles.n, ns = g->syms->n;
         strbuf_addf(&o, "enum { NROLE = %" PRIu32 " };\n", nr);
+        strbuf_addf(&o, "/* Values: a symbol's id, or NSYM + a move's number. */\n#define NSYM %" PRIu32 "u\n#define NMOVE %" PRIu32 "u\n", ns, g->nmoves);
+        uint32_t *cm = base_xcalloc(ns ? ns : 1, sizeof *cm);
+        for (uint32_t i = 0; i < g->shapes.n; i++)
+            if (g->shapes.v[i].arity == 0 && g->shapes.v[i].sym < ns)
+                cm[g->shapes.v[i].sym] = g->shapes.v[i].base + 1;
+        strbuf_add(&o, "/* A constant move's number + 1, by its symbol. */\n");
+        print_u32s(&o, "unsigned int", "CMOVE", cm, ns);
+        free(cm);
         print_u32s(&o, "unsigned int", "ROLESYM", ir->roles.v, nr);
         uint32_t *rix = base_xcalloc(ns ? ns : 1, sizeof *rix);
         for (uint32_t i = 0; i < nr; i++)

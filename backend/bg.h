@@ -8,8 +8,10 @@
  * which argument positions (the key) determine the others (the value) in
  * every state it has seen, and the domain of each position; the generated
  * code checks the claim on every state it writes and says so when it fails
- * (BgCtx.bad), so a wrong claim is never a wrong answer. Values are the
- * game's symbol ids, so a variable holds one number and two terms are
+ * (BgCtx.bad), so a wrong claim is never a wrong answer. A value is a
+ * symbol's id, or a move (a function term of a move's functor and arity,
+ * its arguments in their domains) numbered past them: the symbols' count
+ * plus its move number. So a variable holds one number and two terms are
  * equal when their numbers are.
  *
  * What is compiled: legal (role bound), next, terminal and goal, and every
@@ -94,6 +96,7 @@ char *bg_emit(const BgGame *g, size_t *len, char **err);
     unsigned short *nx;       /* next: the slots written (zeroed by the host) */             \
     const unsigned int *mshape; /* per role: the shape of its move */                       \
     const unsigned int *marg; /* per role: BG_MAX_ARITY arguments of its move */            \
+    const unsigned int *mval; /* per role: its move as a value (below) */                    \
     unsigned int *out;        /* answers: move numbers, or (role, goal value) pairs */      \
     unsigned int nout, cap;                                                                  \
     unsigned int *mark;       /* legal: per move number, the epoch it was answered in */    \

@@ -88,7 +88,7 @@ typedef struct Board {
     Gt *fid;            /* (slot, code) -> fact id + 1, made when first needed */
     Gt *mid;            /* move number -> move id + 1 */
     uint16_t *st, *nx;
-    uint32_t *mshape, *marg, *out, *stack, cap;
+    uint32_t *mshape, *marg, *mval, *out, *stack, cap;
     uint32_t *memo;     /* BgCtx.memo */
     uint32_t *marks;    /* per role, per move number: the epoch it was last legal in */
     uint32_t *epoch;    /* per role */
@@ -366,6 +366,10 @@ static bool use_joint(Board *b, const Gt *joint)
         b->mshape[r] = si;
         for (uint32_t i = 0; i < arity; i++)
             b->marg[r * BG_MAX_ARITY + i] = args[i];
+        uint32_t m = move_number(b, r);
+        if (m == BASE_NONE)
+            return false;
+        b->mval[r] = arity ? b->nsym + m : sym;
     }
     return true;
 }
@@ -639,6 +643,7 @@ static void sample(Board *b, const uint16_t *initial, U32Vec *seen)
                 const BgShape *S = &b->g.shapes.v[si];
                 uint32_t k = m - S->base;
                 b->mshape[r] = si;
+                b->mval[r] = S->arity ? b->nsym + m : S->sym;
                 for (uint32_t j = S->arity; j-- > 0;) {
                     b->marg[r * BG_MAX_ARITY + j] = S->dom[j].v[k % S->dom[j].n];
                     k /= S->dom[j].n;
@@ -1017,6 +1022,7 @@ static void slot_tables(Board *b)
     b->nx = base_xcalloc(b->g.nslots + 1, sizeof *b->nx);
     b->mshape = base_xcalloc(nr + 1, sizeof *b->mshape);
     b->marg = base_xcalloc((size_t)(nr + 1) * BG_MAX_ARITY, sizeof *b->marg);
+    b->mval = base_xcalloc(nr + 1, sizeof *b->mval);
     b->cap = b->g.nmoves + 2 * nr * 1024 + 16;
     b->out = base_xcalloc(b->cap, sizeof *b->out);
     b->marks = base_xcalloc((size_t)(b->g.nmoves + 1) * (nr + 1), sizeof *b->marks);
@@ -1024,7 +1030,7 @@ static void slot_tables(Board *b)
     b->legal_stamp = base_xcalloc(nr + 1, sizeof *b->legal_stamp);
     b->stack = base_xcalloc(BOARD_STACK, sizeof *b->stack);
     b->memo = base_xcalloc((size_t)BOARD_MEMO_LINES * BG_MEMO_WORDS, sizeof *b->memo);
-    b->c = (BgCtx){.st = b->st, .nx = b->nx, .mshape = b->mshape, .marg = b->marg, .out = b->out, .cap = b->cap,
+    b->c = (BgCtx){.st = b->st, .nx = b->nx, .mshape = b->mshape, .marg = b->marg, .mval = b->mval, .out = b->out, .cap = b->cap,
                    .mark = b->marks, .sp = b->stack, .spend = b->stack + BOARD_STACK, .memo = b->memo,
                    .memo_mask = BOARD_MEMO_LINES - 1};
 }
@@ -1057,6 +1063,7 @@ static void code_free(Board *b)
     FREE_NULL(b->nx);
     FREE_NULL(b->mshape);
     FREE_NULL(b->marg);
+    FREE_NULL(b->mval);
     FREE_NULL(b->out);
     FREE_NULL(b->marks);
     FREE_NULL(b->epoch);
