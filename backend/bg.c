@@ -937,6 +937,36 @@ static void emit_static(Fx *x, uint32_t li, const IrLit *l, bool neg)
     x->fail = fail;
 }
 
+/* Is the call (the body's last literal, an enumeration) in an enumerating
+ * rule whose answers are the call's, position for position: the head's
+ * free positions hold the call's free variables in the same order, seen
+ * nowhere else? (A line walked by recursion: openPath's answers are those
+ * of openPath one cell further.) */
+static bool last_call(const Fx *x, uint32_t li, const uint32_t *args, uint32_t a, uint64_t mask)
+{
+    Bg *b = x->b;
+    const BgQuery *Q = &b->qs.v[x->q];
+    if (Q->mode != MODE_ENUM || li + 1 != x->r->nlits)
+        return false;
+    const uint32_t *h = u32_at(&b->ir->largs, x->r->args);
+    uint32_t arity = b->ir->rels.v[x->r->head].arity, k = 0;
+    for (uint32_t i = 0; i < arity; i++) {
+        if (Q->mask >> i & 1)
+            continue;
+        while (k < a && (mask >> k & 1))
+            k++;
+        if (k == a)
+            return false;
+        const IrTerm *p = term(b, h[i]), *q = term(b, args[k]);
+        if (p->kind != IR_VAR || q->kind != IR_VAR || p->val != q->val || x->occ[p->val] != 2)
+            return false;
+        k++;
+    }
+    while (k < a && (mask >> k & 1))
+        k++;
+    return k == a;
+}
+
 /* A literal over a relation of the rules: a test or an enumeration. */
 static void emit_call(Fx *x, uint32_t li, const IrLit *l, bool neg)
 {
@@ -983,6 +1013,12 @@ static void emit_call(Fx *x, uint32_t li, const IrLit *l, bool neg)
     uint32_t nfree = 0;
     for (uint32_t i = 0; i < a; i++)
         nfree += !(mask >> i & 1);
+    if (last_call(x, li, args, a, mask)) {
+        /* its answers are the rule's: pushed where the rule's go */
+        line(x, "%s(c, a%" PRIu32 ");", name, t);
+        free(name);
+        return;
+    }
     line(x, "unsigned int *b%" PRIu32 " = c->sp;", t);
     line(x, "%s(c, a%" PRIu32 ");", name, t);
     free(name);
@@ -1192,10 +1228,14 @@ static uint32_t stat_distinct(const Bg *b, uint32_t rel, uint32_t pos)
     return n ? n : 1;
 }
 
-/* The estimated answers of literal l with the variables of bound (how
- * many times the rest of the body runs per run of it): 0 for a filter,
- * 1e9 for a literal that cannot run yet. */
-static double lit_cost(const Bg *b, const IrLit *l, const bool *bound)
+/* What running literal l costs with the variables of bound: the reads it
+ * makes per run (work) and the answers it gives per run (fan-out, below 1
+ * for a filter); false when it cannot run yet (a negation, distinct or
+ * equal with a variable unbound). Estimates: a slot scan reads every
+ * group of its free key positions, about a third of them holding a fact
+ * of a given value; a relation of the rules gives about ten answers per
+ * free position. */
+static bool lit_cost(const Bg *b, const IrLit *l, const bool *bound, double *work, double *fan)
 {
     const uint32_t *args = u32_at(&b->ir->largs, l->args);
     uint32_t nfree = 0;
@@ -1213,15 +1253,25 @@ static double lit_cost(const Bg *b, const IrLit *l, const bool *bound)
                 any = true;
         nfree += any;
     }
-    if (l->kind != IR_LIT_POS)
-        return nfree ? 1e9 : 0; /* a filter, once its variables are bound */
+    *work = 1;
+    *fan = 0.5;
+    if (l->kind != IR_LIT_POS) {
+        if (nfree)
+            return false;
+        if (l->kind == IR_LIT_NEG && !b->g->stat[l->rel] && b->ir->rels.v[l->rel].kind != IR_REL_TRUE &&
+            b->ir->rels.v[l->rel].kind != IR_REL_DOES)
+            *work = 10;
+        return true;
+    }
     const IrRel *rel = &b->ir->rels.v[l->rel];
     if (rel->kind == IR_REL_TRUE) {
         uint32_t sym, a[BG_MAX_ARITY];
         uint32_t n = flat_args((Bg *)b, args[0], &sym, a, "a fact under true");
         uint32_t ri = bg_rel_of(b->g, sym, n);
-        if (ri == BASE_NONE)
-            return 0;
+        if (ri == BASE_NONE) {
+            *fan = 0;
+            return true;
+        }
         const BgRel *R = &b->g->rels.v[ri];
         double loops = 1;
         for (uint32_t j = 0; j < R->nkey; j++) {
@@ -1229,11 +1279,22 @@ static double lit_cost(const Bg *b, const IrLit *l, const bool *bound)
             if (p->kind == IR_VAR && !bound[p->val])
                 loops *= R->dom[R->key[j]].n;
         }
-        return loops == 1 ? 0.5 : loops;
+        bool vfree = false;
+        for (uint32_t j = 0; j < R->nval; j++) {
+            const IrTerm *p = term(b, a[R->val[j]]);
+            if (p->kind == IR_VAR && !bound[p->val])
+                vfree = true;
+        }
+        *work = loops;
+        *fan = loops * (vfree || R->nval == 0 ? 0.7 : 1.0 / (R->codes + 1 > 3 ? R->codes + 1 : 3));
+        return true;
     }
     if (rel->kind == IR_REL_DOES) {
         const IrTerm *p = term(b, args[0]);
-        return p->kind == IR_VAR && !bound[p->val] ? (double)b->ir->roles.n : 0.5;
+        bool role_free = p->kind == IR_VAR && !bound[p->val];
+        *work = role_free ? (double)b->ir->roles.n : 1;
+        *fan = role_free ? 1 : 0.7;
+        return true;
     }
     if (b->g->stat[l->rel]) {
         uint32_t a = l->nargs;
@@ -1243,13 +1304,17 @@ static double lit_cost(const Bg *b, const IrLit *l, const bool *bound)
             if (p->kind == IR_CONST || (p->kind == IR_VAR && bound[p->val]))
                 n /= stat_distinct(b, l->rel, i);
         }
-        return n < 0.25 ? 0.25 : n;
+        *work = n < 1 ? 1 : n;
+        *fan = n < 0.25 ? 0.25 : n;
+        return true;
     }
-    /* a relation of the rules: about ten answers per free position */
-    double n = 0.75;
-    for (uint32_t i = 0; i < nfree; i++)
-        n *= 10;
-    return n;
+    *work = 10;
+    *fan = 0.5;
+    for (uint32_t i = 0; i < nfree; i++) {
+        *fan *= 10;
+        *work *= 5;
+    }
+    return true;
 }
 
 static void mark_bound(const Bg *b, uint32_t t, bool *bound)
@@ -1261,36 +1326,83 @@ static void mark_bound(const Bg *b, uint32_t t, bool *bound)
         mark_bound(b, targ(b, p, i), bound);
 }
 
-/* The body's join order: the cheapest literal whose variables allow it,
- * the first written among equals. */
+/* The body's join order: the order of least estimated cost, the sum over
+ * literals of the runs before it times its work (lit_cost), found by a
+ * search bounded at PLAN_NODES literals tried; the written order when the
+ * search finds nothing better (it is safe: ir.h). */
+enum { PLAN_NODES = 20000 };
+
+typedef struct Planner {
+    const Bg *b;
+    const IrRule *r;
+    uint32_t *cur, *best;
+    bool *done;
+    double best_cost;
+    uint32_t nodes;
+} Planner;
+
+static void plan_search(Planner *p, uint32_t k, const bool *bound, double runs, double cost)
+{
+    const IrRule *r = p->r;
+    if (cost >= p->best_cost)
+        return;
+    if (k == r->nlits) {
+        p->best_cost = cost;
+        memcpy(p->best, p->cur, r->nlits * sizeof *p->best);
+        return;
+    }
+    bool *next = base_xcalloc(r->nvars + 1, sizeof *next);
+    /* the cheapest first, so that a good order is found early */
+    uint32_t *cand = base_xcalloc(r->nlits + 1, sizeof *cand), nc = 0;
+    double *key = base_xcalloc(r->nlits + 1, sizeof *key);
+    for (uint32_t i = 0; i < r->nlits; i++) {
+        double work, fan;
+        if (p->done[i] || !lit_cost(p->b, &p->b->ir->lits.v[r->lits + i], bound, &work, &fan))
+            continue;
+        uint32_t at = nc++;
+        for (; at > 0 && key[at - 1] > work + fan; at--) {
+            cand[at] = cand[at - 1];
+            key[at] = key[at - 1];
+        }
+        cand[at] = i;
+        key[at] = work + fan;
+    }
+    for (uint32_t c = 0; c < nc && p->nodes < PLAN_NODES; c++) {
+        uint32_t i = cand[c];
+        const IrLit *l = &p->b->ir->lits.v[r->lits + i];
+        double work, fan;
+        lit_cost(p->b, l, bound, &work, &fan);
+        p->nodes++;
+        memcpy(next, bound, r->nvars * sizeof *next);
+        if (l->kind == IR_LIT_POS)
+            for (uint32_t a = 0; a < l->nargs; a++)
+                mark_bound(p->b, p->b->ir->largs.v[l->args + a], next);
+        p->done[i] = true;
+        p->cur[k] = i;
+        plan_search(p, k + 1, next, runs * fan, cost + runs * work);
+        p->done[i] = false;
+    }
+    free(cand);
+    free(key);
+    free(next);
+}
+
 static void plan_rule(const Bg *b, const IrRule *r, const bool *bound0, uint32_t *order)
 {
-    bool *bound = base_xcalloc(r->nvars + 1, sizeof *bound), *done = base_xcalloc(r->nlits + 1, sizeof *done);
+    Planner p = {.b = b, .r = r, .best_cost = 1e300};
+    p.cur = base_xcalloc(r->nlits + 1, sizeof *p.cur);
+    p.best = base_xcalloc(r->nlits + 1, sizeof *p.best);
+    p.done = base_xcalloc(r->nlits + 1, sizeof *p.done);
+    bool *bound = base_xcalloc(r->nvars + 1, sizeof *bound);
     memcpy(bound, bound0, r->nvars * sizeof *bound);
-    for (uint32_t k = 0; k < r->nlits; k++) {
-        uint32_t best = BASE_NONE;
-        double bc = 1e9;
-        for (uint32_t i = 0; i < r->nlits; i++) {
-            if (done[i])
-                continue;
-            double cost = lit_cost(b, &b->ir->lits.v[r->lits + i], bound);
-            if (cost < bc) {
-                bc = cost;
-                best = i;
-            }
-        }
-        if (best == BASE_NONE) /* cannot happen: the IR's order is safe */
-            for (best = 0; done[best]; best++)
-                ;
-        done[best] = true;
-        order[k] = best;
-        const IrLit *l = &b->ir->lits.v[r->lits + best];
-        if (l->kind == IR_LIT_POS)
-            for (uint32_t i = 0; i < l->nargs; i++)
-                mark_bound(b, b->ir->largs.v[l->args + i], bound);
-    }
+    for (uint32_t i = 0; i < r->nlits; i++)
+        p.best[i] = i;
+    plan_search(&p, 0, bound, 1, 0);
+    memcpy(order, p.best, r->nlits * sizeof *order);
+    free(p.cur);
+    free(p.best);
+    free(p.done);
     free(bound);
-    free(done);
 }
 
 /* ---- functions --------------------------------------------------------------- */
