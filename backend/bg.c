@@ -1544,7 +1544,41 @@ static void emit_query(Bg *b, uint32_t q)
     free(name);
 }
 
-char *bg_emit(const BgGame *g, size_t *len, char **err)
+/* How the relations the code reaches are evaluated, in words. */
+static char *summary_of(Bg *b)
+{
+    const Ir *ir = b->ir;
+    StrBuf o = {0}, rec = {0}, tab = {0};
+    strbuf_add(&o, "compiled");
+    strbuf_add(&rec, "");
+    strbuf_add(&tab, "");
+    uint8_t *seen = base_xcalloc(ir->rels.n + 1, 1);
+    for (uint32_t q = 0; q < b->qs.n; q++) {
+        uint32_t r = b->qs.v[q].rel;
+        if (seen[r])
+            continue;
+        seen[r] = 1;
+        const IrRel *rel = &ir->rels.v[r];
+        bool recursive = ir->sccs.v[rel->scc].recursive;
+        strbuf_addf(recursive ? &rec : &o, "%s%s/%" PRIu32, recursive && !rec.len ? "" : " ", symtext(b, rel->sym),
+                    rel->arity);
+    }
+    for (uint32_t r = 0; r < ir->rels.n; r++)
+        if (b->stat_done[r])
+            strbuf_addf(&tab, "%s%s/%" PRIu32, tab.len ? " " : "", symtext(b, ir->rels.v[r].sym), ir->rels.v[r].arity);
+    if (rec.len)
+        strbuf_addf(&o, "; recursive, without tables, bounded: %s", rec.s);
+    if (tab.len)
+        strbuf_addf(&o, "; tables of constants: %s", tab.s);
+    free(rec.s);
+    free(tab.s);
+    free(seen);
+    return o.s;
+}
+
+char *bg_emit(const BgGame *g, size_t *len, char **err) { return bg_emit_summary(g, len, NULL, err); }
+
+char *bg_emit_summary(const BgGame *g, size_t *len, char **summary, char **err)
 {
     Bg b = {.g = g, .ir = g->ir};
     const Ir *ir = g->ir;
@@ -1629,6 +1663,8 @@ char *bg_emit(const BgGame *g, size_t *len, char **err)
         free(nt);
         free(ng);
     }
+    if (summary && !b.err)
+        *summary = summary_of(&b);
     free(b.ix_done);
     free(b.stat_done);
     free(b.data.s);

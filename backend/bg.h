@@ -87,6 +87,10 @@ uint32_t bg_place(const U32Vec *dom, uint32_t s);
 /* The C of the game (malloc-ed, *len its length), or NULL with *err saying
  * what is not compiled (a recursive relation, a term that is not flat). */
 char *bg_emit(const BgGame *g, size_t *len, char **err);
+/* The same, and *summary (malloc-ed) says how each relation the code
+ * reaches is evaluated: "compiled NAME/ARITY ...; recursive, bounded:
+ * ...; tables: ..." (gdl_machine_plan). */
+char *bg_emit_summary(const BgGame *g, size_t *len, char **summary, char **err);
 
 /* The generated code's view of a query, one definition for both sides:
  * the host (runtime/board.c) declares the struct from BG_CTX_FIELDS, and

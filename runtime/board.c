@@ -106,6 +106,7 @@ typedef struct Board {
     char *plan;
     void *goal;         /* jit:goal, when the generator declined the game */
     VEC(BoardKeys) keys; /* layouts given in the options */
+    char *summary;      /* how the code evaluates each relation (bg_emit_summary) */
     Symtab lsyms;       /* the game's symbols and */
     GtStore lstore;     /* a store of its own, for finding the layout (the
                          * machine's gets the facts in slot order) */
@@ -895,6 +896,7 @@ static void board_free(Board *b)
     free(b->share);
     vec_free(b->held);
     vec_free(b->keys);
+    free(b->summary);
     if (b->lstore_made) {
         gt_free(&b->lstore);
         symtab_free(&b->lsyms);
@@ -917,6 +919,8 @@ static char *layout_text(const Board *b)
         for (uint32_t j = 0; j < R->nval; j++)
             strbuf_addf(&o, " %" PRIu32, R->val[j]);
     }
+    if (b->summary)
+        strbuf_addf(&o, "; %s", b->summary);
     return o.s;
 }
 
@@ -924,13 +928,14 @@ typedef struct EmitCall {
     const BgGame *g;
     char *code;
     size_t len;
+    char **summary; /* NULL: none wanted */
     char **err;
 } EmitCall;
 
 static void emit_call(void *p)
 {
     EmitCall *c = p;
-    c->code = bg_emit(c->g, &c->len, c->err);
+    c->code = bg_emit_summary(c->g, &c->len, c->summary, c->err);
 }
 
 typedef struct CompileCall {
@@ -974,7 +979,7 @@ static bool compile_text(Board *b, const char *code, size_t len, bool cc, char *
 /* Emits the C of b's layout and compiles it. */
 static bool compile_code(Board *b, bool cc, char **why)
 {
-    EmitCall ec = {&b->g, NULL, 0, why};
+    EmitCall ec = {&b->g, NULL, 0, NULL, why};
     rt_stack_run(emit_call, &ec);
     if (!ec.code)
         return false;
@@ -1125,7 +1130,7 @@ static char *board_code(Board *b, size_t *len, char **err)
     vec_free(seen);
     if (!place_layout(b, err))
         return NULL;
-    EmitCall ec = {&b->g, NULL, 0, err};
+    EmitCall ec = {&b->g, NULL, 0, &b->summary, err};
     rt_stack_run(emit_call, &ec);
     *len = ec.len;
     return ec.code;
