@@ -642,6 +642,25 @@ static void emit_true(Fx *x, uint32_t li, const IrLit *l, bool neg)
     const char *fail = x->fail;
     int ind = x->ind;
     /* the key: bound positions add to the slot, free ones loop */
+    /* a value bound before the loops: its code, compared with the slot's */
+    bool vbound = R->nval > 0;
+    for (uint32_t j = 0; j < R->nval; j++)
+        vbound &= is_bound(x, args[R->val[j]]);
+    if (vbound) {
+        StrBuf code = {0}, cond = {0};
+        strbuf_add(&cond, "1");
+        if (!code_expr(x, ri, args, &code, &cond)) {
+            line(x, "%s; /* a value outside the domain */", x->fail);
+            free(code.s);
+            free(cond.s);
+            return;
+        }
+        if (strcmp(cond.s, "1") != 0)
+            line(x, "if (!(%s)) %s;", cond.s, x->fail);
+        line(x, "unsigned int w%" PRIu32 " = %s;", t, code.s);
+        free(code.s);
+        free(cond.s);
+    }
     line(x, "unsigned int g%" PRIu32 "_0 = %" PRIu32 "u;", t, R->off);
     for (uint32_t j = 0; j < R->nkey; j++) {
         uint32_t pos = R->key[j];
@@ -684,6 +703,11 @@ static void emit_true(Fx *x, uint32_t li, const IrLit *l, bool neg)
         }
     }
     line(x, "unsigned int c%" PRIu32 " = c->st[g%" PRIu32 "_%" PRIu32 "];", t, t, R->nkey);
+    if (vbound) {
+        line(x, "if (c%" PRIu32 " != w%" PRIu32 ") %s;", t, t, x->fail);
+        emit_lits(x, li + 1);
+        goto close;
+    }
     line(x, "if (!c%" PRIu32 ") %s;", t, x->fail);
     for (uint32_t j = 0; j < R->nval; j++) {
         uint32_t pos = R->val[j];

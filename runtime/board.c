@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../backend/bg.h"
 #include "../compile/domain.h"
@@ -46,13 +47,14 @@ enum {
     BOARD_SAMPLE_STATES = 4000, /* states the layout is found from, at most */
     BOARD_SAMPLE_PLAYOUTS = 64, /* in that many playthroughs at most */
     BOARD_SAMPLE_DEPTH = 1000,  /* of that many steps at most */
+    BOARD_SAMPLE_CALLS = 1u << 20, /* and that many calls of recursive relations */
     BOARD_STACK = 1u << 20,     /* the answer stack, in words */
     BOARD_MAX_FACTS = 1u << 22, /* facts of the layout (slots times values) */
     BOARD_PREMADE = 1u << 18,   /* facts (moves) made when the machine is, at most */
     BOARD_RECURSIVE_CALLS = 1u << 22, /* calls of recursive relations a query may make */
     BOARD_MEMO_LINES = 1u << 12,      /* lines of the tests' memo */
 };
-#define BOARD_SAMPLE_SECONDS 1.0
+#define BOARD_SAMPLE_SECONDS 0.25 /* of the thread's processor time */
 
 /* A fact of the layout as a state holds it (EngineOps.bind_shares). */
 typedef struct BoardShare {
@@ -107,6 +109,7 @@ typedef struct Board {
     void *goal;         /* jit:goal, when the generator declined the game */
     VEC(BoardKeys) keys; /* layouts given in the options */
     char *summary;      /* how the code evaluates each relation (bg_emit_summary) */
+    uint32_t sample_budget; /* while sampling: the calls of recursive relations left (0: not sampling) */
     Symtab lsyms;       /* the game's symbols and */
     GtStore lstore;     /* a store of its own, for finding the layout (the
                          * machine's gets the facts in slot order) */
@@ -283,7 +286,7 @@ static void ctx_reset(Board *b)
     b->c.sp = b->stack;
     b->c.bad = BG_OK;
     b->c.depth = 0;
-    b->c.budget = BOARD_RECURSIVE_CALLS;
+    b->c.budget = b->sample_budget ? b->sample_budget : BOARD_RECURSIVE_CALLS;
     if (++b->c.memo_epoch == 0) {
         memset(b->memo, 0, ((size_t)b->c.memo_mask + 1) * BG_MEMO_WORDS * sizeof *b->memo);
         b->c.memo_epoch = 1;
@@ -611,29 +614,56 @@ static void seen_slots(const Board *b, const uint16_t *st, U32Vec *seen)
 
 /* Random playthroughs by b's own code in the layout it was made with
  * (every relation a set: a claim of none), from the initial state ref
- * gives: the states seen. Seeded and counted, not timed, so the layout
- * is a function of the game (BOARD_SAMPLE_SECONDS only bounds a game
- * whose steps are slow). A query the code cannot answer ends the
- * sampling there. */
+ * gives: the states seen. Seeded and counted (states, and calls of
+ * recursive relations), so the layout is a function of the game, except
+ * where steps are so slow that BOARD_SAMPLE_SECONDS of the thread's
+ * processor time (not the wall clock: another process's load does not
+ * count) ends it first. A query the code cannot answer ends the sampling
+ * there. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void sample_(Board *b, const uint16_t *initial, U32Vec *seen);
+
 static void sample(Board *b, const uint16_t *initial, U32Vec *seen)
+{
+    b->sample_budget = BOARD_SAMPLE_CALLS;
+    sample_(b, initial, seen);
+    b->sample_budget = 0;
+}
+
+static void sample_(Board *b, const uint16_t *initial, U32Vec *seen)
 {
     GdlRng rng;
     gdl_rng_seed(&rng, 1);
-    double end = gdl_now() + BOARD_SAMPLE_SECONDS;
+    double end = cpu_now() + BOARD_SAMPLE_SECONDS;
     uint32_t nr = b->game->front.ir.roles.n, states = 0;
-    for (uint32_t p = 0; p < BOARD_SAMPLE_PLAYOUTS && states < BOARD_SAMPLE_STATES && gdl_now() < end; p++) {
+    uint64_t calls = 0; /* of recursive relations: the work, counted */
+    for (uint32_t p = 0; p < BOARD_SAMPLE_PLAYOUTS && states < BOARD_SAMPLE_STATES && calls <= BOARD_SAMPLE_CALLS &&
+                         cpu_now() < end;
+         p++) {
         memcpy(b->st, initial, (size_t)b->g.nslots * sizeof *b->st);
         for (uint32_t depth = 0; depth < BOARD_SAMPLE_DEPTH && states < BOARD_SAMPLE_STATES; depth++) {
             seen_slots(b, b->st, seen);
             states++;
+            if (calls > BOARD_SAMPLE_CALLS || cpu_now() > end) /* slow steps: enough */
+                break;
+            b->sample_budget = BOARD_SAMPLE_CALLS - (uint32_t)calls;
             ctx_reset(b);
             int term = b->terminal(&b->c);
+            calls += b->sample_budget - b->c.budget;
             if (b->c.bad != BG_OK || term)
                 break;
             bool ok = true;
             for (uint32_t r = 0; r < nr && ok; r++) {
                 b->held_stamp = 0;
+                b->sample_budget = BOARD_SAMPLE_CALLS > calls ? BOARD_SAMPLE_CALLS - (uint32_t)calls : 1;
                 ok = legal_numbers(b, r) && b->c.nout > 0;
+                calls += b->sample_budget - b->c.budget;
                 if (!ok)
                     break;
                 /* the smallest numbers first: the same choice every time */
@@ -650,8 +680,10 @@ static void sample(Board *b, const uint16_t *initial, U32Vec *seen)
                     k /= S->dom[j].n;
                 }
             }
+            b->sample_budget = BOARD_SAMPLE_CALLS > calls ? BOARD_SAMPLE_CALLS - (uint32_t)calls : 1;
             if (!ok || !next_slots(b))
                 break;
+            calls += b->sample_budget - b->c.budget;
             uint16_t *t = b->st;
             b->st = b->nx;
             b->nx = t;
