@@ -31,7 +31,7 @@
 #include "../frontend/ir.h"
 
 enum {
-    BG_MAX_ARITY = 8,     /* argument positions of a state fact or a move */
+    BG_MAX_ARITY = 12,    /* argument positions of a state fact or a move */
     BG_MAX_SLOTS = 1u << 20, /* slots of a state */
     BG_MAX_MOVES = 1u << 22, /* move numbers of all shapes together */
     BG_MAX_DEPTH = 4096,     /* nested calls of recursive relations */
