@@ -260,7 +260,7 @@ static uint64_t arg_stride(const BgShape *S, uint32_t j)
 
 static void print_u32s(StrBuf *o, const char *type, const char *name, const uint32_t *v, uint32_t n)
 {
-    strbuf_addf(o, "static const %s %s[%" PRIu32 "] = {", type, name, n ? n : 1);
+    strbuf_addf(o, "static const %s %s[%" PRIu32 "] BG_UNUSED = {", type, name, n ? n : 1);
     for (uint32_t i = 0; i < n; i++)
         strbuf_addf(o, "%s%" PRIu32, i % 16 ? ", " : (i ? ",\n    " : "\n    "), v[i]);
     strbuf_add(o, n ? "\n};\n" : "0};\n");
@@ -516,7 +516,7 @@ static void match(Fx *x, const char *expr, uint32_t t)
         line(x, "if (%s != %s) %s;", expr, v, x->fail);
     } else if (x->occ[p->val] > 1) {
         vname(x, p->val, v);
-        line(x, "unsigned int %s = %s;", v, expr);
+        line(x, "unsigned int %s BG_UNUSED = %s;", v, expr);
         x->bound[p->val] = true;
     }
 }
@@ -694,7 +694,7 @@ static void emit_true(Fx *x, uint32_t li, const IrLit *l, bool neg)
             snprintf(e, sizeof e, "DOM_R%" PRIu32 "_%" PRIu32 "[j%" PRIu32 "_%" PRIu32 "]", ri, pos, t, j);
             if (x->occ[p->val] > 1) {
                 vname(x, p->val, v);
-                line(x, "unsigned int %s = %s;", v, e);
+                line(x, "unsigned int %s BG_UNUSED = %s;", v, e);
                 x->bound[p->val] = true;
             }
             line(x, "unsigned int g%" PRIu32 "_%" PRIu32 " = g%" PRIu32 "_%" PRIu32 " + j%" PRIu32 "_%" PRIu32
@@ -786,7 +786,7 @@ static void emit_does(Fx *x, uint32_t li, const IrLit *l, bool neg)
             if (x->occ[rt->val] > 1) {
                 char v[64];
                 vname(x, rt->val, v);
-                line(x, "unsigned int %s = ROLESYM[r%" PRIu32 "];", v, t);
+                line(x, "unsigned int %s BG_UNUSED = ROLESYM[r%" PRIu32 "];", v, t);
                 x->bound[rt->val] = true;
             }
             snprintf(ri, sizeof ri, "r%" PRIu32, t);
@@ -842,7 +842,7 @@ static void emit_does(Fx *x, uint32_t li, const IrLit *l, bool neg)
         if (x->occ[rt->val] > 1) {
             char v[64];
             vname(x, rt->val, v);
-            line(x, "unsigned int %s = ROLESYM[r%" PRIu32 "];", v, t);
+            line(x, "unsigned int %s BG_UNUSED = ROLESYM[r%" PRIu32 "];", v, t);
             x->bound[rt->val] = true;
         }
         snprintf(ri, sizeof ri, "r%" PRIu32, t);
@@ -935,13 +935,13 @@ static void emit_static(Fx *x, uint32_t li, const IrLit *l, bool neg)
                 "_%" PRIx64 "[q%" PRIu32 " + 1u]; k%" PRIu32 "++) {",
              t, rel, mask, t, t, rel, mask, t, t);
         x->ind++;
-        line(x, "const unsigned int *t%" PRIu32 " = T_%" PRIu32 " + TO_%" PRIu32 "_%" PRIx64 "[k%" PRIu32 "];", t, rel,
+        line(x, "const unsigned int *t%" PRIu32 " BG_UNUSED = T_%" PRIu32 " + TO_%" PRIu32 "_%" PRIx64 "[k%" PRIu32 "];", t, rel,
              rel, mask, t);
     } else {
         line(x, "for (unsigned int k%" PRIu32 " = 0; k%" PRIu32 " < %" PRIu32 "u; k%" PRIu32 " += %" PRIu32 "u) {", t, t,
              b->g->stat[rel]->n, t, a);
         x->ind++;
-        line(x, "const unsigned int *t%" PRIu32 " = T_%" PRIu32 " + k%" PRIu32 ";", t, rel, t);
+        line(x, "const unsigned int *t%" PRIu32 " BG_UNUSED = T_%" PRIu32 " + k%" PRIu32 ";", t, rel, t);
     }
     free(key.s);
     free(cond.s);
@@ -1469,7 +1469,7 @@ static void emit_rule(Bg *b, uint32_t q, uint32_t rule)
         if (p->kind == IR_VAR && !x.bound[p->val]) {
             char v[64];
             vname(&x, p->val, v);
-            line(&x, "unsigned int %s = %s;", v, e);
+            line(&x, "unsigned int %s BG_UNUSED = %s;", v, e);
             x.bound[p->val] = true;
         } else {
             match(&x, e, h[i]);
@@ -1487,7 +1487,7 @@ static void emit_rule(Bg *b, uint32_t q, uint32_t rule)
     (void)cf;
     free(cf.s);
     strbuf_addf(&b->funcs, "line %" PRIu32 " of the game */\n", line_no);
-    strbuf_addf(&b->funcs, "static %s %s_r%" PRIu32 "(BgCtx *c, const unsigned int *a)\n{\n    (void)a;\n%s%s}\n\n",
+    strbuf_addf(&b->funcs, "static %s %s_r%" PRIu32 "(BgCtx *c, const unsigned int *a)\n{\n    (void)c;\n    (void)a;\n%s%s}\n\n",
                 test ? "int" : "void", name, rule, body.s, test ? "    return 0;\n" : "");
     free(body.s);
     free(name);
@@ -1632,8 +1632,9 @@ char *bg_emit_summary(const BgGame *g, size_t *len, char **summary, char **err)
         strbuf_add(&o, "/* ==== the runtime's code ==== */\n");
         strbuf_add(&o, "typedef struct BgCtx {\n    " BG_STR(BG_CTX_FIELDS) "\n} BgCtx;\n");
         strbuf_addf(&o, "enum { BG_CLAIM = %d, BG_SPACE = %d, BG_DEEP = %d };\n", BG_CLAIM, BG_SPACE, BG_DEEP);
+        strbuf_add(&o, "#define BG_UNUSED __attribute__((unused))\n");
         strbuf_add(&o, "/* Pops the answers [b, e) of a call, keeping what was pushed above them. */\n"
-                       "static void bg_pop(BgCtx *c, unsigned int *b, unsigned int *e)\n{\n"
+                       "static BG_UNUSED void bg_pop(BgCtx *c, unsigned int *b, unsigned int *e)\n{\n"
                        "    unsigned int *d = b;\n    for (unsigned int *s = e; s < c->sp; s++)\n        *d++ = *s;\n"
                        "    c->sp = d;\n}\n\n");
         strbuf_add(&o, "/* ==== the game ==== */\n");
