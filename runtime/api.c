@@ -934,6 +934,23 @@ static void state_set(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n)
     state_set_stamped(m, sp, facts, n, 0);
 }
 
+/* The facts alone (m's ids, any order, duplicates allowed) into *sp,
+ * stamped stamp: a state of the machine's own that never reaches a caller
+ * (the depth charge's), so neither its canonical ids nor its hash are
+ * made (it reads as having neither: no reader asks). */
+static void state_set_bare(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n, uint64_t stamp)
+{
+    GdlState *s = state_room(m, sp, n);
+    uint32_t k = 0;
+    for (Gt last = 0; k < n && (k == 0 || facts[k] > last); k++)
+        s->facts[k] = last = facts[k];
+    if (k < n) {
+        gt_tuple_copy(s->facts, facts, n);
+        k = sort_unique(m, s->facts, n);
+    }
+    state_finish_as(m, sp, s, k, NULL, 0, stamp);
+}
+
 static GdlState *state_make(GdlMachine *m, const Gt *facts, uint32_t n)
 {
     GdlState *s = NULL;
@@ -1463,6 +1480,32 @@ static GdlStatus random_joint_move_(GdlMachine *m, const GdlState *s, GdlRng *rn
     return st;
 }
 
+/* A step of the depth charge: the next state of m->charge[a] after
+ * m->joint (drawn from its legal moves) into m->charge[1 - a], its facts
+ * alone (state_set_bare): written there by the engine when it can
+ * (EngineOps.next_facts), else copied from its answer. */
+static GdlStatus charge_step(GdlMachine *m, int a)
+{
+    const GdlState *s = m->charge[a];
+    uint64_t stamp = m->ctl.made_stamp = fresh_stamp(m);
+    EngineStatus st = RT_UNSHARED;
+    if (m->shares) {
+        GdlState *t = state_room(m, &m->charge[1 - a], m->shares_max);
+        uint32_t k = 0;
+        st = m->ops->next_facts(m->engine, query_facts(m, s), s->n, m->joint.v, t->facts, &k);
+        if (st == GDL_OK)
+            state_finish_as(m, &m->charge[1 - a], t, k, NULL, 0, stamp);
+    }
+    if (st == RT_UNSHARED || st == RT_ILLEGAL) { /* (the moves are legal: drawn from the legal ones) */
+        m->scratch.n = 0;
+        m->ctl.made_stamp = stamp;
+        st = m->ops->next(m->engine, query_facts(m, s), s->n, m->joint.v, &m->scratch);
+        if (st == GDL_OK)
+            state_set_bare(m, &m->charge[1 - a], m->scratch.v, m->scratch.n, stamp);
+    }
+    return done(m, (GdlStatus)st);
+}
+
 static GdlStatus depth_charge_(GdlMachine *m, const GdlState *s, GdlRng *rng, uint64_t max_depth, int *goals,
                            uint64_t *depth)
 {
@@ -1471,9 +1514,10 @@ static GdlStatus depth_charge_(GdlMachine *m, const GdlState *s, GdlRng *rng, ui
     if (st != GDL_OK)
         return st;
     /* Two states of the machine's own, overwritten in turn: no allocation
-     * per step once they have grown. */
+     * per step once they have grown, and neither canonical ids nor hashes
+     * (state_set_bare). The first holds s's facts, so it takes s's stamp. */
     int a = 0;
-    state_set(m, &m->charge[a], own_facts(m, s), s->n);
+    state_set_bare(m, &m->charge[a], own_facts(m, s), s->n, s->stamp);
     for (;;) {
         bool terminal;
         if ((st = is_terminal(m, m->charge[a], &terminal)) != GDL_OK)
@@ -1487,7 +1531,7 @@ static GdlStatus depth_charge_(GdlMachine *m, const GdlState *s, GdlRng *rng, ui
         for (uint32_t k = 0; k < m->roles.n; k++)
             if ((st = draw_move(m, m->charge[a], k, rng, false)) != GDL_OK)
                 return st;
-        if ((st = next_into(m, m->charge[a], &m->charge[1 - a])) != GDL_OK)
+        if ((st = charge_step(m, a)) != GDL_OK)
             return st;
         a = 1 - a;
         ++*depth;
