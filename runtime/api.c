@@ -74,15 +74,18 @@ GdlStatus rt_machine_oom(GdlMachine *m, const char *what)
  * analysis_api.c uses too (api_shared.h names them for the API's files). */
 BaseJournal *rt_journal_enter(GdlMachine *m)
 {
-    BaseJournal *outer = base_journal_swap(NULL);
-    base_journal_swap(outer ? outer : &m->journal);
+    BaseJournal *outer = base_journal_swap(&m->journal);
+    if (outer)
+        base_journal_swap(outer);
     return outer;
 }
 
 void rt_journal_leave(GdlMachine *m, BaseJournal *outer, bool ok)
 {
-    base_journal_swap(outer);
-    if (!outer && ok)
+    if (outer)
+        return;
+    base_journal_swap(NULL);
+    if (ok && m->journal.used) /* (a call that allocated nothing has nothing to forget) */
         base_journal_forget_all(&m->journal);
 }
 
@@ -549,11 +552,10 @@ static void map_locked(GdlMachine *m, const Gt *in, Gt *out, uint32_t n, bool to
     base_journal_swap(journal);
 }
 
-/* The facts of s as m's own ids, sorted: s's own array when m made it. */
-static const Gt *own_facts(GdlMachine *m, const GdlState *s)
+/* The facts of s, a state of another machine, as m's own ids, sorted:
+ * mapped once per stamp (the machine keeps the last). */
+static const Gt *foreign_facts(GdlMachine *m, const GdlState *s)
 {
-    if (s->owner == m->serial)
-        return s->facts;
     if (m->foreign_stamp == s->stamp && m->foreign.n == s->n)
         return m->foreign.v;
     m->foreign_stamp = 0;
@@ -574,6 +576,12 @@ static const Gt *own_facts(GdlMachine *m, const GdlState *s)
     base_sort_u32(m->foreign.v, s->n);
     m->foreign_stamp = s->stamp;
     return m->foreign.v;
+}
+
+/* The facts of s as m's own ids, sorted: s's own array when m made it. */
+static inline const Gt *own_facts(GdlMachine *m, const GdlState *s)
+{
+    return s->owner == m->serial ? s->facts : foreign_facts(m, s);
 }
 
 /* ---- canonical ranks -------------------------------------------------- */
@@ -1207,7 +1215,8 @@ static void legal_remember(GdlMachine *m, const GdlState *s, uint32_t k)
 /* The legal moves of role k in s, sorted canonically, in m->scratch; a
  * non-terminal state without one is a game fault. When remember, they are
  * remembered for checking joint moves. */
-static GdlStatus legal_moves(GdlMachine *m, const GdlState *s, uint32_t k, bool remember)
+static inline __attribute__((always_inline)) GdlStatus legal_moves(GdlMachine *m, const GdlState *s, uint32_t k,
+                                                                   bool remember)
 {
     m->scratch.n = 0;
     if (remember)
@@ -1261,13 +1270,16 @@ static GdlStatus joint_take(GdlMachine *m, const GdlState *s, const GdlMove *joi
         return st;
     if (!joint)
         return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no joint move (NULL)");
+    uint32_t nroles = m->roles.n, nterms = m->store.fn.n;
+    vec_reserve(m->joint, nroles + 1);
     m->joint.n = 0;
-    for (uint32_t k = 0; k < m->roles.n; k++) {
-        if (joint[k] >= m->store.fn.n)
+    for (uint32_t k = 0; k < nroles; k++) {
+        if (joint[k] >= nterms)
             return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "the move of role %s is not a move of this machine (id %u)",
                            gdl_game_role_name(m->game, k), joint[k]);
-        vec_push(m->joint, joint[k]);
+        m->joint.v[k] = joint[k];
     }
+    m->joint.n = nroles;
     return GDL_OK;
 }
 
@@ -1490,7 +1502,9 @@ static GdlStatus charge_step(GdlMachine *m, int a)
     uint64_t stamp = m->ctl.made_stamp = fresh_stamp(m);
     EngineStatus st = RT_UNSHARED;
     if (m->shares) {
-        GdlState *t = state_room(m, &m->charge[1 - a], m->shares_max);
+        GdlState *t = m->charge[1 - a];
+        if (!t || t->cap < m->shares_max)
+            t = state_room(m, &m->charge[1 - a], m->shares_max);
         uint32_t k = 0;
         st = m->ops->next_facts(m->engine, query_facts(m, s), s->n, m->joint.v, t->facts, &k);
         if (st == GDL_OK)
