@@ -157,7 +157,7 @@ typedef struct FactInfo {
  * reads them here (api.c: state_cids, state_hash). Counted: the machine
  * and each state pointing here hold one reference; the last frees it. */
 typedef struct FactShares {
-    _Atomic uint32_t refs;
+    _Atomic uint32_t refs; /* the machine's, if alive, and one per state pointing here */
     Gt lo;            /* the least fact's own term id */
     uint32_t n;       /* own term ids lo .. lo + n - 1 are covered */
     FactInfo info[];  /* own term id - lo -> its share and canonical id + 1 (both 0: no such fact) */
@@ -192,7 +192,7 @@ struct GdlMachine {
     U32Vec to_cid;     /* own term id -> the game's canonical id + 1 (0: not mapped yet) */
     U32Vec to_own;     /* canonical id -> own term id + 1 (0: not mapped yet) */
     U32Vec foreign;    /* the facts of the last state of another machine, as own ids, sorted */
-    U32Vec foreign_cids; /* own_facts' scratch: that state's canonical ids, when it holds none */
+    U32Vec foreign_cids; /* foreign_facts' scratch: that state's canonical ids, when it holds none */
     U32Vec rank;       /* own term id -> its place in canonical order + 1 (0: not ranked yet) */
     U32Vec ranked;     /* the ranked terms, in canonical order (rank - 1 indexes it) */
     U32Vec rank_tmp;   /* rank_sort's scratch */
