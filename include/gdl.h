@@ -117,9 +117,12 @@
  *   state) pays nothing more than a few comparisons.
  *
  * Hashing
- *   gdl_state_hash is computed from the text of the state's facts when the
- *   state is made (the call is O(1)), so it is the same for every machine,
- *   engine and process of a game: transposition tables may be kept on disk.
+ *   gdl_state_hash is computed from the text of the state's facts, so it
+ *   is the same for every machine, engine and process of a game:
+ *   transposition tables may be kept on disk. It is O(1) but for the first
+ *   call on a state that the engine wrote itself (the next states of a
+ *   propositional network, which a playout makes without reading their
+ *   hash): that call sums the shares of its facts, once.
  */
 #ifndef GDL_H
 #define GDL_H

@@ -74,15 +74,18 @@ GdlStatus rt_machine_oom(GdlMachine *m, const char *what)
  * analysis_api.c uses too (api_shared.h names them for the API's files). */
 BaseJournal *rt_journal_enter(GdlMachine *m)
 {
-    BaseJournal *outer = base_journal_swap(NULL);
-    base_journal_swap(outer ? outer : &m->journal);
+    BaseJournal *outer = base_journal_swap(&m->journal);
+    if (outer)
+        base_journal_swap(outer);
     return outer;
 }
 
 void rt_journal_leave(GdlMachine *m, BaseJournal *outer, bool ok)
 {
-    base_journal_swap(outer);
-    if (!outer && ok)
+    if (outer)
+        return;
+    base_journal_swap(NULL);
+    if (ok && m->journal.used) /* (a call that allocated nothing has nothing to forget) */
         base_journal_forget_all(&m->journal);
 }
 
@@ -259,7 +262,9 @@ static const EngineOps *const engines[] = {&rt_engine_ref, &rt_engine_jit, &rt_e
 
 static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine *volatile *mp, char **err);
 static void rank_known(GdlMachine *m);
-static void bind_share(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes);
+static void shares_make(GdlMachine *m);
+static void shares_release(FactShares *f);
+static const Gt *state_cids(const GdlState *s, Gt *buf);
 
 /* gdl_game_error's message: of the last failed call that made a machine,
  * per thread (a game is shared by threads, and is const to them), for the
@@ -371,8 +376,8 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
     if (ops->resolve)
         m->ops = ops->resolve(ops, &m->engine);
     rank_known(m);
-    if (m->ops->bind_shares)
-        m->shared_max = m->ops->bind_shares(m->engine, bind_share, m);
+    if (m->ops->made_facts)
+        shares_make(m);
     return GDL_OK;
 }
 
@@ -394,6 +399,7 @@ void gdl_machine_free(GdlMachine *m)
     vec_free(m->to_cid);
     vec_free(m->to_own);
     vec_free(m->foreign);
+    vec_free(m->foreign_cids);
     vec_free(m->rank);
     vec_free(m->ranked);
     vec_free(m->rank_tmp);
@@ -405,10 +411,10 @@ void gdl_machine_free(GdlMachine *m)
     free(m->legal_mark);
     free(m->legal_epoch);
     vec_free(m->fact_info);
-    vec_free(m->shared_cids);
+    shares_release(m->shares);
     free(m->legal_stamp);
-    free(m->charge[0]);
-    free(m->charge[1]);
+    gdl_state_free(m->charge[0]);
+    gdl_state_free(m->charge[1]);
     vec_free(m->props);
     vec_free(m->symidx);
     vec_free(m->roles);
@@ -546,17 +552,18 @@ static void map_locked(GdlMachine *m, const Gt *in, Gt *out, uint32_t n, bool to
     base_journal_swap(journal);
 }
 
-/* The facts of s as m's own ids, sorted: s's own array when m made it. */
-static const Gt *own_facts(GdlMachine *m, const GdlState *s)
+/* The facts of s, a state of another machine, as m's own ids, sorted:
+ * mapped once per stamp (the machine keeps the last). */
+static const Gt *foreign_facts(GdlMachine *m, const GdlState *s)
 {
-    if (s->owner == m->serial)
-        return s->facts;
     if (m->foreign_stamp == s->stamp && m->foreign.n == s->n)
         return m->foreign.v;
     m->foreign_stamp = 0;
     m->foreign.n = 0;
     vec_reserve(m->foreign, s->n + 1);
-    const Gt *cids = s->facts + s->cap;
+    if (s->shares)
+        vec_reserve(m->foreign_cids, s->n + 1);
+    const Gt *cids = state_cids(s, m->foreign_cids.v);
     bool all = true;
     for (uint32_t i = 0; i < s->n && all; i++) {
         Gt c = cids[i];
@@ -569,6 +576,12 @@ static const Gt *own_facts(GdlMachine *m, const GdlState *s)
     base_sort_u32(m->foreign.v, s->n);
     m->foreign_stamp = s->stamp;
     return m->foreign.v;
+}
+
+/* The facts of s as m's own ids, sorted: s's own array when m made it. */
+static inline const Gt *own_facts(GdlMachine *m, const GdlState *s)
+{
+    return s->owner == m->serial ? s->facts : foreign_facts(m, s);
 }
 
 /* ---- canonical ranks -------------------------------------------------- */
@@ -709,20 +722,95 @@ static void rank_known(GdlMachine *m)
 
 /* ---- states ---------------------------------------------------------- */
 
+/* A state holds its facts as its machine's term ids, sorted, and, for any
+ * other machine and for the hash, their canonical ids and hash shares in
+ * one of two ways. Made from facts an engine answered (state_set_stamped),
+ * it holds them itself: the ids after its facts and the hash summed, in one
+ * pass. Written by its machine's engine straight into its room
+ * (EngineOps.next_facts, a playout's step), it holds neither: it points at
+ * the machine's FactShares, where every fact such a state may hold has both
+ * (made once with the machine), and whoever needs them reads them there
+ * when asked (state_cids, state_hash). A step of a playout then makes no
+ * ids, no hash and no copy, and a state's answers are the same either way. */
+
 /* Term t's share of a state's hash: its content hash, mixed. */
 static inline uint64_t fact_mix(const GdlMachine *m, Gt t)
 {
     return base_mix64(m->store.hash.v[t] ^ 0x5851f42d4c957f2dULL);
 }
 
-/* EngineOps.bind_shares' share: the facts' canonical ids (mapped now)
- * and shares, as fact_share gives them. */
-static void bind_share(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes)
+#define STATE_SEED 0x6a09e667f3bcc908ULL /* a state's sum of shares before its facts' */
+
+/* The shares of the facts the engine writes into states itself
+ * (EngineOps.made_facts), made once the machine is: their canonical ids
+ * (mapped now) and hash shares, over the span of their own ids. */
+static void shares_make(GdlMachine *m)
 {
-    GdlMachine *m = ctx;
+    const Gt *facts;
+    uint32_t most = 0;
+    uint32_t n = m->ops->made_facts(m->engine, &facts, &most);
+    if (!n)
+        return;
+    Gt lo = facts[0], hi = facts[0];
+    for (uint32_t i = 1; i < n; i++) {
+        lo = facts[i] < lo ? facts[i] : lo;
+        hi = facts[i] > hi ? facts[i] : hi;
+    }
+    Gt *cids = base_xmalloc((size_t)n * sizeof *cids);
     map_locked(m, facts, cids, n, true);
+    uint32_t span = hi - lo + 1;
+    FactShares *f = base_xcalloc(1, sizeof *f + (size_t)span * sizeof *f->info);
+    atomic_init(&f->refs, 1);
+    f->lo = lo;
+    f->n = span;
     for (uint32_t i = 0; i < n; i++)
-        mixes[i] = fact_mix(m, facts[i]);
+        f->info[facts[i] - lo] = (FactInfo){fact_mix(m, facts[i]), cids[i] + 1};
+    free(cids);
+    m->shares = f;
+    m->shares_max = most ? most : n;
+}
+
+static FactShares *shares_take(FactShares *f)
+{
+    atomic_fetch_add_explicit(&f->refs, 1, memory_order_relaxed);
+    return f;
+}
+
+static void shares_release(FactShares *f)
+{
+    if (f && atomic_fetch_sub_explicit(&f->refs, 1, memory_order_acq_rel) == 1)
+        free(f);
+}
+
+/* The canonical ids of s's facts, in the order of its facts: its own, or
+ * read from its shares into buf (room for s->n). */
+static const Gt *state_cids(const GdlState *s, Gt *buf)
+{
+    if (!s->shares)
+        return s->facts + s->cap;
+    const FactInfo *info = s->shares->info - s->shares->lo;
+    for (uint32_t i = 0; i < s->n; i++)
+        buf[i] = info[s->facts[i]].cid - 1;
+    return buf;
+}
+
+/* s's hash: made with it, or summed from its shares the first time it is
+ * asked and kept. Any thread may ask (a state is a value every machine of
+ * its game may read), so the hash is stored atomically; two threads that
+ * race store the same value. A sum that hashes to 0 is summed again at
+ * each call (the value is the same). */
+static uint64_t state_hash(const GdlState *s)
+{
+    uint64_t h = atomic_load_explicit(&s->hash, memory_order_relaxed);
+    if (h || !s->shares)
+        return h;
+    const FactInfo *info = s->shares->info - s->shares->lo;
+    uint64_t sum = STATE_SEED;
+    for (uint32_t i = 0; i < s->n; i++)
+        sum += info[s->facts[i]].mix;
+    h = base_mix64(sum ^ s->n);
+    atomic_store_explicit(&((GdlState *)s)->hash, h, memory_order_relaxed);
+    return h;
 }
 
 /* Term t's share, and its canonical id into *cid when m has mapped it
@@ -756,7 +844,7 @@ static uint64_t fresh_stamp(GdlMachine *m)
 
 /* *sp, or a new state when NULL, with room for n facts (moved when it
  * grows: the caller's still, whatever happens); *sp is set to a new state
- * only by state_finish. */
+ * only by the state_finish calls. */
 static GdlState *state_room(GdlMachine *m, GdlState **sp, uint32_t n)
 {
     GdlState *s = *sp;
@@ -771,7 +859,8 @@ static GdlState *state_room(GdlMachine *m, GdlState **sp, uint32_t n)
             /* the caller's object, moved: theirs still, whatever happens */
             *sp = s;
             base_journal_forget(s);
-        }
+        } else
+            s->shares = NULL;
     }
     if (m->fact_info.n < m->store.fn.n) {
         uint32_t have = m->fact_info.n, need = m->store.fn.n;
@@ -782,20 +871,30 @@ static GdlState *state_room(GdlMachine *m, GdlState **sp, uint32_t n)
     return s;
 }
 
-#define STATE_SEED 0x6a09e667f3bcc908ULL /* a state's sum of shares before its facts' */
+/* s (*sp's room) holds k facts of m, sorted, stamped stamp (0: a fresh
+ * stamp): it becomes *sp, pointing at shares (NULL: none), with hash. */
+static inline void state_finish_as(GdlMachine *m, GdlState **sp, GdlState *s, uint32_t k, FactShares *shares,
+                                   uint64_t hash, uint64_t stamp)
+{
+    s->n = k;
+    if (s->shares != shares) {
+        shares_release(s->shares);
+        s->shares = shares ? shares_take(shares) : NULL;
+    }
+    atomic_store_explicit(&s->hash, hash, memory_order_relaxed);
+    s->owner = m->serial;
+    s->stamp = stamp ? stamp : fresh_stamp(m);
+    s->game = m->game;
+    *sp = s; /* a new state reaches the caller only once it is whole */
+}
 
 /* s (*sp's room) holds k facts with their canonical ids (mapped unless
  * all), the sum of their shares h: it becomes *sp. */
 static void state_finish(GdlMachine *m, GdlState **sp, GdlState *s, uint32_t k, uint64_t h, bool all, uint64_t stamp)
 {
-    s->n = k;
     if (!all)
         map_locked(m, s->facts, s->facts + s->cap, k, true);
-    s->hash = base_mix64(h ^ k);
-    s->owner = m->serial;
-    s->stamp = stamp ? stamp : fresh_stamp(m);
-    s->game = m->game;
-    *sp = s; /* a new state reaches the caller only once it is whole */
+    state_finish_as(m, sp, s, k, NULL, base_mix64(h ^ k), stamp);
 }
 
 /* Writes facts (m's ids, any order, duplicates allowed) into *sp as a state
@@ -844,6 +943,23 @@ static void state_set(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n)
     state_set_stamped(m, sp, facts, n, 0);
 }
 
+/* The facts alone (m's ids, any order, duplicates allowed) into *sp,
+ * stamped stamp: a state of the machine's own that never reaches a caller
+ * (the depth charge's), so neither its canonical ids nor its hash are
+ * made (it reads as having neither: no reader asks). */
+static void state_set_bare(GdlMachine *m, GdlState **sp, const Gt *facts, uint32_t n, uint64_t stamp)
+{
+    GdlState *s = state_room(m, sp, n);
+    uint32_t k = 0;
+    for (Gt last = 0; k < n && (k == 0 || facts[k] > last); k++)
+        s->facts[k] = last = facts[k];
+    if (k < n) {
+        gt_tuple_copy(s->facts, facts, n);
+        k = sort_unique(m, s->facts, n);
+    }
+    state_finish_as(m, sp, s, k, NULL, 0, stamp);
+}
+
 static GdlState *state_make(GdlMachine *m, const Gt *facts, uint32_t n)
 {
     GdlState *s = NULL;
@@ -869,14 +985,25 @@ GdlState *gdl_state_copy(const GdlState *s)
     GdlState *c = base_try_realloc(NULL, sizeof *c + 2 * (size_t)cap * sizeof(Gt));
     if (!c)
         return NULL;
-    *c = *s;
+    c->owner = s->owner;
+    c->stamp = s->stamp;
+    atomic_init(&c->hash, atomic_load_explicit(&s->hash, memory_order_relaxed));
+    c->game = s->game;
+    c->shares = s->shares ? shares_take(s->shares) : NULL;
     c->cap = cap;
+    c->n = s->n;
     gt_tuple_copy(c->facts, s->facts, s->n);
-    gt_tuple_copy(c->facts + cap, s->facts + s->cap, s->n);
+    if (!s->shares)
+        gt_tuple_copy(c->facts + cap, s->facts + s->cap, s->n);
     return c;
 }
 
-void gdl_state_free(GdlState *s) { free(s); }
+void gdl_state_free(GdlState *s)
+{
+    if (s)
+        shares_release(s->shares);
+    free(s);
+}
 
 static int cmp_gt(const void *a, const void *b)
 {
@@ -886,30 +1013,40 @@ static int cmp_gt(const void *a, const void *b)
 
 bool gdl_state_equal(const GdlState *a, const GdlState *b)
 {
-    if (a->game != b->game || a->n != b->n || a->hash != b->hash)
+    if (a->game != b->game || a->n != b->n)
         return false;
     if (a->owner == b->owner)
         return gt_tuple_eq(a->facts, b->facts, a->n);
-    /* states of two machines: the same canonical ids, in any order (each
-     * set has no repeats) */
-    const Gt *ca = a->facts + a->cap, *cb = b->facts + b->cap;
+    /* states of two machines: a hash each knows may tell them apart, else
+     * the same canonical ids, in any order (each set has no repeats) */
+    uint64_t ha = atomic_load_explicit(&a->hash, memory_order_relaxed),
+             hb = atomic_load_explicit(&b->hash, memory_order_relaxed);
+    if (ha && hb && ha != hb)
+        return false;
     Gt *sa = base_try_realloc(NULL, 2 * (size_t)a->n * sizeof(Gt) + 1);
     bool eq = true;
     if (sa) {
         Gt *sb = sa + a->n;
-        gt_tuple_copy(sa, ca, a->n);
-        gt_tuple_copy(sb, cb, a->n);
+        const Gt *ca = state_cids(a, sa), *cb = state_cids(b, sb);
+        if (ca != sa)
+            gt_tuple_copy(sa, ca, a->n);
+        if (cb != sb)
+            gt_tuple_copy(sb, cb, a->n);
         qsort(sa, a->n, sizeof(Gt), cmp_gt);
         qsort(sb, a->n, sizeof(Gt), cmp_gt);
         eq = gt_tuple_eq(sa, sb, a->n);
         free(sa);
-    } else /* no memory to sort with: compare by search */
+    } else { /* no memory to sort with: compare by search, reading the ids one by one */
+        const FactInfo *ia = a->shares ? a->shares->info - a->shares->lo : NULL,
+                       *ib = b->shares ? b->shares->info - b->shares->lo : NULL;
         for (uint32_t i = 0; i < a->n && eq; i++) {
+            Gt x = ia ? ia[a->facts[i]].cid - 1 : a->facts[a->cap + i];
             bool found = false;
             for (uint32_t j = 0; j < b->n && !found; j++)
-                found = ca[i] == cb[j];
+                found = x == (ib ? ib[b->facts[j]].cid - 1 : b->facts[b->cap + j]);
             eq = found;
         }
+    }
     return eq;
 }
 
@@ -1079,7 +1216,8 @@ static void legal_remember(GdlMachine *m, const GdlState *s, uint32_t k)
 /* The legal moves of role k in s, sorted canonically, in m->scratch; a
  * non-terminal state without one is a game fault. When remember, they are
  * remembered for checking joint moves. */
-static GdlStatus legal_moves(GdlMachine *m, const GdlState *s, uint32_t k, bool remember)
+static inline __attribute__((always_inline)) GdlStatus legal_moves(GdlMachine *m, const GdlState *s, uint32_t k,
+                                                                   bool remember)
 {
     m->scratch.n = 0;
     if (remember)
@@ -1133,13 +1271,16 @@ static GdlStatus joint_take(GdlMachine *m, const GdlState *s, const GdlMove *joi
         return st;
     if (!joint)
         return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "no joint move (NULL)");
+    uint32_t nroles = m->roles.n, nterms = m->store.fn.n;
+    vec_reserve(m->joint, nroles + 1);
     m->joint.n = 0;
-    for (uint32_t k = 0; k < m->roles.n; k++) {
-        if (joint[k] >= m->store.fn.n)
+    for (uint32_t k = 0; k < nroles; k++) {
+        if (joint[k] >= nterms)
             return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "the move of role %s is not a move of this machine (id %u)",
                            gdl_game_role_name(m->game, k), joint[k]);
-        vec_push(m->joint, joint[k]);
+        m->joint.v[k] = joint[k];
     }
+    m->joint.n = nroles;
     return GDL_OK;
 }
 
@@ -1171,25 +1312,32 @@ static GdlStatus next_into(GdlMachine *m, const GdlState *s, GdlState **out)
 }
 
 /* The next state of s after m->joint, its moves checked: by the engine
- * while it plays them when it can (EngineOps.next_checked), else first. */
-static GdlStatus next_checked_into(GdlMachine *m, const GdlState *s, GdlState **out)
+ * while it plays them when it can (EngineOps.next_checked), else first.
+ * keep: *out is a state the caller writes again and again
+ * (gdl_state_next_into): when it must grow, it grows to hold any state the
+ * engine writes itself, so that the next ones are written straight into it
+ * (one with room enough for this one is written in place). */
+static GdlStatus next_checked_into(GdlMachine *m, const GdlState *s, GdlState **out, bool keep)
 {
     EngineStatus st = RT_UNSHARED;
-    if (m->shared_max) { /* the facts as a state holds them, copied (EngineOps.next_shared) */
-        vec_reserve(m->scratch, m->shared_max + 1);
-        vec_reserve(m->shared_cids, m->shared_max + 1);
-        m->scratch.n = 0;
+    if (m->shares) { /* the engine writes the facts (EngineOps.next_facts) */
         uint32_t k = 0;
-        uint64_t sum = 0, stamp = m->ctl.made_stamp = fresh_stamp(m);
-        st = m->ops->next_shared(m->engine, query_facts(m, s), s->n, m->joint.v, m->scratch.v, m->shared_cids.v, &k,
-                                 &sum);
-        done(m, GDL_OK);
-        if (st == GDL_OK) {
-            GdlState *t = state_room(m, out, k);
-            gt_tuple_copy(t->facts, m->scratch.v, k);
-            gt_tuple_copy(t->facts + t->cap, m->shared_cids.v, k);
-            state_finish(m, out, t, k, STATE_SEED + sum, true, stamp);
+        uint64_t stamp = m->ctl.made_stamp = fresh_stamp(m);
+        GdlState *t = *out;
+        if (t && t != s && t->cap >= m->shares_max) { /* into the caller's state */
+            st = m->ops->next_facts(m->engine, query_facts(m, s), s->n, m->joint.v, t->facts, &k);
+            done(m, GDL_OK);
+        } else { /* into the scratch, then a state made or grown (*out may be s) */
+            vec_reserve(m->scratch, m->shares_max + 1);
+            st = m->ops->next_facts(m->engine, query_facts(m, s), s->n, m->joint.v, m->scratch.v, &k);
+            done(m, GDL_OK);
+            if (st == GDL_OK) {
+                t = state_room(m, out, keep && !(t && t->cap >= k) ? m->shares_max : k);
+                gt_tuple_copy(t->facts, m->scratch.v, k);
+            }
         }
+        if (st == GDL_OK)
+            state_finish_as(m, out, t, k, m->shares, 0, stamp);
     }
     if (st == RT_UNSHARED && m->ops->next_checked) {
         m->scratch.n = 0;
@@ -1212,13 +1360,13 @@ static GdlStatus next_state_(GdlMachine *m, const GdlState *s, const GdlMove *jo
 {
     *out = NULL;
     GdlStatus st = joint_take(m, s, joint);
-    return st == GDL_OK ? next_checked_into(m, s, out) : st;
+    return st == GDL_OK ? next_checked_into(m, s, out, false) : st;
 }
 
 static GdlStatus next_state_into_(GdlMachine *m, const GdlState *s, const GdlMove *joint, GdlState **out)
 {
     GdlStatus st = joint_take(m, s, joint);
-    return st == GDL_OK ? next_checked_into(m, s, out) : st;
+    return st == GDL_OK ? next_checked_into(m, s, out, true) : st;
 }
 
 static GdlStatus is_terminal_(GdlMachine *m, const GdlState *s, bool *terminal)
@@ -1345,6 +1493,34 @@ static GdlStatus random_joint_move_(GdlMachine *m, const GdlState *s, GdlRng *rn
     return st;
 }
 
+/* A step of the depth charge: the next state of m->charge[a] after
+ * m->joint (drawn from its legal moves) into m->charge[1 - a], its facts
+ * alone (state_set_bare): written there by the engine when it can
+ * (EngineOps.next_facts), else copied from its answer. */
+static GdlStatus charge_step(GdlMachine *m, int a)
+{
+    const GdlState *s = m->charge[a];
+    uint64_t stamp = m->ctl.made_stamp = fresh_stamp(m);
+    EngineStatus st = RT_UNSHARED;
+    if (m->shares) {
+        GdlState *t = m->charge[1 - a];
+        if (!t || t->cap < m->shares_max)
+            t = state_room(m, &m->charge[1 - a], m->shares_max);
+        uint32_t k = 0;
+        st = m->ops->next_facts(m->engine, query_facts(m, s), s->n, m->joint.v, t->facts, &k);
+        if (st == GDL_OK)
+            state_finish_as(m, &m->charge[1 - a], t, k, NULL, 0, stamp);
+    }
+    if (st == RT_UNSHARED || st == RT_ILLEGAL) { /* (the moves are legal: drawn from the legal ones) */
+        m->scratch.n = 0;
+        m->ctl.made_stamp = stamp;
+        st = m->ops->next(m->engine, query_facts(m, s), s->n, m->joint.v, &m->scratch);
+        if (st == GDL_OK)
+            state_set_bare(m, &m->charge[1 - a], m->scratch.v, m->scratch.n, stamp);
+    }
+    return done(m, (GdlStatus)st);
+}
+
 static GdlStatus depth_charge_(GdlMachine *m, const GdlState *s, GdlRng *rng, uint64_t max_depth, int *goals,
                            uint64_t *depth)
 {
@@ -1353,9 +1529,10 @@ static GdlStatus depth_charge_(GdlMachine *m, const GdlState *s, GdlRng *rng, ui
     if (st != GDL_OK)
         return st;
     /* Two states of the machine's own, overwritten in turn: no allocation
-     * per step once they have grown. */
+     * per step once they have grown, and neither canonical ids nor hashes
+     * (state_set_bare). The first holds s's facts, so it takes s's stamp. */
     int a = 0;
-    state_set(m, &m->charge[a], own_facts(m, s), s->n);
+    state_set_bare(m, &m->charge[a], own_facts(m, s), s->n, s->stamp);
     for (;;) {
         bool terminal;
         if ((st = is_terminal(m, m->charge[a], &terminal)) != GDL_OK)
@@ -1369,7 +1546,7 @@ static GdlStatus depth_charge_(GdlMachine *m, const GdlState *s, GdlRng *rng, ui
         for (uint32_t k = 0; k < m->roles.n; k++)
             if ((st = draw_move(m, m->charge[a], k, rng, false)) != GDL_OK)
                 return st;
-        if ((st = next_into(m, m->charge[a], &m->charge[1 - a])) != GDL_OK)
+        if ((st = charge_step(m, a)) != GDL_OK)
             return st;
         a = 1 - a;
         ++*depth;
@@ -1466,7 +1643,7 @@ GdlStatus gdl_state_next_into(GdlMachine *m, const GdlState *s, const GdlMove *j
     GUARDED(m, next_state_into_(m, s, joint, out));
 }
 
-uint64_t gdl_state_hash(const GdlState *s) { return s ? s->hash : 0; }
+uint64_t gdl_state_hash(const GdlState *s) { return s ? state_hash(s) : 0; }
 
 GdlStatus gdl_state_random_move(GdlMachine *m, const GdlState *s, unsigned role, GdlRng *rng, GdlMove *move)
 {

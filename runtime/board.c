@@ -56,12 +56,6 @@ enum {
 };
 #define BOARD_SAMPLE_SECONDS 0.25 /* of the thread's processor time */
 
-/* A fact of the layout as a state holds it (EngineOps.bind_shares). */
-typedef struct BoardShare {
-    uint64_t mix;
-    Gt fact, cid;
-} BoardShare;
-
 /* A relation's key positions given in the engine's options. */
 typedef struct BoardKeys {
     uint32_t sym, arity, mask;
@@ -97,8 +91,8 @@ typedef struct Board {
     uint64_t *legal_stamp; /* per role: the stamp of the state its marks are of (0: none) */
     uint32_t *rank;     /* move number -> its place in canonical order (NULL: not made) */
     uint32_t nfacts;    /* entries of fid */
-    uint32_t *share_at; /* slot -> its first entry of fid and share */
-    BoardShare *share;  /* per entry of fid, when fid is in slot order (bind_shares) */
+    uint32_t *share_at; /* slot -> its first entry of fid */
+    Gt *made;           /* fid's facts, for made_facts */
     bool in_order;      /* fid's facts were made in slot order: their ids increase */
     BgCtx c;
     U32Vec held;        /* the facts st holds */
@@ -439,11 +433,9 @@ static bool joint_legal(Board *b, const Gt *joint, bool *ok)
     return true;
 }
 
-/* EngineOps.next_shared: the next state's facts in slot order, which is
- * their order by id (made so: board_create), with their canonical ids and
- * shares of the hash (bind_shares). */
-static EngineStatus board_next_shared(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
-                                      uint32_t *nout, uint64_t *sum)
+/* EngineOps.next_facts: the next state's facts in slot order, which is
+ * their order by id (made so: board_create). */
+static EngineStatus board_next_facts(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, uint32_t *nout)
 {
     Board *b = e;
     GdlStatus st = stopped(b);
@@ -459,43 +451,30 @@ static EngineStatus board_next_shared(void *e, const Gt *state, uint32_t n, cons
         return RT_UNSHARED;
     }
     uint32_t k = 0;
-    uint64_t h = 0;
     const uint16_t *nx = b->nx;
     for (uint32_t s = 0; s < b->g.nslots; s++)
-        if (nx[s]) {
-            const BoardShare *f = &b->share[b->share_at[s] + nx[s] - 1];
-            facts[k] = f->fact;
-            cids[k++] = f->cid;
-            h += f->mix;
-        }
+        if (nx[s])
+            facts[k++] = b->fid[b->share_at[s] + nx[s] - 1] - 1;
     *nout = k;
-    *sum = h;
     keep_next(b);
     return GDL_OK;
 }
 
-/* EngineOps.bind_shares: every fact of the layout's, once. */
-static uint32_t board_bind_shares(void *e, void (*share)(void *ctx, const Gt *facts, uint32_t n, Gt *cids,
-                                                         uint64_t *mixes),
-                                  void *ctx)
+/* EngineOps.made_facts: every fact of the layout's, made in slot order;
+ * a state holds one a slot at most. */
+static uint32_t board_made_facts(void *e, const Gt **facts, uint32_t *most)
 {
     Board *b = e;
-    if (b->goal || !b->nfacts)
+    if (b->goal || !b->in_order || !b->nfacts)
         return 0;
-    if (!b->share) {
-        Gt *f = base_xmalloc(((size_t)b->nfacts + 1) * sizeof *f), *cids = base_xmalloc(((size_t)b->nfacts + 1) * sizeof *cids);
-        uint64_t *mixes = base_xmalloc(((size_t)b->nfacts + 1) * sizeof *mixes);
+    if (!b->made) {
+        b->made = base_xmalloc(((size_t)b->nfacts + 1) * sizeof *b->made);
         for (uint32_t i = 0; i < b->nfacts; i++)
-            f[i] = b->fid[i] - 1;
-        share(ctx, f, b->nfacts, cids, mixes);
-        b->share = base_xmalloc(((size_t)b->nfacts + 1) * sizeof *b->share);
-        for (uint32_t i = 0; i < b->nfacts; i++)
-            b->share[i] = (BoardShare){mixes[i], f[i], cids[i]};
-        free(f);
-        free(cids);
-        free(mixes);
+            b->made[i] = b->fid[i] - 1;
     }
-    return b->g.nslots;
+    *facts = b->made;
+    *most = b->g.nslots;
+    return b->nfacts;
 }
 
 static EngineStatus board_terminal(void *e, const Gt *state, uint32_t n, bool *terminal)
@@ -925,7 +904,7 @@ static void board_free(Board *b)
     free(b->fid);
     free(b->mid);
     free(b->rank);
-    free(b->share);
+    free(b->made);
     vec_free(b->held);
     vec_free(b->keys);
     free(b->summary);
@@ -1337,17 +1316,11 @@ static EngineStatus via_goals(void *e, const Gt *s, uint32_t n, U32Vec *values)
     return b->goal ? rt_engine_jit_goal.goals(b->goal, s, n, values) : board_goals(e, s, n, values);
 }
 
-static uint32_t via_bind_shares(void *e, void (*share)(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes),
-                                void *ctx)
-{
-    Board *b = e;
-    return b->goal || !b->in_order ? 0 : board_bind_shares(e, share, ctx);
-}
 
 /* Answers in canonical order (the moves' ranks are known). */
 static const EngineOps board_sorted = {"board", NULL, board_destroy, via_initial, via_legal, via_next, via_terminal,
-                                       via_goals, ENGINE_ARG_OPTIONAL, NULL, true, NULL, via_bind_shares,
-                                       board_next_shared, board_plan, NULL};
+                                       via_goals, ENGINE_ARG_OPTIONAL, NULL, true, NULL, board_made_facts,
+                                       board_next_facts, board_plan, NULL};
 
 static const EngineOps *board_resolve(const EngineOps *ops, void **engine)
 {
@@ -1356,8 +1329,8 @@ static const EngineOps *board_resolve(const EngineOps *ops, void **engine)
 }
 
 const EngineOps rt_engine_board = {"board", board_create, board_destroy, via_initial, via_legal, via_next,
-                                   via_terminal, via_goals, ENGINE_ARG_OPTIONAL, NULL, false, NULL, via_bind_shares,
-                                   board_next_shared, board_plan, board_resolve};
+                                   via_terminal, via_goals, ENGINE_ARG_OPTIONAL, NULL, false, NULL, board_made_facts,
+                                   board_next_facts, board_plan, board_resolve};
 
 char *rt_board_c(const GdlGame *game, size_t *len, char **err)
 {

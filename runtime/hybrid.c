@@ -508,29 +508,26 @@ static void hy_terms(void *e, U32Vec *out)
     rt_engine_pn.terms(h->pn, out);
 }
 
-static uint32_t hy_bind_shares(void *e,
-                               void (*share)(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes),
-                               void *ctx)
+static uint32_t hy_made_facts(void *e, const Gt **facts, uint32_t *most)
 {
     Hybrid *h = e;
-    return rt_engine_pn.bind_shares(h->pn, share, ctx);
+    return rt_engine_pn.made_facts(h->pn, facts, most);
 }
 
 /* The network's; a state outside it is made by hy_next_checked, which the
  * API asks when told RT_UNSHARED. */
-static EngineStatus hy_next_shared(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
-                                   uint32_t *nout, uint64_t *sum)
+static EngineStatus hy_next_facts(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, uint32_t *nout)
 {
     Hybrid *h = e;
-    EngineStatus st = rt_engine_pn.next_shared(h->pn, state, n, joint, facts, cids, nout, sum);
+    EngineStatus st = rt_engine_pn.next_facts(h->pn, state, n, joint, facts, nout);
     return st == RT_PN_UNCOVERED ? RT_UNSHARED : st;
 }
 
 const EngineOps rt_engine_jit = {
     "jit", jit_create, hy_destroy, hy_initial, hy_legal, hy_next, hy_terminal, hy_goals, ENGINE_ARG_OPTIONAL, hy_terms,
-    true, hy_next_checked, hy_bind_shares, hy_next_shared, hy_plan, hy_resolve,
+    true, hy_next_checked, hy_made_facts, hy_next_facts, hy_plan, hy_resolve,
 };
 const EngineOps rt_engine_aot = {
     "aot", aot_create, hy_destroy, hy_initial, hy_legal, hy_next, hy_terminal, hy_goals, ENGINE_ARG_OPTIONAL, hy_terms,
-    true, hy_next_checked, hy_bind_shares, hy_next_shared, hy_plan, hy_resolve,
+    true, hy_next_checked, hy_made_facts, hy_next_facts, hy_plan, hy_resolve,
 };

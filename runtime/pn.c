@@ -743,48 +743,31 @@ static inline __attribute__((always_inline)) EngineStatus next_(void *e, const G
     return GDL_OK;
 }
 
-/* EngineOps.next_shared: the facts from the bases' shares (bind_shares;
- * the phases' networks have the top one's bases, numbered alike). */
-EngineStatus rt_pn_next_shared(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
-                                   uint32_t *nout, uint64_t *sum)
+/* EngineOps.next_facts: next_checked's facts written to the API's room
+ * (made_facts: the bases' facts; the phases' networks have the top one's
+ * bases, numbered alike). */
+EngineStatus rt_pn_next_facts(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, uint32_t *nout)
 {
     Pn *p;
     EngineStatus st = step_(e, state, n, joint, true, &p);
     if (st != GDL_OK)
         return st;
-    const PnShare *share = ((const Pn *)e)->share;
-    uint32_t k = 0;
-    uint64_t h = 0;
+    const Gt *fact = ((const Pn *)e)->base_fact;
+    Gt *out = facts;
     for (uint32_t w = 0, nw = (p->nbase + 63) >> 6; w < nw; w++)
-        for (uint64_t x = p->next_on[w]; x; x &= x - 1) {
-            const PnShare *b = &share[w << 6 | (uint32_t)__builtin_ctzll(x)];
-            facts[k] = b->fact;
-            cids[k++] = b->cid;
-            h += b->mix;
-        }
-    *nout = k;
-    *sum = h;
+        for (uint64_t x = p->next_on[w]; x; x &= x - 1)
+            *out++ = fact[w << 6 | (uint32_t)__builtin_ctzll(x)];
+    *nout = (uint32_t)(out - facts);
     made_(p);
     return GDL_OK;
 }
 
-/* EngineOps.bind_shares: the bases', once. */
-uint32_t rt_pn_bind_shares(void *e,
-                               void (*share)(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes),
-                               void *ctx)
+/* EngineOps.made_facts: the bases' facts. */
+uint32_t rt_pn_made_facts(void *e, const Gt **facts, uint32_t *most)
 {
     Pn *p = e;
-    if (p->share || !p->nbase)
-        return p->share ? p->nbase : 0;
-    Gt *cids = base_xmalloc((p->nbase + 1) * sizeof *cids);
-    uint64_t *mixes = base_xmalloc((p->nbase + 1) * sizeof *mixes);
-    share(ctx, p->base_fact, p->nbase, cids, mixes);
-    PnShare *t = base_xmalloc((p->nbase + 1) * sizeof *t);
-    for (uint32_t b = 0; b < p->nbase; b++)
-        t[b] = (PnShare){mixes[b], p->base_fact[b], cids[b]};
-    free(cids);
-    free(mixes);
-    p->share = t;
+    *facts = p->base_fact;
+    *most = p->nbase;
     return p->nbase;
 }
 
@@ -838,5 +821,5 @@ void rt_pn_terms(void *e, U32Vec *out)
 
 const EngineOps rt_engine_pn = {
     "pn", rt_pn_create, rt_pn_destroy, rt_pn_initial, rt_pn_legal, rt_pn_next, rt_pn_terminal, rt_pn_goals, ENGINE_ARG_OPTIONAL, rt_pn_terms,
-    true, rt_pn_next_checked, rt_pn_bind_shares, rt_pn_next_shared, NULL, NULL,
+    true, rt_pn_next_checked, rt_pn_made_facts, rt_pn_next_facts, NULL, NULL,
 };

@@ -51,13 +51,6 @@ enum {
     PN_F_SPEC = PN_F_WATCHED | PN_F_NEXT | PN_F_GUARD | PN_F_SINK | PN_F_READ,
 };
 
-/* A base's fact as the API keeps it in a state (EngineOps.bind_shares). */
-typedef struct PnShare {
-    uint64_t mix;      /* its share of the state's hash */
-    Gt fact;
-    Gt cid;            /* its canonical id */
-} PnShare;
-
 /* The state next answered last. */
 typedef struct PnMade {
     uint64_t stamp;    /* the stamp the API gave it (RtControl.made_stamp; 0: none) */
@@ -138,7 +131,6 @@ struct Pn {
     uint32_t *base_comp; /* in the order of their facts' term ids: the component (PN_CONST when fixed) */
     uint32_t *base_next; /* its next component (BASE_NONE: never true) */
     Gt *base_fact;
-    PnShare *share;    /* per base, once bound (pn_bind_shares; NULL before; the top network's) */
     uint32_t *base_of;  /* fact term id -> base index (BASE_NONE: none); nbase_of entries */
     uint64_t *next_on;  /* bit b: base b's next component is true (the next state, as a bitset) */
     uint32_t *bit_at;   /* per component linked PN_E_BIT: its one bit, from legal_on[0] */
@@ -231,10 +223,8 @@ EngineStatus rt_pn_next_checked(void *e, const Gt *state, uint32_t n, const Gt *
 EngineStatus rt_pn_terminal(void *e, const Gt *state, uint32_t n, bool *terminal);
 EngineStatus rt_pn_goals(void *e, const Gt *state, uint32_t n, U32Vec *values);
 void rt_pn_terms(void *e, U32Vec *out);
-uint32_t rt_pn_bind_shares(void *e, void (*share)(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes),
-                           void *ctx);
-EngineStatus rt_pn_next_shared(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
-                               uint32_t *nout, uint64_t *sum);
+uint32_t rt_pn_made_facts(void *e, const Gt **facts, uint32_t *most);
+EngineStatus rt_pn_next_facts(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, uint32_t *nout);
 /* pn.c: the host of the compiled propagation (PncgCtx's queue and dirty) */
 void rt_pn_host_queue(void *h, uint32_t c, uint32_t v);
 void rt_pn_host_dirty(void *h, uint32_t c);

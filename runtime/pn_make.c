@@ -93,7 +93,6 @@ void rt_pn_destroy(void *e)
     free(p->base_comp);
     free(p->base_next);
     free(p->base_fact);
-    free(p->share);
     free(p->base_of);
     free(p->bit_at);
     free(p->last_on);

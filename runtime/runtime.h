@@ -47,10 +47,10 @@ typedef enum EngineArg {
  * interface's own answers below, which stay between the engines and the
  * API: the API acts on them and never hands one to its caller. */
 typedef int EngineStatus;
-/* next_checked, next_shared: a move of the joint move is not legal (no next
+/* next_checked, next_facts: a move of the joint move is not legal (no next
  * state made; the API lists the moves to say which and why) */
 #define RT_ILLEGAL 0x7ffe
-/* next_shared: the engine made no state so for this one (the API asks
+/* next_facts: the engine made no state so for this one (the API asks
  * next_checked, or lists and checks the moves and asks next) */
 #define RT_UNSHARED 0x7ffd
 /* engine pn made strict (rt_pn_strict), to the hybrid engine that made it
@@ -85,20 +85,19 @@ typedef struct EngineOps {
      * no next state made, when a move is not legal in the state (the API
      * then lists the moves to say which and why). */
     EngineStatus (*next_checked)(void *e, const Gt *state, uint32_t n, const Gt *joint, U32Vec *facts);
-    /* Optional, both or neither: the next state written as the API keeps
-     * states, so that making one is a copy. bind_shares is called once
-     * the machine is made, with share(ctx, facts, n, cids, mixes) giving
-     * n facts' canonical ids and their shares of a state's hash; it
-     * returns the most facts a state of the engine's may hold (0: it
-     * makes none so). next_shared is next_checked writing the facts,
-     * sorted by id, to facts, their canonical ids to cids (room for that
-     * many each), their number to *nout and the sum of their shares to
-     * *sum; RT_UNSHARED for a state it cannot make so. */
-    uint32_t (*bind_shares)(void *e,
-                            void (*share)(void *ctx, const Gt *facts, uint32_t n, Gt *cids, uint64_t *mixes),
-                            void *ctx);
-    EngineStatus (*next_shared)(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, Gt *cids,
-                                uint32_t *nout, uint64_t *sum);
+    /* Optional, both or neither: the next state written straight into a
+     * state's room, so that a playout's step makes no copy and no
+     * canonical ids or hash (the API reads those when asked, from the
+     * shares it made of made_facts' facts once: FactShares).
+     * made_facts points *facts at every fact next_facts may write (the
+     * engine's array), sets *most to the most of them one state may hold,
+     * and returns their number (0: it makes no state so).
+     * next_facts is next_checked writing the facts, sorted by id, to facts
+     * (room for made_facts' *most) and their number to *nout,
+     * only when it answers GDL_OK; RT_UNSHARED for a state it cannot make
+     * so (the API asks next_checked). */
+    uint32_t (*made_facts)(void *e, const Gt **facts, uint32_t *most);
+    EngineStatus (*next_facts)(void *e, const Gt *state, uint32_t n, const Gt *joint, Gt *facts, uint32_t *nout);
     /* Optional (NULL: the engine's name): what a machine of the engine
      * plays by (gdl_machine_plan); valid until the next call. */
     const char *(*plan)(const void *e);
@@ -153,6 +152,20 @@ typedef struct FactInfo {
     Gt cid;       /* its canonical id + 1 (0: not mapped yet) */
 } FactInfo;
 
+/* The canonical ids and hash shares of every fact a machine's engine
+ * writes into states itself (EngineOps.made_facts), made once with the
+ * machine and never changed after: a state so made points here instead of
+ * holding its facts' canonical ids and hash, and whoever asks for them
+ * (any machine of the game, in any thread, after its own machine is freed)
+ * reads them here (api.c: state_cids, state_hash). Counted: the machine
+ * and each state pointing here hold one reference; the last frees it. */
+typedef struct FactShares {
+    _Atomic uint32_t refs; /* the machine's, if alive, and one per state pointing here */
+    Gt lo;            /* the least fact's own term id */
+    uint32_t n;       /* own term ids lo .. lo + n - 1 are covered */
+    FactInfo info[];  /* own term id - lo -> its share and canonical id + 1 (both 0: no such fact) */
+} FactShares;
+
 struct GdlMachine {
     const GdlGame *game;
     const EngineOps *ops;
@@ -182,26 +195,33 @@ struct GdlMachine {
     U32Vec to_cid;     /* own term id -> the game's canonical id + 1 (0: not mapped yet) */
     U32Vec to_own;     /* canonical id -> own term id + 1 (0: not mapped yet) */
     U32Vec foreign;    /* the facts of the last state of another machine, as own ids, sorted */
+    U32Vec foreign_cids; /* foreign_facts' scratch: that state's canonical ids, when it holds none */
     U32Vec rank;       /* own term id -> its place in canonical order + 1 (0: not ranked yet) */
     U32Vec ranked;     /* the ranked terms, in canonical order (rank - 1 indexes it) */
     U32Vec rank_tmp;   /* rank_sort's scratch */
     VEC(uint64_t) rank_bits; /* sort_unique's bitset */
     uint64_t foreign_stamp; /* that state's stamp (0: none) */
     VEC(FactInfo) fact_info; /* own term id -> what a state holding it needs (state_set) */
-    uint32_t shared_max; /* EngineOps.bind_shares' answer (0: next_shared is not used) */
-    U32Vec shared_cids; /* next_shared's canonical ids, beside scratch's facts */
+    FactShares *shares; /* of EngineOps.made_facts' facts (NULL: next_facts is not used) */
+    uint32_t shares_max; /* how many facts next_facts may write (made_facts' *most) */
 };
 
 struct GdlState {
     uint64_t owner; /* the serial of the machine whose term ids facts are */
     uint64_t stamp; /* names these facts within the game (copies share it) */
-    uint64_t hash;  /* gdl_state_hash: from the facts' text, the same everywhere */
+    /* gdl_state_hash: from the facts' text, the same everywhere; set when
+     * the state is made, or, when shares is set, 0 until first asked
+     * (state_hash: any thread may fill it, so it is atomic) */
+    _Atomic uint64_t hash;
     const GdlGame *game; /* a state is good for every machine of its game */
+    /* NULL: facts[cap..cap+n) hold the facts' canonical ids (GameTerms),
+     * in the same order; else the state was written by its machine's
+     * engine (EngineOps.next_facts) and the ids and hash are read here
+     * when asked (a reference held) */
+    FactShares *shares;
     uint32_t cap;   /* room for facts (and as many canonical ids after them) */
     uint32_t n;     /* number of facts */
-    /* facts[0..n): the owner's term ids, sorted; facts[cap..cap+n): the
-     * same facts as the game's canonical ids (GameTerms), in the same order */
-    Gt facts[];
+    Gt facts[];     /* facts[0..n): the owner's term ids, sorted */
 };
 
 /* ---- what the API's files share (api*.c, analysis_api.c) --------------- */

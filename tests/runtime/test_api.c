@@ -722,7 +722,7 @@ static void rng_is_documented_splitmix(void **state)
 /* ---- misuse (issue 11, item 10) and StateMachine parity -------------- */
 
 /* The next states a machine makes (engine pn's and the plans' from the
- * network's shares of their facts: EngineOps.next_shared), into a buffer
+ * network, written by the engine itself: EngineOps.next_facts), into a buffer
  * of the caller's, into the state itself, or new, are the states ref
  * makes: the same facts in canonical order (gdl_state_equal across
  * machines reads the canonical ids), the same hash. Breakthrough plays in
@@ -1541,6 +1541,129 @@ static void states_cross_threads(void **state)
     gdl_game_free(g);
 }
 
+/* The next states a network writes itself (EngineOps.next_facts: a
+ * playout's steps) make neither their facts' canonical ids nor their hash
+ * until asked (FactShares in runtime.h). Asked first in two threads at
+ * once, by a machine of ref and by another machine of the engine, after
+ * the machine that made them is freed, they read as the states ref makes
+ * (whose ids and hash are made with them): the same hash, equal, the same
+ * facts, bytes and legal moves, and so do their copies. */
+enum { LAZY_STATES = 96 };
+
+typedef struct LazyRead {
+    const GdlGame *g;
+    const char *engine;      /* of the reading machine */
+    GdlState **made, **refs; /* the engine's states, hash never asked; ref's of the same facts */
+    pthread_barrier_t *start;
+    int agreed;              /* states that read alike */
+} LazyRead;
+
+static bool bytes_alike(GdlMachine *m, const GdlState *a, const GdlState *b)
+{
+    unsigned char x[4096], y[4096];
+    size_t nx = 0, ny = 0;
+    return gdl_state_write(m, a, x, sizeof x, &nx) == GDL_OK && gdl_state_write(m, b, y, sizeof y, &ny) == GDL_OK &&
+           nx == ny && memcmp(x, y, nx) == 0;
+}
+
+static bool reads_alike(GdlMachine *m, const GdlState *a, const GdlState *b)
+{
+    bool ok = gdl_state_hash(a) == gdl_state_hash(b) && gdl_state_equal(a, b) && gdl_state_equal(b, a) &&
+              gdl_state_size(a) == gdl_state_size(b) && bytes_alike(m, a, b);
+    for (size_t i = 0; ok && i < gdl_state_size(a); i++) {
+        const char *fa = gdl_state_fact(m, a, i);
+        char *keep = fa ? strdup(fa) : NULL;
+        const char *fb = gdl_state_fact(m, b, i);
+        ok = keep && fb && strcmp(keep, fb) == 0;
+        free(keep);
+    }
+    char *la = legal_text(m, a), *lb = legal_text(m, b);
+    ok = ok && ((!la && !lb) || (la && lb && strcmp(la, lb) == 0));
+    free(la);
+    free(lb);
+    return ok;
+}
+
+static void *lazy_read(void *arg)
+{
+    LazyRead *j = arg;
+    GdlMachine *m = NULL;
+    bool made = gdl_machine_new(j->g, j->engine, &m) == GDL_OK;
+    pthread_barrier_wait(j->start); /* both threads read at once */
+    for (int i = 0; made && i < LAZY_STATES; i++) {
+        GdlState *c = gdl_state_copy(j->made[i]);
+        j->agreed += reads_alike(m, j->made[i], j->refs[i]) && c && reads_alike(m, c, j->refs[i]);
+        gdl_state_free(c);
+    }
+    pthread_barrier_wait(j->start);
+    gdl_machine_free(m);
+    return NULL;
+}
+
+static void lazy_states_read_elsewhere(void **state)
+{
+    (void)state;
+    static const char *const games[] = {GAME("connect4"), GAME("breakthrough")};
+    for (size_t gi = 0; gi < sizeof games / sizeof games[0]; gi++) {
+        GdlGame *g = load(games[gi]);
+        GdlMachine *m = machine(g), *r = NULL;
+        assert_int_equal(gdl_machine_new(g, "ref", &r), GDL_OK);
+        GdlState *made[LAZY_STATES], *refs[LAZY_STATES], *s = NULL, *init = NULL, *rs = NULL, *buf = NULL;
+        GdlRng rng;
+        gdl_rng_seed(&rng, 7 + gi);
+        for (int i = 0; i < LAZY_STATES; i++) {
+            bool terminal = true;
+            if (s)
+                assert_int_equal(gdl_state_is_terminal(m, s, &terminal), GDL_OK);
+            if (terminal) { /* another playout */
+                gdl_state_free(init);
+                gdl_state_free(rs);
+                s = init = initial(m);
+                rs = initial(r);
+            }
+            GdlMove joint[2], rjoint[2];
+            assert_int_equal(gdl_state_random_joint_move(m, s, &rng, joint), GDL_OK);
+            for (unsigned k = 0; k < 2; k++)
+                rjoint[k] = move(r, gdl_move_text(m, joint[k]));
+            /* new, or into a buffer and copied (the copy is the state kept) */
+            if (i % 2 == 0)
+                assert_int_equal(gdl_state_next(m, s, joint, &made[i]), GDL_OK);
+            else {
+                assert_int_equal(gdl_state_next_into(m, s, joint, &buf), GDL_OK);
+                assert_non_null(made[i] = gdl_state_copy(buf));
+            }
+            assert_int_equal(gdl_state_next(r, rs, rjoint, &refs[i]), GDL_OK);
+            gdl_state_free(rs);
+            rs = gdl_state_copy(refs[i]);
+            s = made[i];
+            assert_int_equal(gdl_state_size(s), gdl_state_size(rs));
+        }
+        gdl_state_free(init);
+        gdl_state_free(rs);
+        gdl_state_free(buf);
+        gdl_machine_free(m); /* its states outlive it */
+        pthread_barrier_t start;
+        pthread_barrier_init(&start, NULL, 2);
+        LazyRead a = {g, "ref", made, refs, &start, 0}, b = {g, engine, made, refs, &start, 0};
+        pthread_t ta, tb;
+        assert_int_equal(pthread_create(&ta, NULL, lazy_read, &a), 0);
+        assert_int_equal(pthread_create(&tb, NULL, lazy_read, &b), 0);
+        pthread_join(ta, NULL);
+        pthread_join(tb, NULL);
+        pthread_barrier_destroy(&start);
+        assert_int_equal(a.agreed, LAZY_STATES);
+        assert_int_equal(b.agreed, LAZY_STATES);
+        /* and the hash each thread kept is the one ref made */
+        for (int i = 0; i < LAZY_STATES; i++) {
+            assert_int_equal(gdl_state_hash(made[i]), gdl_state_hash(refs[i]));
+            gdl_state_free(made[i]);
+            gdl_state_free(refs[i]);
+        }
+        gdl_machine_free(r);
+        gdl_game_free(g);
+    }
+}
+
 /* Moves and facts come out in the byte order of their text however they
  * first appear: here one new move a step, among numbers whose text order
  * is not their numeric order (see canonical ranks in api.c). */
@@ -1734,6 +1857,7 @@ static Case cases[] = {
     {"base_and_input_propositions", base_and_input_propositions, ON_PLAY_ALL /* runaway */, NULL, NULL, false},
     {"conveniences_per_thread", conveniences_per_thread, ON_PLAY, NULL, NULL, false},
     {"states_cross_threads", states_cross_threads, ON_PLAY, NULL, NULL, false},
+    {"lazy_states_read_elsewhere", lazy_states_read_elsewhere, ON_PLAY, NULL, NULL, false},
     {"canonical_order_as_moves_appear", canonical_order_as_moves_appear, ON_PLAY, NULL, NUMBERS, false},
     {"pn_budget_and_polling", pn_budget_and_polling, ON_PN, NULL, NULL, false},
     /* pn alone has no goal-directed code for the states outside its network */
