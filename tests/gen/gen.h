@@ -10,4 +10,11 @@
  * distinct, or and function terms. */
 char *gen_game(uint64_t seed);
 
+/* A game of the same kind for engine board, which plays only flat games
+ * (gen.c: gen_flat_game): every fact and move a functor over constants,
+ * recursion only among relations of constants, a move never a variable;
+ * its state holds a relation with a key ((h X V): one V per X) that a
+ * move sometimes breaks late in the game. */
+char *gen_flat_game(uint64_t seed);
+
 #endif

@@ -7,8 +7,10 @@
 # An engine that grounds (pn) refuses a game past its grounding budget with
 # a message naming the relation and "engine jit plays it": such traces are
 # counted, not failed. The traces listed in replay-expected-divergences.tsv
-# must diverge exactly as listed there. Traces of games gdlc rejects are skipped (the
-# corpus test checks those rejections). Prints each failure and a summary;
+# must diverge exactly as listed there. Traces of games gdlc rejects (check
+# exits 1) are skipped (the corpus test checks those rejections); any other
+# status of check fails (a gdlc that cannot run, or is being rebuilt, would
+# otherwise skip every trace). Prints each failure and a summary;
 # fails on any divergence. Without the corpus: a visible skip (exit 77), or
 # a failure when CI=true.
 set -u
@@ -25,7 +27,10 @@ find "$shared/traces" -name '*.trace' | sort | awk -v n="$every" -v x="$except" 
     t=$1
     rel=${t#"$SHARED/traces/"}
     game="$SHARED/games/$(echo "$rel" | sed "s/\.s[0-9]*\.trace\$/.kif/")"
-    if ! "$GDLC" check -q -w "$game" >/dev/null 2>&1; then echo "REJECTED $rel"; exit 0; fi
+    "$GDLC" check -q -w "$game" >/dev/null 2>&1
+    rc=$?
+    if [ $rc -eq 1 ]; then echo "REJECTED $rel"; exit 0; fi
+    if [ $rc -ne 0 ]; then echo "FAIL $rel: gdlc check exits $rc"; exit 0; fi
     out=$("$GDLC" replay --engine "$ENGINE" --seconds "$SECONDS_CAP" "$game" "$t" 2>&1 </dev/null)
     rc=$?
     want=$(awk -F"\t" -v p="$rel" '"'"'$1 == p { print $2 }'"'"' "$EXPECTED" | sed "s/ENGINE/${ENGINE%%:*}/")

@@ -33,7 +33,7 @@ static GdlGame *load(const char *path)
 
 /* The engines, in the order main runs them; a case names those it runs on
  * by their bits. */
-static const char *const engines[] = {"ref", "jit", "jit:goal", "jit:pn", "pn", "aot:pn", "aot:goal"};
+static const char *const engines[] = {"ref", "jit", "jit:goal", "jit:pn", "pn", "aot:pn", "aot:goal", "board"};
 enum {
     ON_REF = 1 << 0,
     ON_JIT = 1 << 1,
@@ -42,8 +42,10 @@ enum {
     ON_PN = 1 << 4,       /* grounds when the machine is made */
     ON_AOT_PN = 1 << 5,   /* aot: each machine a run of the system */
     ON_AOT_GOAL = 1 << 6, /* compiler, or the cache */
+    ON_BOARD = 1 << 7,    /* its layout from sampled play; the games it
+                             declines played by the goal-directed code */
     /* the engines that play every game here */
-    ON_PLAY_ALL = ON_REF | ON_JIT | ON_JIT_GOAL | ON_JIT_PN,
+    ON_PLAY_ALL = ON_REF | ON_JIT | ON_JIT_GOAL | ON_JIT_PN | ON_BOARD,
     /* and pn, for the games inside its grounding budget (not amazons nor
      * runaway terms: pn_budget_and_polling checks the refusal) that pose
      * no query running for minutes (pn grounds it away) */
@@ -627,7 +629,7 @@ static void cancellation_inside_a_query(void **state)
 /* A relation whose terms grow without end. */
 static const char RUNAWAY[] = "(role a)\n(init p)\n(<= (legal a go) (true p))\n(<= (next p) (true p))\n"
                              "(grow z)\n(<= (grow (s ?x)) (grow ?x))\n(<= terminal (grow ?x) (true (at ?x)))\n"
-                             "(goal a 100)\n";
+                             "(goal a 100) (goal b 0)\n";
 
 static void limits_stop_runaway_terms(void **state)
 {
@@ -1785,6 +1787,114 @@ static void rng_below_is_the_plain_draw(void **state)
     }
 }
 
+/* A game whose relation of the state is recursive (path over the edges
+ * the state holds): engine board declines it. */
+static const char PATHS[] = "(role a) (role b)\n"
+                            "(node n1) (node n2) (node n3)\n"
+                            "(init (edge n1 n2)) (init (edge n2 n3)) (init (at n1))\n"
+                            "(<= (path ?x ?y) (true (edge ?x ?y)))\n"
+                            "(<= (path ?x ?z) (node ?y) (true (edge ?x ?y)) (path ?y ?z))\n"
+                            "(<= (legal a (go ?y)) (true (at ?x)) (path ?x ?y))\n"
+                            "(legal b wait)\n"
+                            "(<= (next (at ?y)) (does a (go ?y)))\n"
+                            "(<= (next (edge ?x ?y)) (true (edge ?x ?y)))\n"
+                            "(<= terminal (true (at n3)))\n"
+                            "(goal a 100) (goal b 0)\n";
+
+/* Engine board's layout is a claim from sampled play, checked on every
+ * state it makes. Given a wrong one (keys=cell/3:0: a row's number alone
+ * determines a cell's content), the checks hand every state to ref and
+ * the answers are ref's; without them (unchecked) the board plays wrong
+ * from the first state. Its queries poll the cancel flag and the
+ * deadline. Bad options are refused with the options named;
+ * a game it declines is played by the goal-directed code, and the plan
+ * says why. */
+static void board_claims_are_checked(void **state)
+{
+    (void)state;
+    GdlGame *g = load(GAME("tictactoe"));
+    GdlMachine *m = machine(g), *r = NULL, *wrong = NULL, *unchecked = NULL;
+    assert_non_null(strstr(gdl_machine_plan(m), "cell/3: 0 1 -> 2"));
+    assert_int_equal(gdl_machine_new(g, "ref", &r), GDL_OK);
+    assert_int_equal(gdl_machine_new(g, "board:keys=cell/3:0", &wrong), GDL_OK);
+    assert_non_null(strstr(gdl_machine_plan(wrong), "cell/3: 0 -> 1 2"));
+    assert_int_equal(gdl_machine_new(g, "board:keys=cell/3:0,unchecked", &unchecked), GDL_OK);
+    GdlRng rng;
+    gdl_rng_seed(&rng, 3);
+    for (int game = 0; game < 10; game++) {
+        GdlState *s = initial(wrong);
+        for (;;) {
+            char text[1024];
+            size_t at = 0;
+            for (size_t i = 0; i < gdl_state_size(s); i++)
+                at += (size_t)snprintf(text + at, sizeof text - at, "%s ", gdl_state_fact(wrong, s, i));
+            answers_agree(r, wrong, text);
+            answers_agree(r, m, text);
+            bool term;
+            assert_int_equal(gdl_state_is_terminal(wrong, s, &term), GDL_OK);
+            if (term)
+                break;
+            GdlMove joint[2];
+            assert_int_equal(gdl_state_random_joint_move(wrong, s, &rng, joint), GDL_OK);
+            GdlState *t = NULL;
+            assert_int_equal(gdl_state_next(wrong, s, joint, &t), GDL_OK);
+            gdl_state_free(s);
+            s = t;
+        }
+        gdl_state_free(s);
+    }
+    /* unchecked, the initial state's nine cells fall into three slots */
+    GdlState *s0 = initial(unchecked);
+    const GdlMove *moves;
+    size_t n;
+    assert_int_equal(gdl_state_legal(unchecked, s0, 0, &moves, &n), GDL_OK);
+    assert_int_equal(n, 3);
+    /* the board's own queries poll the cancel flag and the deadline, and
+     * the machine stays usable */
+    volatile int flag = 1;
+    gdl_machine_set_cancel_flag(m, &flag);
+    assert_int_equal(gdl_state_legal(m, s0, 0, &moves, &n), GDL_CANCELLED);
+    flag = 0;
+    gdl_machine_set_deadline(m, gdl_now() - 1.0);
+    bool term = true;
+    assert_int_equal(gdl_state_is_terminal(m, s0, &term), GDL_CANCELLED);
+    gdl_machine_set_deadline(m, 0);
+    gdl_machine_set_cancel_flag(m, NULL);
+    assert_int_equal(gdl_state_legal(m, s0, 0, &moves, &n), GDL_OK);
+    assert_int_equal(n, 9);
+    gdl_state_free(s0);
+    /* each with the option the message quotes */
+    static const char *const bad[][2] = {{"board:fast", "'fast'"},
+                                         {"board:keys=nothing/3:0", "'keys=nothing/3:0'"},
+                                         {"board:keys=cell/3:3", "'keys=cell/3:3'"},
+                                         {"board:keys=cell:0", "'keys=cell:0'"},
+                                         {"board:cc,keys=cell/3:0.x", "'keys=cell/3:0.x'"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        GdlMachine *b = (GdlMachine *)1;
+        char *err = NULL;
+        assert_int_equal(test_machine_new(g, bad[i][0], &b, &err), GDL_BAD_ARGUMENT);
+        assert_null(b);
+        assert_non_null(strstr(err, "cc, unchecked and keys=NAME/ARITY:P.P"));
+        if (!strstr(err, bad[i][1]))
+            fail_msg("%s: the message does not quote %s: %s", bad[i][0], bad[i][1], err);
+        free(err);
+    }
+    gdl_machine_free(unchecked);
+    gdl_machine_free(wrong);
+    gdl_machine_free(r);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+    /* declined: the goal-directed code, and the plan says why */
+    g = load_text(PATHS);
+    m = machine(g);
+    assert_int_equal(gdl_machine_new(g, "ref", &r), GDL_OK);
+    assert_string_equal(gdl_machine_plan(m), "goal-directed code (board: relation path/2 is recursive)");
+    answers_agree(r, m, "(edge n1 n2) (edge n2 n3) (at n1)");
+    gdl_machine_free(r);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
 /* The cases, in the order each engine runs them. */
 /* gdl.h 1.0's error channels: a machine that cannot be made is explained
  * by its game's message, in the thread that asked, for that game alone;
@@ -1842,8 +1952,15 @@ static Case cases[] = {
     {"states_drop_repeats", states_drop_repeats, ON_PLAY, GAME("tictactoe"), NULL, false},
     {"reversi_opening_flips", reversi_opening_flips, ON_PLAY, GAME("reversi"), NULL, false},
     {"game_faults_name_role_and_state", game_faults_name_role_and_state, ON_PLAY, NULL, FAULTY, false},
-    {"cancellation", cancellation, ON_PLAY_ALL /* amazons */, GAME("amazons"), NULL, false},
-    {"cancellation_inside_a_query", cancellation_inside_a_query, ON_PLAY_ALL /* minutes */, NULL, NULL, false},
+    /* not board, here and in joint_moves_and_successors: it declines
+     * one-move amazons (openpath is recursive) only after evaluating its
+     * million moves, some 10 s (reported); board_claims_are_checked
+     * cancels its own queries */
+    {"cancellation", cancellation, ON_PLAY_ALL & ~ON_BOARD /* amazons */, GAME("amazons"), NULL, false},
+    /* not board: making its machine samples play by ref without a
+     * deadline, and this game's first terminal query fills the memory */
+    {"cancellation_inside_a_query", cancellation_inside_a_query, ON_PLAY_ALL & ~ON_BOARD /* minutes */, NULL, NULL,
+     false},
     {"limits_stop_runaway_terms", limits_stop_runaway_terms, ON_PLAY_ALL /* runaway */, NULL, RUNAWAY, false},
     {"one_machine_per_thread", one_machine_per_thread, ON_PLAY, NULL, NULL, false},
     {"rng_is_documented_splitmix", rng_is_documented_splitmix, ON_PLAY, NULL, NULL, false},
@@ -1852,7 +1969,8 @@ static Case cases[] = {
     {"bad_joint_moves_are_refused", bad_joint_moves_are_refused, ON_PLAY, GAME("tictactoe"), NULL, false},
     {"goal_and_role_find", goal_and_role_find, ON_PLAY, GAME("tictactoe"), NULL, false},
     {"random_moves_and_depth_charges", random_moves_and_depth_charges, ON_PLAY, GAME("connect4"), NULL, false},
-    {"joint_moves_and_successors", joint_moves_and_successors, ON_PLAY_ALL /* amazons */, NULL, SIMULTANEOUS, false},
+    {"joint_moves_and_successors", joint_moves_and_successors, ON_PLAY_ALL & ~ON_BOARD /* amazons */, NULL,
+     SIMULTANEOUS, false},
     {"states_as_bytes", states_as_bytes, ON_PLAY, GAME("reversi"), NULL, true},
     {"base_and_input_propositions", base_and_input_propositions, ON_PLAY_ALL /* runaway */, NULL, NULL, false},
     {"conveniences_per_thread", conveniences_per_thread, ON_PLAY, NULL, NULL, false},
@@ -1865,13 +1983,18 @@ static Case cases[] = {
     {"states_in_no_phase", states_in_no_phase, ON_PLAN, GAME("tictactoe"), NULL, true},
     {"phases_through_gates", phases_through_gates, ON_PLAN, NULL, READ_LEGAL, true},
     {"rng_below_is_the_plain_draw", rng_below_is_the_plain_draw, ON_PLAN, NULL, NULL, false},
+    {"board_claims_are_checked", board_claims_are_checked, ON_BOARD, NULL, NULL, false},
 };
 
+/* GDLC_ENGINE=NAME runs the cases of that engine alone. */
 int main(void)
 {
     enum { NCASES = sizeof cases / sizeof cases[0] };
+    const char *only = getenv("GDLC_ENGINE");
     int failed = 0;
     for (size_t e = 0; e < sizeof engines / sizeof engines[0]; e++) {
+        if (only && *only && strcmp(only, engines[e]) != 0)
+            continue;
         struct CMUnitTest tests[NCASES];
         size_t n = 0;
         for (size_t i = 0; i < NCASES; i++)

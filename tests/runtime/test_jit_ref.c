@@ -4,10 +4,20 @@
  * the same terminality, goals, legal moves (as texts, in canonical order)
  * and next states (by content hash and size). GDLC_GEN_SEEDS sets how many
  * games (default 300), GDLC_GEN_FIRST the first seed (default 1),
- * GDLC_ENGINE the engine (default jit). An engine may refuse a game past a
- * budget of its own (pn's grounding: GDL_LIMIT): each refusal is printed
- * with its seed and counted, and more than GDLC_MAX_REFUSED of them
- * (default 0) fail the test.
+ * GDLC_ENGINE the engine (default jit), GDLC_GEN=flat the games of
+ * gen_flat_game instead of gen_game's (gengdl --flat SEED prints one).
+ * An engine may refuse a game past a budget of its own (pn's grounding:
+ * GDL_LIMIT): each refusal is printed with its seed and counted, and more
+ * than GDLC_MAX_REFUSED of them (default 0) fail the test.
+ *
+ * Engine board declines games with recursion among relations of the
+ * state, function terms in facts or moves, or moves that are variables
+ * (every game of gen_game has all three: hence gen_flat_game), and hands
+ * them to the goal-directed code, which its plan then names
+ * ("goal-directed code (board: REASON)"). So that the test
+ * cannot pass on the goal-directed code alone, it counts the games the
+ * board compiled itself and those it declined, by reason, prints them, and
+ * fails when the board compiled none.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,15 +38,69 @@ static uint64_t env_u64(const char *name, uint64_t dflt)
     return v && *v ? strtoull(v, NULL, 10) : dflt;
 }
 
+/* gengdl's flag for the games under test: "--flat " or "". */
+static const char *gen_flag = "";
+
 static void check_ok(GdlStatus a, GdlStatus b, GdlMachine *ma, GdlMachine *mb, uint64_t seed, const char *what)
 {
     if (a != b || a != GDL_OK)
-        fail_msg("seed %llu: %s: %s says %s (%s), ref says %s (%s) (tests/gen: gengdl %llu)", (unsigned long long)seed,
+        fail_msg("seed %llu: %s: %s says %s (%s), ref says %s (%s) (tests/gen: gengdl %s%llu)", (unsigned long long)seed,
                  what, gdl_machine_engine(ma), gdl_status_name(a), gdl_machine_error(ma), gdl_status_name(b),
-                 gdl_machine_error(mb), (unsigned long long)seed);
+                 gdl_machine_error(mb), gen_flag, (unsigned long long)seed);
 }
 
 static uint64_t states;
+
+/* The reasons engine board gave for the games it declined, with their
+ * counts; a reason's relation and functor names are replaced by NAME, so
+ * that "relation q/2 is recursive" and "relation r/1 is recursive" count
+ * as one. */
+enum { MAX_REASONS = 32 };
+static struct {
+    char text[160];
+    uint64_t count;
+} reasons[MAX_REASONS];
+static unsigned nreasons;
+static uint64_t reasons_other;
+
+/* reason without its names, into out (size n). */
+static void reason_kind(const char *reason, char *out, size_t n)
+{
+    static const char *const before_name[] = {"relation ", "call of ", "rule of ", "facts of "};
+    size_t k = 0;
+    for (const char *p = reason; *p && *p != ':' && k + 1 < n;) {
+        out[k++] = *p++;
+        for (size_t i = 0; i < sizeof before_name / sizeof before_name[0]; i++) {
+            size_t len = strlen(before_name[i]);
+            if (k >= len && memcmp(out + k - len, before_name[i], len) == 0) {
+                while (*p && *p != ' ' && *p != '/' && *p != ':')
+                    p++;
+                for (const char *q = "NAME"; *q && k + 1 < n; q++)
+                    out[k++] = *q;
+            }
+        }
+    }
+    if (k > 0 && out[k - 1] == ')' && !strchr(reason, ':'))
+        k--; /* the plan's closing parenthesis */
+    out[k] = 0;
+}
+
+static void count_reason(const char *reason)
+{
+    char kind[160];
+    reason_kind(reason, kind, sizeof kind);
+    for (unsigned i = 0; i < nreasons; i++)
+        if (strcmp(reasons[i].text, kind) == 0) {
+            reasons[i].count++;
+            return;
+        }
+    if (nreasons == MAX_REASONS) {
+        reasons_other++;
+        return;
+    }
+    snprintf(reasons[nreasons].text, sizeof reasons[nreasons].text, "%s", kind);
+    reasons[nreasons++].count = 1;
+}
 
 /* The steps of a playthrough, kept to be asked again out of order. */
 typedef struct Step {
@@ -128,8 +192,17 @@ static void differential(void **state)
     const char *engine = getenv("GDLC_ENGINE");
     if (!engine || !*engine)
         engine = "jit";
+    /* engine board: the games it compiled itself, and those it declined */
+    bool board = strncmp(engine, "board", 5) == 0 && (engine[5] == 0 || engine[5] == ':');
+    static const char declined_prefix[] = "goal-directed code (board: ";
+    uint64_t compiled = 0, declined = 0;
+    const char *gen = getenv("GDLC_GEN");
+    bool flat = gen && strcmp(gen, "flat") == 0;
+    if (gen && *gen && !flat)
+        fail_msg("GDLC_GEN is flat or unset, not '%s'", gen);
+    gen_flag = flat ? "--flat " : "";
     for (uint64_t seed = first; seed < first + n; seed++) {
-        char *text = gen_game(seed);
+        char *text = flat ? gen_flat_game(seed) : gen_game(seed);
         GdlGame *g = NULL;
         GdlDiagnostics *d = NULL;
         if (gdl_game_load_string("gen.kif", text, strlen(text), &g, &d) != GDL_OK) {
@@ -150,6 +223,17 @@ static void differential(void **state)
         }
         if (st != GDL_OK || test_machine_new(g, "ref", &r, &err) != GDL_OK)
             fail_msg("seed %llu: %s", (unsigned long long)seed, err);
+        if (board) {
+            const char *plan = gdl_machine_plan(e);
+            if (strncmp(plan, declined_prefix, sizeof declined_prefix - 1) == 0) {
+                declined++;
+                count_reason(plan + sizeof declined_prefix - 1);
+            } else if (strncmp(plan, "board: ", 7) == 0)
+                compiled++;
+            else
+                fail_msg("seed %llu: engine %s's plan is neither the board's layout nor the goal-directed code: %s",
+                         (unsigned long long)seed, engine, plan);
+        }
         GdlRng rng;
         gdl_rng_seed(&rng, seed);
         for (int p = 0; p < 3; p++)
@@ -162,6 +246,17 @@ static void differential(void **state)
     print_message("%s agrees with ref on %llu random games (seeds %llu..%llu), %llu states; %llu refused\n", engine,
                   (unsigned long long)(n - refused), (unsigned long long)first, (unsigned long long)(first + n - 1),
                   (unsigned long long)states, (unsigned long long)refused);
+    if (board) {
+        print_message("%s compiled %llu of the games itself; %llu declined (played by the goal-directed code):\n",
+                      engine, (unsigned long long)compiled, (unsigned long long)declined);
+        for (unsigned i = 0; i < nreasons; i++)
+            print_message("  %6llu  %s\n", (unsigned long long)reasons[i].count, reasons[i].text);
+        if (reasons_other)
+            print_message("  %6llu  other reasons\n", (unsigned long long)reasons_other);
+        if (compiled == 0)
+            fail_msg("%s compiled none of the %llu games itself: the test checked the goal-directed code alone",
+                     engine, (unsigned long long)(n - refused));
+    }
     if (refused > max_refused)
         fail_msg("%s refused %llu games, more than GDLC_MAX_REFUSED=%llu", engine, (unsigned long long)refused,
                  (unsigned long long)max_refused);
