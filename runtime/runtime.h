@@ -118,6 +118,13 @@ extern const EngineOps rt_engine_ref;
  * hands it to compile/fold.c). */
 GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uint32_t max, double deadline,
                           U32Vec *out);
+/* The same within a budget of steps (a literal tried; a new answer or
+ * table, several: ref.c's REF_ANSWER_STEPS), those it takes taken from
+ * *steps: GDL_LIMIT when it runs out, at the same step on every machine,
+ * whatever its load (the fold pass: the C generated from a game is then
+ * the same on every machine). */
+GdlStatus rt_ref_relation_counted(const GdlGame *game, GtStore *store, uint32_t rel, uint32_t max, uint64_t *steps,
+                                  double deadline, U32Vec *out);
 extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so, rt_engine_pn;
 
 /* Engines jit and aot make a plan (hybrid.c): the game's propositional
