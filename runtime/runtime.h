@@ -111,6 +111,15 @@ typedef struct EngineOps {
 
 extern const EngineOps rt_engine_ref;
 
+/* The engine of a name given to gdl_machine_new (engines.c): the name before
+ * the colon, an argument allowed or required after it as the engine says;
+ * *arg what follows the colon (NULL: none). NULL when no engine has the
+ * name. */
+const EngineOps *rt_engine_find(const char *name, const char **arg);
+/* The message for a name rt_engine_find did not know: the engines there
+ * are (malloc-ed). */
+char *rt_engine_unknown(const char *name);
+
 /* Every answer of a relation that depends on neither `true` nor `does`,
  * evaluated by ref: tuples of the relation's arity appended to out, in
  * store (a proposition, arity 0, appends one 0 when true). GDL_LIMIT past max tuples, GDL_CANCELLED past the deadline. The
