@@ -161,6 +161,22 @@ bool rt_pn_goals_apart(const void *pn);
 /* Whether engine pn tells changes in topological order (pn.c: choose_order). */
 bool rt_pn_ordered(const void *pn);
 
+/* Engine pn's count of its work (the plan, hybrid_plan.c): rt_pn_count turns the
+ * counting on or off in every network it has (phases, goals apart; while
+ * on, the tables' drains count and no image is copied back: pn.c's
+ * snap_restore), rt_pn_work reads the work counted so far: changes told
+ * (twice) and gates visited (Pn.work). */
+void rt_pn_count(void *pn, bool on);
+uint64_t rt_pn_work(const void *pn);
+/* The goal-directed code's count of its work (the plan): the steps its
+ * polls counted (engine.h's POLL: a rule tried, a fact a join's loop met,
+ * an answer added) and the facts of the states sent to it, so far, exact
+ * and the same for the same queries; rt_compiled_limit stops its queries,
+ * as cancelled, once the polls pass a count (0: no limit). For the
+ * engines of compiled.c (jit:goal, aot:goal, so:PATH). */
+void rt_compiled_work(const void *e, uint64_t *polls, uint64_t *facts_set);
+void rt_compiled_limit(void *e, uint64_t polls);
+
 /* What making a state needs of a fact (api.c: fact_share). */
 typedef struct FactInfo {
     uint64_t mix; /* its share of a state's hash (0: not computed yet) */
