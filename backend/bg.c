@@ -1004,11 +1004,9 @@ static void emit_call(Fx *x, uint32_t li, const IrLit *l, bool neg)
         if (is_bound(x, args[i]))
             mask |= 1ULL << i;
         else if (p->kind == IR_FN) {
-            for (uint32_t j = 0; j < p->nargs; j++) {
-                const IrTerm *q = term(b, targ(b, p, j));
-                if (q->kind == IR_VAR && !x->bound[q->val] && x->occ[q->val] > 1)
-                    test = false;
-            }
+            /* a pattern the answers must match (its functor, at least):
+             * enumerated, not tested */
+            test = false;
             if (term_shape(b, p) == BASE_NONE)
                 return;
         } else if (x->occ[p->val] > 1)
@@ -1181,7 +1179,7 @@ static void emit_head(Fx *x)
         if (rt->kind == IR_VAR) {
             char rv[64];
             vname(x, rt->val, rv);
-            line(x, "if (!ROLEIX[%s]) return;", rv);
+            line(x, "if (!ROLEIX[%s]) %s;", rv, x->fail);
         }
         if (term(b, h[1])->kind == IR_FN) {
             fail_with(b, base_sprintf("a goal value is a function term"));

@@ -229,6 +229,8 @@ int cli_open_game(const char *path, GdlGame **game, char **why)
     return st == GDL_OK ? CLI_OK : CLI_FAULT;
 }
 
+const char *cli_engine_hint(GdlStatus st) { return st == GDL_NO_ENGINE ? "; see 'gdlc help engines'" : ""; }
+
 int cli_open_machine(const char *cmd, const char *path, const char *engine, GdlGame **game, GdlMachine **m,
                      char **why)
 {
@@ -239,13 +241,13 @@ int cli_open_machine(const char *cmd, const char *path, const char *engine, GdlG
     GdlStatus st = gdl_machine_new(*game, engine, m);
     if (st == GDL_OK)
         return CLI_OK;
-    const char *reason = gdl_game_error(*game);
+    const char *reason = gdl_game_error(*game), *hint = cli_engine_hint(st);
     if (cmd)
-        fprintf(stderr, "gdlc %s: %s\n", cmd, reason);
+        fprintf(stderr, "gdlc %s: %s%s\n", cmd, reason, hint);
     else
-        fprintf(stderr, "gdlc: %s\n", reason);
+        fprintf(stderr, "gdlc: %s%s\n", reason, hint);
     if (why)
-        *why = base_xstrdup(reason);
+        *why = base_sprintf("%s%s", reason, hint);
     gdl_game_free(*game);
     *game = NULL;
     /* no such engine, or an so: object that cannot be read: exit 2 */

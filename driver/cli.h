@@ -6,6 +6,7 @@
 #define GDLC_CLI_H
 
 #include "../frontend/front.h"
+#include "../include/gdl.h"
 #include "../middle/ground.h"
 
 enum {
@@ -93,6 +94,9 @@ int cli_load_game(const char *path, Front *f, bool show_warnings);
 struct GdlGame;
 int cli_open_game(const char *path, struct GdlGame **game, char **why);
 
+/* What to add to the message of a machine that could not be made: for an
+ * unknown engine, where the engines are listed ("" otherwise). */
+const char *cli_engine_hint(GdlStatus st);
 /* Loads a game as cli_open_game does and makes its machine on engine (NULL:
  * the default), what every command that plays or reads a game opens first.
  * A machine that cannot be made is reported on stderr as "gdlc CMD: reason"

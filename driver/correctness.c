@@ -558,7 +558,7 @@ static int correctness_run(CliArgs *a)
         char *err = NULL;
         GdlStatus st = rc == CLI_OK ? gdl_machine_new(game, engine ? engine : "ref", &m) : GDL_OK;
         if (st != GDL_OK) {
-            fprintf(stderr, "gdlc correctness-test: %s\n", gdl_game_error(game));
+            fprintf(stderr, "gdlc correctness-test: %s%s\n", gdl_game_error(game), cli_engine_hint(st));
             rc = st == GDL_NO_ENGINE ? CLI_USAGE : CLI_FAULT;
             free(err);
         }
@@ -591,7 +591,7 @@ static int correctness_run(CliArgs *a)
     if (rc == CLI_OK) {
         GdlStatus st = gdl_machine_new(game, engine, &m);
         if (st != GDL_OK) {
-            why = base_xstrdup(gdl_game_error(game));
+            why = base_sprintf("%s%s", gdl_game_error(game), cli_engine_hint(st));
             fprintf(stderr, "gdlc correctness-test: %s\n", why);
             rc = st == GDL_NO_ENGINE ? CLI_USAGE : CLI_FAULT;
         }
@@ -634,9 +634,9 @@ const CliCommand cli_correctness_test = {
     "When the initial state is terminal the history is !R!, !T!true, !G!, !F!.\n"
     "\n"
     "options:\n"
-    "  --engine E      jit (default), jit:goal, jit:pn, aot, aot:goal, aot:pn,\n"
-    "                  ref, pn, pn:compiled, so:PATH; with --check, the\n"
-    "                  engine the history is replayed on (default ref)\n"
+    "  --engine E      jit (default), aot, pn, ref, so:PATH and their options\n"
+    "                  ('gdlc help engines'); with --check, the engine the\n"
+    "                  history is replayed on (default ref)\n"
     "  --seed N        the seed of the random moves (default 1): each role draws\n"
     "                  uniformly from its legal moves sorted canonically\n"
     "  --check         read HISTORY back instead and replay it: the roles, every\n"

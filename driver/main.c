@@ -1,6 +1,7 @@
 /*
  * main.c: the gdlc command line. Each command lives in its own file and is
- * listed here once; `gdlc help NAME` prints its full help. Whatever a
+ * listed here once; `gdlc help NAME` prints its full help, `gdlc help
+ * engines` the engines every --engine takes. Whatever a
  * command returns, main checks at exit that all of standard output was
  * written.
  */
@@ -41,7 +42,7 @@ static void usage(FILE *f)
                "commands:\n");
     for (int i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-16s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(f, "  %-16s %s\n", "help", "describe a command: gdlc help COMMAND");
+    fprintf(f, "  %-16s %s\n", "help", "describe a command: gdlc help COMMAND; the engines: gdlc help engines");
     fprintf(f, "\n  --version    print the version\n  --help       this text\n"
                "\nexit status: 0 success, 1 the input is at fault or a check failed, 2 usage error, unreadable\n"
                "file or output that cannot be written\n"
@@ -50,6 +51,38 @@ static void usage(FILE *f)
                "is spelled); devices, fifos and directories are refused with exit 2. Standard output\n"
                "may be anything. Every write is checked: output that is lost (a full disk,\n"
                "/dev/full) exits 2 with a message naming the file.\n");
+}
+
+/* gdlc help engines: every name --engine takes, from the library's list
+ * (gdl_engines), one line each. */
+static void engines(FILE *f)
+{
+    fprintf(f, "usage: gdlc COMMAND --engine NAME ...\n\n"
+               "The engines every --engine takes (and gdl_machine_new, gdl_engines in\n"
+               "include/gdl.h); N stands for a number, PATH for a file, and the options of\n"
+               "pn combine with commas (pn:compiled,max-lines=N,no-phases). Every engine\n"
+               "answers every query as ref does; they differ in speed and in what making a\n"
+               "machine costs (README: Engines, docs/engines.md).\n\n");
+    for (const GdlEngineInfo *e = gdl_engines(); e->name; e++) {
+        /* the name at column 2, its summary from column 16, wrapped at 79 */
+        int col = fprintf(f, "  %s", e->name);
+        if (col > 14) { /* a long name: its summary on the next line */
+            fputc('\n', f);
+            col = 0;
+        }
+        const char *w = e->summary;
+        while (*w) {
+            size_t len = strcspn(w, " ");
+            if (col >= 16 && col + 1 + (int)len > 79) {
+                fputc('\n', f);
+                col = 0;
+            }
+            col += col < 16 ? fprintf(f, "%*s%.*s", 16 - col, "", (int)len, w) : fprintf(f, " %.*s", (int)len, w);
+            w += len;
+            w += *w == ' ';
+        }
+        fputc('\n', f);
+    }
 }
 
 static const CliCommand *find(const char *name)
@@ -80,9 +113,13 @@ static int run(int argc, char **argv)
             usage(stdout);
             return CLI_OK;
         }
+        if (strcmp(argv[2], "engines") == 0) {
+            engines(stdout);
+            return CLI_OK;
+        }
         const CliCommand *c = find(argv[2]);
         if (!c) {
-            fprintf(stderr, "gdlc: no command '%s'\n", argv[2]);
+            fprintf(stderr, "gdlc: no command '%s' (see 'gdlc help'; the engines: 'gdlc help engines')\n", argv[2]);
             return CLI_USAGE;
         }
         fputs(c->help, stdout);

@@ -38,6 +38,8 @@
  *               queued (the network's layout; README: Engine pn).
  *   "ref"       the reference interpreter, which every engine is checked
  *               against; "ref:ground" evaluates the ground program.
+ * gdl_engines() lists every name with its options, one line each, as
+ * `gdlc help engines` prints them.
  * The analyses of a game (gdl_analysis_new, below) and the filtered
  * machines built on them work over the propositional network.
  *
@@ -220,6 +222,16 @@ typedef struct GdlState GdlState;
  * store. */
 typedef uint32_t GdlMove;
 typedef uint32_t GdlFact;
+
+/* An engine name gdl_machine_new accepts (gdl_engines). */
+typedef struct GdlEngineInfo {
+    const char *name;    /* as given to gdl_machine_new; N stands for a number, PATH for a file */
+    const char *summary; /* what it plays by, in one line */
+} GdlEngineInfo;
+/* Every engine name gdl_machine_new accepts, with its options (see Engines
+ * above), the default first; the array ends with an entry whose name is
+ * NULL. The library's, valid always. */
+const GdlEngineInfo *gdl_engines(void);
 
 /* Makes a machine of the named engine (see Engines above; NULL means
  * "jit"). On failure *m is NULL and gdl_game_error(game) says why:

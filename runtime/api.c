@@ -257,9 +257,6 @@ static uint64_t machine_serial(const GdlMachine *m)
     return x ? x : 1;
 }
 
-static const EngineOps *const engines[] = {&rt_engine_ref, &rt_engine_jit, &rt_engine_aot, &rt_engine_so,
-                                           &rt_engine_pn, &rt_engine_board};
-
 static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine *volatile *mp, char **err);
 static void rank_known(GdlMachine *m);
 static void shares_make(GdlMachine *m);
@@ -334,16 +331,11 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
         engine = "jit";
     /* "so:PATH", "ref:ground": the name is what comes before the colon,
      * and whether an argument may or must follow is the engine's say */
-    const char *colon = strchr(engine, ':');
-    size_t nlen = colon ? (size_t)(colon - engine) : strlen(engine);
-    const EngineOps *ops = NULL;
-    for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
-        if (strlen(engines[i]->name) == nlen && strncmp(engines[i]->name, engine, nlen) == 0 &&
-            (colon ? engines[i]->arg != ENGINE_ARG_NONE : engines[i]->arg != ENGINE_ARG_REQUIRED))
-            ops = engines[i];
+    const char *arg;
+    const EngineOps *ops = rt_engine_find(engine, &arg);
     if (!ops) {
         if (err)
-            *err = base_sprintf("no engine named '%s' (engines: jit, jit:goal, aot, aot:goal, so:PATH, pn, pn:BUDGETS, pn:compiled, ref, ref:ground)", engine);
+            *err = rt_engine_unknown(engine);
         return GDL_NO_ENGINE;
     }
     GdlMachine *m = *mp = base_xcalloc(1, sizeof *m);
@@ -362,7 +354,7 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
     m->legal_mark = base_xcalloc(m->roles.n + 1, sizeof *m->legal_mark);
     m->legal_epoch = base_xcalloc(m->roles.n + 1, sizeof *m->legal_epoch);
     char *e = NULL;
-    m->engine = ops->create(game, colon ? colon + 1 : NULL, &m->store, &m->ctl, &e);
+    m->engine = ops->create(game, arg, &m->store, &m->ctl, &e);
     if (!m->engine) {
         if (err)
             *err = e;

@@ -46,7 +46,7 @@
 enum {
     BOARD_SAMPLE_STATES = 4000, /* states the layout is found from, at most */
     BOARD_SAMPLE_PLAYOUTS = 64, /* in that many playthroughs at most */
-    BOARD_SAMPLE_DEPTH = 1000,  /* of that many steps at most */
+    BOARD_SAMPLE_DEPTH = 500,   /* of that many steps at most */
     BOARD_SAMPLE_CALLS = 1u << 20, /* and that many calls of recursive relations */
     BOARD_STACK = 1u << 20,     /* the answer stack, in words */
     BOARD_MAX_FACTS = 1u << 22, /* facts of the layout (slots times values) */

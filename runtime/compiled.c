@@ -65,6 +65,11 @@ typedef struct Compiled {
     U32Vec joint;         /* the move the module holds */
     bool have_joint;
     RtStack segs;         /* the stack segments its recursion hops to */
+    /* the count of its work (rt_compiled_polls): POLL's steps, */
+    uint64_t polls_run;   /* those run down to the module's polls so far, */
+    uint32_t poll_top;    /* from the count it was reset to last (Ev.poll) */
+    uint64_t poll_limit;  /* the module's queries stop (cancelled) past this many (0: none) */
+    uint64_t facts_set;   /* facts of the states sent to the module */
 } Compiled;
 
 /* Set when the host refused the generated code an allocation: the module
@@ -103,8 +108,23 @@ static u32 h_sym(void *store, const char *name)
  * 0.8 s; the fine clock at every poll cost 3% of a fast game). */
 static int stop_polled(RtControl *ctl) { return rt_stop_coarse(ctl); }
 
-/* The module's ctl is the Compiled itself: the control and the segments. */
-static int h_stop(void *c) { return stop_polled(((Compiled *)c)->ctl); }
+static uint64_t polls_of(const Compiled *c) { return c->polls_run + c->poll_top - rt_ev_poll_left(c->ev); }
+
+/* The module's ctl is the Compiled itself: the control and the segments.
+ * Asked when its count of polls ran down (engine.h's ev_poll, which has
+ * set it anew): the count is kept here, and a limit on it stops the
+ * query as a cancel does, at the same step every time. */
+static int h_stop(void *p)
+{
+    Compiled *c = p;
+    if (c->ev) {
+        c->polls_run += c->poll_top;
+        c->poll_top = rt_ev_poll_left(c->ev);
+        if (c->poll_limit && polls_of(c) >= c->poll_limit)
+            return 1;
+    }
+    return stop_polled(c->ctl);
+}
 _Static_assert(sizeof(usize) == sizeof(uintptr_t), "usize holds an address");
 static int h_hop(void *c, usize *floor, void (*fn)(void *), void *arg)
 {
@@ -592,6 +612,8 @@ static void module_create(void *p)
 {
     Compiled *c = p;
     c->ev = c->mod->create(&host, c->store, c, &c->tv, (usize)COMPILED_MEMORY_MIB << 20);
+    if (c->ev)
+        c->poll_top = rt_ev_poll_left(c->ev);
 }
 
 static Compiled *compiled_start(const GdlGame *game, GtStore *store, RtControl *ctl)
@@ -886,6 +908,7 @@ static GdlStatus use_state(Compiled *c, const Gt *state, uint32_t n)
     if (held(&c->state, &c->have_state, state, n))
         return GDL_OK;
     c->have_joint = false;
+    c->facts_set += n;
     return status_of(c, c->mod->set_state(c->ev, state, n));
 }
 
@@ -970,6 +993,19 @@ static EngineStatus compiled_goals(void *e, const Gt *state, uint32_t ns, U32Vec
                 vec_push(*values, a[2 * i + 1]);
             }
     return st;
+}
+
+void rt_compiled_work(const void *e, uint64_t *polls, uint64_t *facts_set)
+{
+    const Compiled *c = e;
+    *polls = polls_of(c);
+    *facts_set = c->facts_set;
+}
+
+void rt_compiled_limit(void *e, uint64_t polls)
+{
+    Compiled *c = e;
+    c->poll_limit = polls;
 }
 
 /* What a machine of jit:goal or aot:goal plays by (gdl_machine_plan). */

@@ -241,6 +241,8 @@ u32 gdlc_rt_fs_getn(Ev *ev, FactSet *s, u32 slot, const u32 *key, u32 n, u32 c0,
     return fs_get(ev, s, slot, key, n, c0, c1, c2);
 }
 
+uint32_t rt_ev_poll_left(const void *ev) { return ((const Ev *)ev)->poll; }
+
 const RtJitSymbol rt_engine_symbols[] = {
     {"ev_fail", (const void *)gdlc_rt_ev_fail},
     {"ev_poll", (const void *)gdlc_rt_ev_poll},

@@ -13,6 +13,15 @@
 extern const RtJitSymbol rt_engine_symbols[];
 extern const size_t rt_engine_nsymbols;
 
+/* What is left of an engine's count to its next poll (engine.h's Ev.poll,
+ * run down by POLL at every rule tried, every fact a join's loop meets and
+ * every answer added, then reset when the host's stop() is asked): read
+ * before and after a query, it counts that query's work exactly
+ * (compiled.c's rt_compiled_polls). ev is what the module's create made,
+ * an Ev of this gdlc's engine.h, as every module it loads is (checked by
+ * version). */
+uint32_t rt_ev_poll_left(const void *ev);
+
 /* ---- stack segments ---------------------------------------------------- */
 
 enum {

@@ -12,9 +12,10 @@
 #include "runtime.h"
 
 /* CpRelationEval by ref: ctx is the game. */
-static GdlStatus ref_eval(const void *ctx, GtStore *store, uint32_t rel, uint32_t max, double deadline, U32Vec *out)
+static GdlStatus ref_eval(const void *ctx, GtStore *store, uint32_t rel, uint32_t max, uint64_t *steps,
+                          double deadline, U32Vec *out)
 {
-    return rt_ref_relation(ctx, store, rel, max, deadline, out);
+    return rt_ref_relation_counted(ctx, store, rel, max, steps, deadline, out);
 }
 
 void rt_fold(const GdlGame *game, CpFold *fold) { cp_fold(&game->front, ref_eval, game, fold); }

@@ -820,6 +820,17 @@ static uint64_t sample_work(Pn *p)
     return after - before;
 }
 
+void rt_pn_count(void *pn, bool on) { set_counting(pn, on); }
+
+uint64_t rt_pn_work(const void *pn)
+{
+    const Pn *p = pn;
+    uint64_t w = p->work + (p->goalnet ? p->goalnet->work : 0);
+    for (uint32_t i = 0; i < p->ph.nphase; i++)
+        w += p->ph.net[i]->work;
+    return w;
+}
+
 /* When no base guards enough legal moves: bases that decide many legal
  * moves through gates between (checkers' (true (control red)): a jump's
  * gate reads it, the move's reads the jump's, and has_legal_move reads

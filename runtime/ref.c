@@ -314,7 +314,17 @@ typedef struct Ref {
     uintptr_t floor;     /* a solve() whose frame is below it hops to a segment */
     RuleIndex **ridx;    /* per relation: per argument position, its rules by ground head argument */
     RtStack segs;        /* the stack segments */
+    uint64_t *steps;     /* rt_ref_relation_counted: the steps it may still take (NULL: no bound), */
+    uint64_t tried;      /* and the literals it tried (its steps are these and REF_ANSWER_STEPS
+                          * for each new answer or table: r->epoch) */
 } Ref;
+
+/* What a new answer or table costs beside a literal tried, in steps of
+ * the fold's budget (rt_ref_relation_counted): appending lists, where
+ * nearly every step made a table (laikLee_hex), cost 0.9 us a literal
+ * tried, summing numbers 0.11 (gt_two_thirds_2p); counted so, the two
+ * cost 0.10 and 0.04 us a step. */
+enum { REF_ANSWER_STEPS = 8 };
 
 /* ---- matching and building terms ------------------------------------ */
 
@@ -517,6 +527,10 @@ static void body(Ref *r, const BodyK *k, uint32_t i)
     /* a long loop that derives nothing must still see a deadline */
     if (rt_should_stop(r->ctl)) {
         r->status = rt_fail(r->ctl, GDL_CANCELLED, "cancelled");
+        return;
+    }
+    if (r->steps && ++r->tried + REF_ANSWER_STEPS * r->epoch > *r->steps) {
+        r->status = rt_fail(r->ctl, GDL_LIMIT, "past its budget of steps");
         return;
     }
     const IrRule *rule = k->rule;
@@ -1038,8 +1052,15 @@ static void gather(Ref *r, void *ctx, const Gt *tuple)
 GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uint32_t max, double deadline,
                           U32Vec *out)
 {
+    return rt_ref_relation_counted(game, store, rel, max, NULL, deadline, out);
+}
+
+GdlStatus rt_ref_relation_counted(const GdlGame *game, GtStore *store, uint32_t rel, uint32_t max, uint64_t *steps,
+                                  double deadline, U32Vec *out)
+{
     RtControl ctl = {.deadline = deadline};
     Ref *r = ref_create(game, NULL, store, &ctl, NULL);
+    r->steps = steps;
     set_model(r, NULL, 0, NULL);
     uint32_t arity = game->front.ir.rels.v[rel].arity;
     Gt call[arity + 1];
@@ -1048,6 +1069,10 @@ GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uin
     Gather g = {out, arity, max, 0};
     solve(r, rel, call, gather, &g);
     GdlStatus st = finish(r);
+    if (steps) {
+        uint64_t used = r->tried + REF_ANSWER_STEPS * r->epoch;
+        *steps = used < *steps ? *steps - used : 0;
+    }
     ref_destroy(r);
     free(ctl.error);
     return st;

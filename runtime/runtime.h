@@ -110,6 +110,15 @@ typedef struct EngineOps {
 
 extern const EngineOps rt_engine_ref;
 
+/* The engine of a name given to gdl_machine_new (engines.c): the name before
+ * the colon, an argument allowed or required after it as the engine says;
+ * *arg what follows the colon (NULL: none). NULL when no engine has the
+ * name. */
+const EngineOps *rt_engine_find(const char *name, const char **arg);
+/* The message for a name rt_engine_find did not know: the engines there
+ * are (malloc-ed). */
+char *rt_engine_unknown(const char *name);
+
 /* Every answer of a relation that depends on neither `true` nor `does`,
  * evaluated by ref: tuples of the relation's arity appended to out, in
  * store (a proposition, arity 0, appends one 0 when true). GDL_LIMIT past max tuples, GDL_CANCELLED past the deadline. The
@@ -117,6 +126,13 @@ extern const EngineOps rt_engine_ref;
  * hands it to compile/fold.c). */
 GdlStatus rt_ref_relation(const GdlGame *game, GtStore *store, uint32_t rel, uint32_t max, double deadline,
                           U32Vec *out);
+/* The same within a budget of steps (a literal tried; a new answer or
+ * table, several: ref.c's REF_ANSWER_STEPS), those it takes taken from
+ * *steps: GDL_LIMIT when it runs out, at the same step on every machine,
+ * whatever its load (the fold pass: the C generated from a game is then
+ * the same on every machine). */
+GdlStatus rt_ref_relation_counted(const GdlGame *game, GtStore *store, uint32_t rel, uint32_t max, uint64_t *steps,
+                                  double deadline, U32Vec *out);
 extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so, rt_engine_pn;
 /* The board backend (board.c): the state as slots, the rules as loops. */
 extern const EngineOps rt_engine_board;
@@ -145,6 +161,22 @@ uint32_t rt_pn_phases(const void *pn);
 bool rt_pn_goals_apart(const void *pn);
 /* Whether engine pn tells changes in topological order (pn.c: choose_order). */
 bool rt_pn_ordered(const void *pn);
+
+/* Engine pn's count of its work (the plan, hybrid_plan.c): rt_pn_count turns the
+ * counting on or off in every network it has (phases, goals apart; while
+ * on, the tables' drains count and no image is copied back: pn.c's
+ * snap_restore), rt_pn_work reads the work counted so far: changes told
+ * (twice) and gates visited (Pn.work). */
+void rt_pn_count(void *pn, bool on);
+uint64_t rt_pn_work(const void *pn);
+/* The goal-directed code's count of its work (the plan): the steps its
+ * polls counted (engine.h's POLL: a rule tried, a fact a join's loop met,
+ * an answer added) and the facts of the states sent to it, so far, exact
+ * and the same for the same queries; rt_compiled_limit stops its queries,
+ * as cancelled, once the polls pass a count (0: no limit). For the
+ * engines of compiled.c (jit:goal, aot:goal, so:PATH). */
+void rt_compiled_work(const void *e, uint64_t *polls, uint64_t *facts_set);
+void rt_compiled_limit(void *e, uint64_t polls);
 
 /* What making a state needs of a fact (api.c: fact_share). */
 typedef struct FactInfo {
