@@ -19,7 +19,7 @@ static const EngineOps *const engines[] = {&rt_engine_ref, &rt_engine_jit, &rt_e
  * commas (pn:compiled,max-lines=N,no-phases). */
 static const GdlEngineInfo list[] = {
     {"jit", "the default: a plan per game, the propositional network where its grounding fits a budget and "
-            "its counted work is less, else the goal-directed C compiled in process by libtcc "
+            "it plays faster when timed, else the goal-directed C compiled in process by libtcc "
             "(gdl_machine_plan says which)"},
     {"jit:goal", "the goal-directed C alone, compiled in process by libtcc when the machine is made"},
     {"jit:pn", "the propositional network where the grounding fits jit's budget, without the plan; "
