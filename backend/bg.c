@@ -744,6 +744,38 @@ static bool role_expr(Fx *x, uint32_t t, char *out)
     return true;
 }
 
+/* The role of a does literal into ri (96 bytes): a loop over the roles
+ * opened (binding the variable) when it is a variable not bound yet, else
+ * its index, checked to be a role; false (the body fails here) when it is
+ * a constant that is no role. */
+static bool role_of(Fx *x, uint32_t term_id, uint32_t t, char *ri)
+{
+    const IrTerm *rt = term(x->b, term_id);
+    if (rt->kind == IR_VAR && !x->bound[rt->val]) {
+        line(x, "for (unsigned int r%" PRIu32 " = 0; r%" PRIu32 " < NROLE; r%" PRIu32 "++) {", t, t, t);
+        x->ind++;
+        x->fail = "continue";
+        if (x->occ[rt->val] > 1) {
+            char v[64];
+            vname(x, rt->val, v);
+            line(x, "unsigned int %s BG_UNUSED = ROLESYM[r%" PRIu32 "];", v, t);
+            x->bound[rt->val] = true;
+        }
+        snprintf(ri, 96, "r%" PRIu32, t);
+        return true;
+    }
+    if (!role_expr(x, term_id, ri)) {
+        line(x, "%s; /* not a role */", x->fail);
+        return false;
+    }
+    if (rt->kind == IR_VAR) {
+        char v[64];
+        vname(x, rt->val, v);
+        line(x, "if (!ROLEIX[%s]) %s;", v, x->fail);
+    }
+    return true;
+}
+
 /* (does R M) and its negation. */
 static void emit_does(Fx *x, uint32_t li, const IrLit *l, bool neg)
 {
@@ -779,25 +811,8 @@ static void emit_does(Fx *x, uint32_t li, const IrLit *l, bool neg)
             emit_lits(x, li + 1);
             return;
         }
-        if (rt->kind == IR_VAR && !x->bound[rt->val]) {
-            line(x, "for (unsigned int r%" PRIu32 " = 0; r%" PRIu32 " < NROLE; r%" PRIu32 "++) {", t, t, t);
-            x->ind++;
-            x->fail = "continue";
-            if (x->occ[rt->val] > 1) {
-                char v[64];
-                vname(x, rt->val, v);
-                line(x, "unsigned int %s BG_UNUSED = ROLESYM[r%" PRIu32 "];", v, t);
-                x->bound[rt->val] = true;
-            }
-            snprintf(ri, sizeof ri, "r%" PRIu32, t);
-        } else if (!role_expr(x, la[0], ri)) {
-            line(x, "%s; /* not a role */", x->fail);
+        if (!role_of(x, la[0], t, ri))
             return;
-        } else if (rt->kind == IR_VAR) {
-            char v[64];
-            vname(x, rt->val, v);
-            line(x, "if (!ROLEIX[%s]) %s;", v, x->fail);
-        }
         char e[160];
         snprintf(e, sizeof e, "c->mval[%s]", ri);
         match(x, e, la[1]);
@@ -835,25 +850,8 @@ static void emit_does(Fx *x, uint32_t li, const IrLit *l, bool neg)
         line(x, "%s; /* no move (%s ...) */", x->fail, symtext(b, sym));
         return;
     }
-    if (rt->kind == IR_VAR && !x->bound[rt->val]) {
-        line(x, "for (unsigned int r%" PRIu32 " = 0; r%" PRIu32 " < NROLE; r%" PRIu32 "++) {", t, t, t);
-        x->ind++;
-        x->fail = "continue";
-        if (x->occ[rt->val] > 1) {
-            char v[64];
-            vname(x, rt->val, v);
-            line(x, "unsigned int %s BG_UNUSED = ROLESYM[r%" PRIu32 "];", v, t);
-            x->bound[rt->val] = true;
-        }
-        snprintf(ri, sizeof ri, "r%" PRIu32, t);
-    } else if (!role_expr(x, la[0], ri)) {
-        line(x, "%s; /* not a role */", x->fail);
+    if (!role_of(x, la[0], t, ri))
         return;
-    } else if (rt->kind == IR_VAR) {
-        char v[64];
-        vname(x, rt->val, v);
-        line(x, "if (!ROLEIX[%s]) %s;", v, x->fail);
-    }
     line(x, "if (c->mshape[%s] != %" PRIu32 "u) %s;", ri, si, x->fail);
     for (uint32_t i = 0; i < n; i++) {
         char e[160];
