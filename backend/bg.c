@@ -560,6 +560,37 @@ static void emit_lits(Fx *x, uint32_t li);
 
 /* ---- literals ------------------------------------------------------------ */
 
+/* Appends to out the mixed radix of the places of the terms at positions
+ * pos[0..n) of a fact of R (all bound), each a term " + place * stride"
+ * (a constant's place known now, a variable's read from IX_), and to cond
+ * that each variable's place exists; false when a constant is outside its
+ * domain. */
+static bool radix_expr(Fx *x, uint32_t ri, const uint32_t *args, const uint32_t *pos, uint32_t n, StrBuf *out,
+                       StrBuf *cond)
+{
+    const BgRel *R = &x->b->g->rels.v[ri];
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t at = pos[j];
+        const IrTerm *p = term(x->b, args[at]);
+        uint64_t stride = 1;
+        for (uint32_t k = j + 1; k < n; k++)
+            stride *= R->dom[pos[k]].n;
+        if (p->kind == IR_CONST) {
+            uint32_t place = bg_place(&R->dom[at], p->val);
+            if (place == BASE_NONE)
+                return false;
+            strbuf_addf(out, " + %" PRIu64 "u", (uint64_t)place * stride);
+        } else {
+            char v[64];
+            vname(x, p->val, v);
+            ix_table(x->b, 'R', ri, at, &R->dom[at]);
+            strbuf_addf(out, " + (IX_R%" PRIu32 "_%" PRIu32 "[%s] - 1u) * %" PRIu64 "u", ri, at, v, stride);
+            strbuf_addf(cond, " && IX_R%" PRIu32 "_%" PRIu32 "[%s]", ri, at, v);
+        }
+    }
+    return true;
+}
+
 /* The slot index of a fact of R given its key terms, all bound, as an
  * expression, and the condition that every one is in its domain; false
  * when a constant is outside it (the fact cannot be). */
@@ -567,24 +598,7 @@ static bool slot_expr(Fx *x, uint32_t ri, const uint32_t *args, StrBuf *idx, Str
 {
     const BgRel *R = &x->b->g->rels.v[ri];
     strbuf_addf(idx, "%" PRIu32 "u", R->off);
-    for (uint32_t j = 0; j < R->nkey; j++) {
-        uint32_t pos = R->key[j];
-        const IrTerm *p = term(x->b, args[pos]);
-        uint64_t stride = key_stride(R, j);
-        if (p->kind == IR_CONST) {
-            uint32_t k = bg_place(&R->dom[pos], p->val);
-            if (k == BASE_NONE)
-                return false;
-            strbuf_addf(idx, " + %" PRIu64 "u", (uint64_t)k * stride);
-        } else {
-            char v[64];
-            vname(x, p->val, v);
-            ix_table(x->b, 'R', ri, pos, &R->dom[pos]);
-            strbuf_addf(idx, " + (IX_R%" PRIu32 "_%" PRIu32 "[%s] - 1u) * %" PRIu64 "u", ri, pos, v, stride);
-            strbuf_addf(cond, " && IX_R%" PRIu32 "_%" PRIu32 "[%s]", ri, pos, v);
-        }
-    }
-    return true;
+    return radix_expr(x, ri, args, R->key, R->nkey, idx, cond);
 }
 
 /* The code of a fact of R's value positions, all bound, likewise. */
@@ -592,24 +606,7 @@ static bool code_expr(Fx *x, uint32_t ri, const uint32_t *args, StrBuf *code, St
 {
     const BgRel *R = &x->b->g->rels.v[ri];
     strbuf_add(code, "1u");
-    for (uint32_t j = 0; j < R->nval; j++) {
-        uint32_t pos = R->val[j];
-        const IrTerm *p = term(x->b, args[pos]);
-        uint64_t stride = val_stride(R, j);
-        if (p->kind == IR_CONST) {
-            uint32_t k = bg_place(&R->dom[pos], p->val);
-            if (k == BASE_NONE)
-                return false;
-            strbuf_addf(code, " + %" PRIu64 "u", (uint64_t)k * stride);
-        } else {
-            char v[64];
-            vname(x, p->val, v);
-            ix_table(x->b, 'R', ri, pos, &R->dom[pos]);
-            strbuf_addf(code, " + (IX_R%" PRIu32 "_%" PRIu32 "[%s] - 1u) * %" PRIu64 "u", ri, pos, v, stride);
-            strbuf_addf(cond, " && IX_R%" PRIu32 "_%" PRIu32 "[%s]", ri, pos, v);
-        }
-    }
-    return true;
+    return radix_expr(x, ri, args, R->val, R->nval, code, cond);
 }
 
 /* (true F) and (not (true F)). */

@@ -753,6 +753,42 @@ static void choose_key(Board *b, uint32_t ri, const U32Vec *seen)
     }
 }
 
+/* Adds the terms (state facts when facts, else moves) to b->g's state
+ * relations or move shapes, each argument to its position's domain; false
+ * with *err at a term that is not a functor over constants. */
+static bool gather(Board *b, const U32Vec *terms, bool facts, char **err)
+{
+    for (uint32_t i = 0; i < terms->n; i++) {
+        uint32_t sym, arity, args[BG_MAX_ARITY];
+        if (!flat_in(b, &b->lstore, terms->v[i], &sym, &arity, args)) {
+            *err = base_sprintf("%s is not a functor over constants: %s", facts ? "a state fact" : "a move",
+                                gt_text(&b->lstore, terms->v[i]));
+            return false;
+        }
+        U32Vec *dom;
+        if (facts) {
+            uint32_t ri = bg_rel_of(&b->g, sym, arity);
+            if (ri == BASE_NONE) {
+                BgRel R = {.sym = sym, .arity = arity};
+                vec_push(b->g.rels, R);
+                ri = b->g.rels.n - 1;
+            }
+            dom = b->g.rels.v[ri].dom;
+        } else {
+            uint32_t si = bg_shape_of(&b->g, sym, arity);
+            if (si == BASE_NONE) {
+                BgShape S = {.sym = sym, .arity = arity};
+                vec_push(b->g.shapes, S);
+                si = b->g.shapes.n - 1;
+            }
+            dom = b->g.shapes.v[si].dom;
+        }
+        for (uint32_t j = 0; j < arity; j++)
+            dom_add(&dom[j], args[j]);
+    }
+    return true;
+}
+
 /* The state relations and move shapes of b->g and their domains, from
  * the game's facts and moves; false with *err when the game is not for
  * this engine. */
@@ -764,44 +800,11 @@ static bool find_domains(Board *b, char **err)
         vec_free(facts);
         return false;
     }
-    bool ok = true;
-    for (uint32_t i = 0; i < facts.n && ok; i++) {
-        uint32_t sym, arity, args[BG_MAX_ARITY];
-        if (!flat_in(b, &b->lstore, facts.v[i], &sym, &arity, args)) {
-            *err = base_sprintf("a state fact is not a functor over constants: %s", gt_text(&b->lstore, facts.v[i]));
-            ok = false;
-            break;
-        }
-        uint32_t ri = bg_rel_of(&b->g, sym, arity);
-        if (ri == BASE_NONE) {
-            BgRel R = {.sym = sym, .arity = arity};
-            vec_push(b->g.rels, R);
-            ri = b->g.rels.n - 1;
-        }
-        for (uint32_t j = 0; j < arity; j++)
-            dom_add(&b->g.rels.v[ri].dom[j], args[j]);
-    }
+    bool ok = gather(b, &facts, true, err);
     vec_free(facts);
     for (uint32_t r = 0; r < ir->roles.n && ok; r++) {
         U32Vec moves = {0};
-        if (props(b, r, &moves, err) != GDL_OK)
-            ok = false;
-        for (uint32_t i = 0; i < moves.n && ok; i++) {
-            uint32_t sym, arity, args[BG_MAX_ARITY];
-            if (!flat_in(b, &b->lstore, moves.v[i], &sym, &arity, args)) {
-                *err = base_sprintf("a move is not a functor over constants: %s", gt_text(&b->lstore, moves.v[i]));
-                ok = false;
-                break;
-            }
-            uint32_t si = bg_shape_of(&b->g, sym, arity);
-            if (si == BASE_NONE) {
-                BgShape S = {.sym = sym, .arity = arity};
-                vec_push(b->g.shapes, S);
-                si = b->g.shapes.n - 1;
-            }
-            for (uint32_t j = 0; j < arity; j++)
-                dom_add(&b->g.shapes.v[si].dom[j], args[j]);
-        }
+        ok = props(b, r, &moves, err) == GDL_OK && gather(b, &moves, false, err);
         vec_free(moves);
     }
     if (!ok)
