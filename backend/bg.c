@@ -40,7 +40,11 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { MODE_TEST, MODE_ENUM, MODE_LEGAL, MODE_NEXT, MODE_GOAL };
+enum { MODE_TEST, MODE_ENUM, MODE_LEGAL, MODE_NEXT, MODE_GOAL, MODE_CAND };
+
+/* A literal of the frames' own rules (below, "Frames"): (= X T) with X a
+ * variable not bound yet binds it; not a kind of the IR's. */
+enum { LIT_BIND_EQ = 0x100 };
 
 typedef struct BgQuery {
     uint32_t rel;
@@ -48,9 +52,27 @@ typedef struct BgQuery {
     uint32_t mode;
 } BgQuery;
 
+/* A relation of the state whose facts the frame rules carry over (see
+ * "Frames" below): next copies its slots, then clears those of the facts
+ * no frame rule keeps, found among candidates. */
+typedef struct BgFrame {
+    uint32_t ri;     /* the relation of the layout */
+    U32Vec rules;    /* its frame rules (IR ids) */
+    U32Vec keep;     /* per frame rule, its body less (true F) (rule ids of Bg.ir) */
+    U32Vec moved;    /* per frame rule, the body's part that is not of F
+                      * (BASE_NONE when empty) */
+    U32Vec cand;     /* candidate rules, three numbers each: the rule (a frame
+                      * rule's literal of X flipped), that literal's place
+                      * in the body, the frame rule's place in rules */
+    U32Vec all;      /* per frame rule, (true F) alone: every fact it may keep */
+} BgFrame;
+
 typedef struct Bg {
     const BgGame *g;
-    const Ir *ir;
+    const Ir *ir;     /* the game's IR, and the frames' rules after its own */
+    Ir own;           /* that copy (lits and rules grown) */
+    VEC(BgFrame) frames;
+    uint8_t *framed;  /* per IR rule of next: carried by a frame, not run */
     VEC(BgQuery) qs;
     StrBuf data, protos, funcs;
     uint32_t tmp;
@@ -72,6 +94,11 @@ typedef struct Fx {
     uint32_t *order; /* body literals in join order */
     const char *fail; /* "return", "return 0" or "continue" */
     const char *ret;
+    uint32_t mode;          /* the query's, or MODE_TEST or MODE_CAND for a frame's rule */
+    const uint32_t *hargs;  /* the head's arguments: the rule's, or a frame's fact's */
+    uint32_t harity;
+    uint64_t hmask;         /* the head's bound positions */
+    uint32_t frame;         /* MODE_CAND: the frame (Bg.frames) */
 } Fx;
 
 /* ---- names ----------------------------------------------------------- */
@@ -557,6 +584,7 @@ static void count_occ(const Bg *b, uint32_t t, uint32_t *occ)
 }
 
 static void emit_lits(Fx *x, uint32_t li);
+static void emit_cand_head(Fx *x);
 
 /* ---- literals ------------------------------------------------------------ */
 
@@ -964,13 +992,12 @@ static void emit_static(Fx *x, uint32_t li, const IrLit *l, bool neg)
 static bool last_call(const Fx *x, uint32_t li, const uint32_t *args, uint32_t a, uint64_t mask)
 {
     Bg *b = x->b;
-    const BgQuery *Q = &b->qs.v[x->q];
-    if (Q->mode != MODE_ENUM || li + 1 != x->r->nlits)
+    if (x->mode != MODE_ENUM || li + 1 != x->r->nlits)
         return false;
-    const uint32_t *h = u32_at(&b->ir->largs, x->r->args);
-    uint32_t arity = b->ir->rels.v[x->r->head].arity, k = 0;
+    const uint32_t *h = x->hargs;
+    uint32_t arity = x->harity, k = 0;
     for (uint32_t i = 0; i < arity; i++) {
-        if (Q->mask >> i & 1)
+        if (x->hmask >> i & 1)
             continue;
         while (k < a && (mask >> k & 1))
             k++;
@@ -1065,21 +1092,23 @@ static void emit_call(Fx *x, uint32_t li, const IrLit *l, bool neg)
 static void emit_head(Fx *x)
 {
     Bg *b = x->b;
-    const BgQuery *Q = &b->qs.v[x->q];
-    const uint32_t *h = u32_at(&b->ir->largs, x->r->args);
-    uint32_t arity = b->ir->rels.v[x->r->head].arity;
-    switch (Q->mode) {
+    const uint32_t *h = x->hargs;
+    uint32_t arity = x->harity;
+    switch (x->mode) {
     case MODE_TEST:
         line(x, "return 1;");
+        return;
+    case MODE_CAND:
+        emit_cand_head(x);
         return;
     case MODE_ENUM: {
         uint32_t nfree = 0;
         for (uint32_t i = 0; i < arity; i++)
-            nfree += !(Q->mask >> i & 1);
+            nfree += !(x->hmask >> i & 1);
         line(x, "if (c->sp + %" PRIu32 " > c->spend) { c->bad = BG_SPACE; return; }", nfree);
         uint32_t k = 0;
         for (uint32_t i = 0; i < arity; i++)
-            if (!(Q->mask >> i & 1)) {
+            if (!(x->hmask >> i & 1)) {
                 char v[64];
                 val(x, h[i], v);
                 line(x, "c->sp[%" PRIu32 "] = %s;", k++, v);
@@ -1202,6 +1231,19 @@ static void emit_lits(Fx *x, uint32_t li)
     }
     const IrLit *l = &b->ir->lits.v[x->r->lits + x->order[li]];
     const uint32_t *args = u32_at(&b->ir->largs, l->args);
+    if (l->kind == LIT_BIND_EQ) {
+        /* a frame's failing (distinct X T) flipped: X takes T's value */
+        uint32_t u = args[0], w = args[1];
+        if (!is_bound(x, u)) {
+            u = args[1];
+            w = args[0];
+        }
+        char v[64];
+        val(x, u, v);
+        match(x, v, w);
+        emit_lits(x, li + 1);
+        return;
+    }
     if (l->kind == IR_LIT_DISTINCT || l->kind == IR_LIT_EQUAL) {
         if (term(b, args[0])->kind == IR_FN || term(b, args[1])->kind == IR_FN) {
             fail_with(b, base_sprintf("a function term under distinct"));
@@ -1272,6 +1314,10 @@ static bool lit_cost(const Bg *b, const IrLit *l, const bool *bound, double *wor
     }
     *work = 1;
     *fan = 0.5;
+    if (l->kind == LIT_BIND_EQ) {
+        *fan = 1;
+        return nfree < 2;
+    }
     if (l->kind != IR_LIT_POS) {
         if (nfree)
             return false;
@@ -1391,7 +1437,7 @@ static void plan_search(Planner *p, uint32_t k, const bool *bound, double runs, 
         lit_cost(p->b, l, bound, &work, &fan);
         p->nodes++;
         memcpy(next, bound, r->nvars * sizeof *next);
-        if (l->kind == IR_LIT_POS)
+        if (l->kind == IR_LIT_POS || l->kind == LIT_BIND_EQ)
             for (uint32_t a = 0; a < l->nargs; a++)
                 mark_bound(p->b, p->b->ir->largs.v[l->args + a], next);
         p->done[i] = true;
@@ -1424,37 +1470,38 @@ static void plan_rule(const Bg *b, const IrRule *r, const bool *bound0, uint32_t
 
 /* ---- functions --------------------------------------------------------------- */
 
-static void emit_rule(Bg *b, uint32_t q, uint32_t rule)
+/* A rule's function, NAME: its body's loops, then the head's work by mode,
+ * with the head's positions in hmask bound from a[] (hargs: the head's
+ * arguments, the rule's own or a frame's fact's). */
+static void emit_rule_as(Bg *b, const char *name, uint32_t rule, uint32_t mode, const uint32_t *hargs,
+                         uint32_t harity, uint64_t hmask, uint32_t frame)
 {
-    const BgQuery *Q = &b->qs.v[q];
     const IrRule *r = &b->ir->rules.v[rule];
     uint32_t nv = r->nvars;
-    Fx x = {.b = b, .r = r, .rule = rule, .q = q, .ind = 1};
+    Fx x = {.b = b, .r = r, .rule = rule, .ind = 1, .mode = mode, .hargs = hargs, .harity = harity, .hmask = hmask,
+            .frame = frame};
     x.bound = base_xcalloc(nv + 1, sizeof *x.bound);
     x.occ = base_xcalloc(nv + 1, sizeof *x.occ);
     x.order = base_xcalloc(r->nlits + 1, sizeof *x.order);
-    bool test = Q->mode == MODE_TEST;
+    bool test = mode == MODE_TEST;
     x.fail = x.ret = test ? "return 0" : "return";
-    for (uint32_t i = 0; i < b->ir->rels.v[r->head].arity; i++)
-        count_occ(b, b->ir->largs.v[r->args + i], x.occ);
+    for (uint32_t i = 0; i < harity; i++)
+        count_occ(b, hargs[i], x.occ);
     for (uint32_t i = 0; i < r->nlits; i++) {
         const IrLit *l = &b->ir->lits.v[r->lits + i];
         for (uint32_t k = 0; k < l->nargs; k++)
             count_occ(b, b->ir->largs.v[l->args + k], x.occ);
     }
-    char *name = qname_s(b, q);
     uint32_t line_no = 0, col = 0;
     source_linecol(b->ir->src, r->off, &line_no, &col);
     StrBuf body = {0};
     strbuf_add(&body, "");
     x.o = &body;
     /* the head's bound positions */
-    const uint32_t *h = u32_at(&b->ir->largs, r->args);
-    uint32_t arity = b->ir->rels.v[r->head].arity;
-    for (uint32_t i = 0; i < arity; i++) {
-        if (!(Q->mask >> i & 1))
+    for (uint32_t i = 0; i < harity; i++) {
+        if (!(hmask >> i & 1))
             continue;
-        const IrTerm *p = term(b, h[i]);
+        const IrTerm *p = term(b, hargs[i]);
         char e[32];
         snprintf(e, sizeof e, "a[%" PRIu32 "]", i);
         if (p->kind == IR_VAR && !x.bound[p->val] && x.occ[p->val] == 1)
@@ -1465,28 +1512,469 @@ static void emit_rule(Bg *b, uint32_t q, uint32_t rule)
             line(&x, "unsigned int %s BG_UNUSED = %s;", v, e);
             x.bound[p->val] = true;
         } else {
-            match(&x, e, h[i]);
+            match(&x, e, hargs[i]);
         }
     }
     plan_rule(b, r, x.bound, x.order);
     emit_lits(&x, 0);
-    const char *file = b->ir->src ? b->ir->src->name : "game";
-    strbuf_addf(&b->protos, "static %s %s_r%" PRIu32 "(BgCtx *c, const unsigned int *a);\n", test ? "int" : "void", name,
-                rule);
-    strbuf_add(&b->funcs, "/* ");
-    StrBuf cf = {0};
-    strbuf_add(&cf, "");
-    sanitised(&cf, file, 200);
-    (void)cf;
-    free(cf.s);
-    strbuf_addf(&b->funcs, "line %" PRIu32 " of the game */\n", line_no);
-    strbuf_addf(&b->funcs, "static %s %s_r%" PRIu32 "(BgCtx *c, const unsigned int *a)\n{\n    (void)c;\n    (void)a;\n%s%s}\n\n",
-                test ? "int" : "void", name, rule, body.s, test ? "    return 0;\n" : "");
+    strbuf_addf(&b->protos, "static %s %s(BgCtx *c, const unsigned int *a);\n", test ? "int" : "void", name);
+    strbuf_addf(&b->funcs, "/* line %" PRIu32 " of the game */\n", line_no);
+    strbuf_addf(&b->funcs, "static %s %s(BgCtx *c, const unsigned int *a)\n{\n    (void)c;\n    (void)a;\n%s%s}\n\n",
+                test ? "int" : "void", name, body.s, test ? "    return 0;\n" : "");
     free(body.s);
-    free(name);
     free(x.bound);
     free(x.occ);
     free(x.order);
+}
+
+static void emit_rule(Bg *b, uint32_t q, uint32_t rule)
+{
+    const BgQuery *Q = &b->qs.v[q];
+    const IrRule *r = &b->ir->rules.v[rule];
+    char *name = qname_s(b, q);
+    char *fn = base_sprintf("%s_r%" PRIu32, name, rule);
+    emit_rule_as(b, fn, rule, Q->mode, u32_at(&b->ir->largs, r->args), b->ir->rels.v[r->head].arity, Q->mask,
+                 BASE_NONE);
+    free(fn);
+    free(name);
+}
+
+/* ---- frames ------------------------------------------------------------ */
+/*
+ * A frame rule carries a fact over: (<= (next F) (true F) B ...), F a fact
+ * of a relation R of the layout whose key positions hold variables, each
+ * once. Most of R's facts are kept from a state to the next, so next copies
+ * R's slots, then clears those whose fact no frame rule keeps, found among
+ * few candidates, where the rules would test every slot. B splits into
+ *   - M, the literals with no variable of F (the move's part: (does ?w
+ *     (mark ?j ?k))),
+ *   - tests of the value: distinct over F's value variables and constants,
+ *   - X, the key's tests: (distinct K T) or (not (P ...)), with variables
+ *     of F's key and no value variable of F.
+ * A frame rule with another literal runs as the other next rules do. Take
+ * a fact in a slot, and a frame rule whose F and value tests accept its
+ * value (R is not framed when some value of its domains has none). When
+ * the rule does not keep the fact, either M has no answer, or for every
+ * answer of M some literal of X fails. So the facts to clear are among
+ *   - every fact of R, when some frame rule's M has no answer;
+ *   - else the answers of (M, X's literal flipped, (true F)), for every
+ *     frame rule and every literal of X: the distinct an equality that
+ *     binds K, the negation a positive call.
+ * Each candidate's fact is then tested by the frame rules' bodies less
+ * (true F), its variables bound (the keep test), and its slot cleared when
+ * none holds. Then the other next rules run, writing over the copy as they
+ * would over zeros: a second value for a slot is still BG_CLAIM.
+ */
+
+/* The flat fact of a head (next F): its arguments, or false. */
+static bool fact_of(const Bg *b, uint32_t t, uint32_t *sym, uint32_t *args, uint32_t *n)
+{
+    const IrTerm *p = term(b, t);
+    *n = 0;
+    if (p->kind == IR_CONST) {
+        *sym = p->val;
+        return true;
+    }
+    if (p->kind != IR_FN || p->nargs > BG_MAX_ARITY)
+        return false;
+    *sym = b->ir->funcs.v[p->val].sym;
+    for (uint32_t i = 0; i < p->nargs; i++) {
+        args[i] = targ(b, p, i);
+        if (term(b, args[i])->kind == IR_FN)
+            return false;
+    }
+    *n = p->nargs;
+    return true;
+}
+
+/* Marks in has[0] a variable of the key (kv) and in has[1] one of the
+ * value (vv) under term t. */
+static void vars_under(const Bg *b, uint32_t t, const uint8_t *kv, const uint8_t *vv, bool *has)
+{
+    const IrTerm *p = term(b, t);
+    if (p->kind == IR_VAR) {
+        has[0] |= kv[p->val];
+        has[1] |= vv[p->val];
+    }
+    for (uint32_t i = 0; p->kind == IR_FN && i < p->nargs; i++)
+        vars_under(b, targ(b, p, i), kv, vv, has);
+}
+
+enum { LIT_T, LIT_M, LIT_VTEST, LIT_X };
+
+/* A frame rule of R: the index of (true F) in its body and each literal's
+ * part (LIT_*) in part[]; false when the rule is not of the shape above. */
+static bool frame_rule(const Bg *b, uint32_t rule, uint32_t ri, uint32_t *tl, uint8_t *part)
+{
+    const Ir *ir = b->ir;
+    const IrRule *r = &ir->rules.v[rule];
+    const BgRel *R = &b->g->rels.v[ri];
+    uint32_t head = ir->largs.v[r->args], args[BG_MAX_ARITY], sym, n;
+    if (!fact_of(b, head, &sym, args, &n))
+        return false;
+    uint8_t *kv = base_xcalloc(r->nvars + 1, 1), *vv = base_xcalloc(r->nvars + 1, 1);
+    bool ok = true;
+    for (uint32_t j = 0; j < R->nkey && ok; j++) {
+        const IrTerm *p = term(b, args[R->key[j]]);
+        ok = p->kind == IR_VAR && !kv[p->val];
+        if (ok)
+            kv[p->val] = 1;
+    }
+    for (uint32_t j = 0; j < R->nval && ok; j++) {
+        const IrTerm *p = term(b, args[R->val[j]]);
+        ok = p->kind == IR_CONST || (p->kind == IR_VAR && !kv[p->val] && !vv[p->val]);
+        if (ok && p->kind == IR_VAR)
+            vv[p->val] = 1;
+    }
+    *tl = BASE_NONE;
+    for (uint32_t i = 0; i < r->nlits && ok; i++) {
+        const IrLit *l = &ir->lits.v[r->lits + i];
+        if (*tl == BASE_NONE && l->kind == IR_LIT_POS && ir->rels.v[l->rel].kind == IR_REL_TRUE &&
+            ir_term_same(ir, ir->largs.v[l->args], head)) {
+            *tl = i;
+            part[i] = LIT_T;
+            continue;
+        }
+        bool has[2] = {false, false};
+        for (uint32_t k = 0; k < l->nargs; k++)
+            vars_under(b, ir->largs.v[l->args + k], kv, vv, has);
+        bool cmp = l->kind == IR_LIT_DISTINCT || l->kind == IR_LIT_EQUAL;
+        if (!has[0] && !has[1])
+            part[i] = LIT_M;
+        else if (has[1] && !has[0] && cmp) {
+            /* over value variables and constants only */
+            for (uint32_t k = 0; k < 2 && ok; k++) {
+                const IrTerm *p = term(b, ir->largs.v[l->args + k]);
+                ok = p->kind == IR_CONST || (p->kind == IR_VAR && vv[p->val]);
+            }
+            part[i] = LIT_VTEST;
+        } else if (has[0] && !has[1] && (l->kind == IR_LIT_DISTINCT || l->kind == IR_LIT_NEG))
+            part[i] = LIT_X;
+        else
+            ok = false;
+    }
+    free(kv);
+    free(vv);
+    return ok && *tl != BASE_NONE;
+}
+
+/* Does a frame rule accept the value of code (0-based) of R: its F's
+ * constants and its value tests? */
+static bool frame_accepts(const Bg *b, uint32_t rule, uint32_t ri, const uint8_t *part, uint32_t code)
+{
+    const Ir *ir = b->ir;
+    const IrRule *r = &ir->rules.v[rule];
+    const BgRel *R = &b->g->rels.v[ri];
+    uint32_t args[BG_MAX_ARITY], sym, n;
+    fact_of(b, ir->largs.v[r->args], &sym, args, &n);
+    uint32_t *is = base_xcalloc(r->nvars + 1, sizeof *is); /* a value variable's symbol + 1 */
+    bool ok = true;
+    for (uint32_t j = 0; j < R->nval && ok; j++) {
+        uint32_t s = R->dom[R->val[j]].v[code / val_stride(R, j) % R->dom[R->val[j]].n];
+        const IrTerm *p = term(b, args[R->val[j]]);
+        if (p->kind == IR_CONST)
+            ok = p->val == s;
+        else
+            is[p->val] = s + 1;
+    }
+    for (uint32_t i = 0; i < r->nlits && ok; i++) {
+        if (part[i] != LIT_VTEST)
+            continue;
+        const IrLit *l = &ir->lits.v[r->lits + i];
+        uint32_t s[2];
+        for (uint32_t k = 0; k < 2; k++) {
+            const IrTerm *p = term(b, ir->largs.v[l->args + k]);
+            s[k] = p->kind == IR_CONST ? p->val : is[p->val] - 1;
+        }
+        ok = (s[0] == s[1]) == (l->kind == IR_LIT_EQUAL);
+    }
+    free(is);
+    return ok;
+}
+
+/* A rule of the frames: rule's body literals lits[0..n) (indexes in its
+ * body), of kinds kinds[], appended to Bg.own; its id. */
+static uint32_t frame_synth(Bg *b, uint32_t rule, const uint32_t *lits, const uint32_t *kinds, uint32_t n)
+{
+    IrRule r = b->own.rules.v[rule];
+    uint32_t first = b->own.lits.n;
+    for (uint32_t i = 0; i < n; i++) {
+        IrLit l = b->own.lits.v[r.lits + lits[i]];
+        l.kind = kinds[i];
+        vec_push(b->own.lits, l);
+    }
+    r.lits = first;
+    r.nlits = n;
+    vec_push(b->own.rules, r);
+    return b->own.rules.n - 1;
+}
+
+/* Finds the frames of the game's next rules, and makes their rules. */
+static void frames_find(Bg *b)
+{
+    const Ir *ir = b->g->ir;
+    b->own = *ir;
+    b->own.lits.v = NULL;
+    b->own.lits.n = b->own.lits.cap = 0;
+    b->own.rules.v = NULL;
+    b->own.rules.n = b->own.rules.cap = 0;
+    vec_reserve(b->own.lits, ir->lits.n + 1);
+    vec_reserve(b->own.rules, ir->rules.n + 1);
+    if (ir->lits.n)
+        memcpy(b->own.lits.v, ir->lits.v, ir->lits.n * sizeof *ir->lits.v);
+    if (ir->rules.n)
+        memcpy(b->own.rules.v, ir->rules.v, ir->rules.n * sizeof *ir->rules.v);
+    b->own.lits.n = ir->lits.n;
+    b->own.rules.n = ir->rules.n;
+    b->ir = &b->own;
+    b->framed = base_xcalloc(ir->rules.n + 1, 1);
+    uint32_t next = ir->kwrel[IR_REL_NEXT];
+    if (next == BASE_NONE)
+        return;
+    const IrRel *nrel = &ir->rels.v[next];
+    for (uint32_t ri = 0; ri < b->g->rels.n; ri++) {
+        const BgRel *R = &b->g->rels.v[ri];
+        BgFrame f = {.ri = ri};
+        U32Vec tls = {0};
+        uint8_t **parts = base_xcalloc(nrel->nrules + 1, sizeof *parts);
+        for (uint32_t i = 0; i < nrel->nrules; i++) {
+            uint32_t rule = ir->rule_index.v[nrel->rules + i], sym, n, args[BG_MAX_ARITY], tl;
+            const IrRule *r = &ir->rules.v[rule];
+            if (!fact_of(b, ir->largs.v[r->args], &sym, args, &n) || sym != R->sym || n != R->arity)
+                continue;
+            uint8_t *part = base_xcalloc(r->nlits + 1, 1);
+            if (!frame_rule(b, rule, ri, &tl, part)) {
+                free(part);
+                continue;
+            }
+            parts[f.rules.n] = part;
+            vec_push(f.rules, rule);
+            vec_push(tls, tl);
+        }
+        /* every value has a frame rule that takes it */
+        bool ok = f.rules.n > 0;
+        for (uint32_t code = 0; code < R->codes && ok; code++) {
+            bool any = false;
+            for (uint32_t k = 0; k < f.rules.n && !any; k++)
+                any = frame_accepts(b, f.rules.v[k], ri, parts[k], code);
+            ok = any;
+        }
+        for (uint32_t k = 0; k < f.rules.n && ok; k++) {
+            uint32_t rule = f.rules.v[k], nl = ir->rules.v[rule].nlits, tl = tls.v[k];
+            const uint8_t *part = parts[k];
+            uint32_t *lits = base_xcalloc(nl + 1, sizeof *lits), *kinds = base_xcalloc(nl + 1, sizeof *kinds), n = 0;
+            /* keep: the body less (true F), as written */
+            for (uint32_t i = 0; i < nl; i++)
+                if (i != tl) {
+                    lits[n] = i;
+                    kinds[n++] = ir->lits.v[ir->rules.v[rule].lits + i].kind;
+                }
+            vec_push(f.keep, frame_synth(b, rule, lits, kinds, n));
+            /* moved: M alone */
+            n = 0;
+            for (uint32_t i = 0; i < nl; i++)
+                if (part[i] == LIT_M) {
+                    lits[n] = i;
+                    kinds[n++] = ir->lits.v[ir->rules.v[rule].lits + i].kind;
+                }
+            uint32_t nm = n;
+            vec_push(f.moved, nm ? frame_synth(b, rule, lits, kinds, nm) : BASE_NONE);
+            /* candidates: M, a literal of X flipped, (true F), the value tests */
+            for (uint32_t j = 0; j < nl; j++) {
+                if (part[j] != LIT_X)
+                    continue;
+                uint32_t kind = ir->lits.v[ir->rules.v[rule].lits + j].kind;
+                n = nm;
+                lits[n] = j;
+                kinds[n++] = kind == IR_LIT_DISTINCT ? LIT_BIND_EQ : IR_LIT_POS;
+                lits[n] = tl;
+                kinds[n++] = IR_LIT_POS;
+                for (uint32_t i = 0; i < nl; i++)
+                    if (part[i] == LIT_VTEST) {
+                        lits[n] = i;
+                        kinds[n++] = ir->lits.v[ir->rules.v[rule].lits + i].kind;
+                    }
+                vec_push(f.cand, frame_synth(b, rule, lits, kinds, n));
+                vec_push(f.cand, j); /* the literal flipped, for the name */
+                vec_push(f.cand, k);
+            }
+            /* all: (true F) alone */
+            lits[0] = tl;
+            kinds[0] = IR_LIT_POS;
+            vec_push(f.all, frame_synth(b, rule, lits, kinds, 1));
+            free(lits);
+            free(kinds);
+        }
+        for (uint32_t k = 0; k < f.rules.n; k++)
+            free(parts[k]);
+        free(parts);
+        vec_free(tls);
+        if (ok) {
+            for (uint32_t k = 0; k < f.rules.n; k++)
+                b->framed[f.rules.v[k]] = 1;
+            vec_push(b->frames, f);
+        } else {
+            vec_free(f.rules);
+            vec_free(f.keep);
+            vec_free(f.moved);
+            vec_free(f.cand);
+            vec_free(f.all);
+        }
+    }
+}
+
+static void frames_free(Bg *b)
+{
+    for (uint32_t i = 0; i < b->frames.n; i++) {
+        BgFrame *f = &b->frames.v[i];
+        vec_free(f->rules);
+        vec_free(f->keep);
+        vec_free(f->moved);
+        vec_free(f->cand);
+        vec_free(f->all);
+    }
+    vec_free(b->frames);
+    vec_free(b->own.lits);
+    vec_free(b->own.rules);
+    free(b->framed);
+    b->framed = NULL;
+}
+
+/* A frame's function's name: the relation's, then what, then the frame's
+ * number (malloc-ed). */
+static char *frame_name(Bg *b, uint32_t fi, const char *what)
+{
+    const BgRel *R = &b->g->rels.v[b->frames.v[fi].ri];
+    StrBuf o = {0};
+    strbuf_add(&o, "");
+    sanitised(&o, symtext(b, R->sym), 20);
+    strbuf_addf(&o, "_%" PRIu32 "_%s%" PRIu32, R->arity, what, fi);
+    return o.s;
+}
+
+/* The head of a candidate rule: its fact's slot is cleared unless a frame
+ * rule keeps the fact. */
+static void emit_cand_head(Fx *x)
+{
+    Bg *b = x->b;
+    const BgFrame *f = &b->frames.v[x->frame];
+    StrBuf av = {0}, idx = {0}, cond = {0};
+    strbuf_add(&av, "");
+    strbuf_add(&cond, "1");
+    for (uint32_t i = 0; i < x->harity; i++) {
+        char v[64];
+        val(x, x->hargs[i], v);
+        strbuf_addf(&av, "%s%s", i ? ", " : "", v);
+    }
+    if (slot_expr(x, f->ri, x->hargs, &idx, &cond)) {
+        uint32_t t = b->tmp++;
+        char *name = frame_name(b, x->frame, "keep");
+        if (strcmp(cond.s, "1") != 0)
+            line(x, "if (!(%s)) %s;", cond.s, x->fail);
+        line(x, "unsigned int k%" PRIu32 "[%" PRIu32 "] = {%s};", t, x->harity ? x->harity : 1,
+             x->harity ? av.s : "0");
+        line(x, "if (!%s(c, k%" PRIu32 ")) c->nx[%s] = 0;", name, t, idx.s);
+        free(name);
+    }
+    free(av.s);
+    free(idx.s);
+    free(cond.s);
+}
+
+/* The arguments of a frame rule's fact F (NULL for a proposition). */
+static const uint32_t *frame_fact(const Bg *b, uint32_t rule)
+{
+    const IrTerm *F = term(b, b->ir->largs.v[b->ir->rules.v[rule].args]);
+    return F->kind == IR_FN ? u32_at(&b->ir->targs, F->args) : NULL;
+}
+
+/* A frame rule's function NAME_WHATn_rRULE (malloc-ed). */
+static char *frame_fn(Bg *b, uint32_t fi, const char *what, uint32_t rule)
+{
+    char *base = frame_name(b, fi, what);
+    char *fn = base_sprintf("%s_r%" PRIu32, base, rule);
+    free(base);
+    return fn;
+}
+
+/* A frame's functions: NAME_frameN (called first by next) copies the slots,
+ * then runs the candidates, which clear what NAME_keepN (the test of a
+ * fact) does not keep. */
+static void emit_frame(Bg *b, uint32_t fi)
+{
+    const BgFrame *f = &b->frames.v[fi];
+    const BgRel *R = &b->g->rels.v[f->ri];
+    char *frame = frame_name(b, fi, "frame");
+    bool any_moved = false;
+    for (uint32_t i = 0; i < f->rules.n; i++)
+        any_moved |= f->moved.v[i] != BASE_NONE;
+    StrBuf d = {0};
+    strbuf_addf(&b->protos, "static void %s(BgCtx *c, const unsigned int *a);\n", frame);
+    strbuf_addf(&d, "/* R%" PRIu32 "'s facts carried over: copied, then those no frame rule keeps cleared */\n", f->ri);
+    strbuf_addf(&d, "static void %s(BgCtx *c, const unsigned int *a)\n{\n", frame);
+    strbuf_addf(&d, "    for (unsigned int i = %" PRIu32 "u; i < %" PRIu32 "u; i++)\n        c->nx[i] = c->st[i];\n", R->off,
+                R->off + R->groups);
+    if (!any_moved && f->cand.n == 0) {
+        /* every frame rule keeps every fact it takes */
+        strbuf_add(&d, "    (void)a;\n}\n\n");
+        strbuf_add(&b->funcs, d.s);
+        free(d.s);
+        free(frame);
+        return;
+    }
+    /* the keep test: the frame rules' bodies less (true F), F bound */
+    char *keep = frame_name(b, fi, "keep");
+    uint64_t all = R->arity >= 64 ? ~0ULL : (1ULL << R->arity) - 1;
+    StrBuf k = {0};
+    strbuf_addf(&b->protos, "static int %s(BgCtx *c, const unsigned int *a);\n", keep);
+    strbuf_addf(&k, "/* Is fact a[] of R%" PRIu32 " kept by a frame rule? */\nstatic int %s(BgCtx *c, const unsigned int *a)\n{\n    unsigned int *s0 = c->sp;\n",
+                f->ri, keep);
+    for (uint32_t i = 0; i < f->rules.n; i++) {
+        char *fn = frame_fn(b, fi, "keep", f->rules.v[i]);
+        emit_rule_as(b, fn, f->keep.v[i], MODE_TEST, frame_fact(b, f->rules.v[i]), R->arity, all, BASE_NONE);
+        strbuf_addf(&k, "    if (%s(c, a)) {\n        c->sp = s0;\n        return 1;\n    }\n", fn);
+        free(fn);
+    }
+    strbuf_add(&k, "    c->sp = s0;\n    return 0;\n}\n\n");
+    strbuf_add(&b->funcs, k.s);
+    free(k.s);
+    free(keep);
+    if (any_moved) {
+        /* a frame rule whose move part has no answer keeps nothing: then
+         * every fact is a candidate */
+        strbuf_add(&d, "    unsigned int *s0 = c->sp;\n    int moved = ");
+        bool first = true;
+        for (uint32_t i = 0; i < f->rules.n; i++) {
+            if (f->moved.v[i] == BASE_NONE)
+                continue;
+            char *fn = frame_fn(b, fi, "moved", f->rules.v[i]);
+            emit_rule_as(b, fn, f->moved.v[i], MODE_TEST, NULL, 0, 0, BASE_NONE);
+            strbuf_addf(&d, "%s%s(c, a)", first ? "" : " && ", fn);
+            first = false;
+            free(fn);
+        }
+        strbuf_add(&d, ";\n    c->sp = s0;\n    if (!moved) {\n");
+        for (uint32_t i = 0; i < f->rules.n; i++) {
+            char *fn = frame_fn(b, fi, "all", f->rules.v[i]);
+            emit_rule_as(b, fn, f->all.v[i], MODE_CAND, frame_fact(b, f->rules.v[i]), R->arity, 0, fi);
+            strbuf_addf(&d, "        %s(c, a);\n", fn);
+            free(fn);
+        }
+        strbuf_add(&d, "        return;\n    }\n");
+    }
+    for (uint32_t i = 0; i + 2 < f->cand.n; i += 3) {
+        uint32_t rule = f->rules.v[f->cand.v[i + 2]];
+        char *base = frame_name(b, fi, "cand");
+        char *fn = base_sprintf("%s_r%" PRIu32 "_l%" PRIu32, base, rule, f->cand.v[i + 1] + 1);
+        emit_rule_as(b, fn, f->cand.v[i], MODE_CAND, frame_fact(b, rule), R->arity, 0, fi);
+        strbuf_addf(&d, "    %s(c, a);\n", fn);
+        free(fn);
+        free(base);
+    }
+    strbuf_add(&d, "}\n\n");
+    strbuf_add(&b->funcs, d.s);
+    free(d.s);
+    free(frame);
 }
 
 static void emit_query(Bg *b, uint32_t q)
@@ -1529,8 +2017,17 @@ static void emit_query(Bg *b, uint32_t q)
     }
     if (test)
         strbuf_add(&f, "    unsigned int *s0 = c->sp;\n");
+    if (Q.mode == MODE_NEXT)
+        for (uint32_t i = 0; i < b->frames.n; i++) {
+            emit_frame(b, i);
+            char *fn = frame_name(b, i, "frame");
+            strbuf_addf(&f, "    %s(c, a);\n", fn);
+            free(fn);
+        }
     for (uint32_t i = 0; i < rel->nrules; i++) {
         uint32_t rule = b->ir->rule_index.v[rel->rules + i];
+        if (Q.mode == MODE_NEXT && b->framed[rule])
+            continue;
         emit_rule(b, q, rule);
         if (test)
             strbuf_addf(&f, "    if (%s_r%" PRIu32 "(c, a)) {\n        c->sp = s0;\n%s%s        return 1;\n    }\n", name,
@@ -1587,6 +2084,11 @@ static char *summary_of(Bg *b)
         strbuf_addf(&o, "; recursive, without tables, bounded: %s", rec.s);
     if (tab.len)
         strbuf_addf(&o, "; tables of constants: %s", tab.s);
+    for (uint32_t i = 0; i < b->frames.n; i++) {
+        const BgRel *R = &b->g->rels.v[b->frames.v[i].ri];
+        strbuf_addf(&o, "%s%s/%" PRIu32, i ? " " : "; carried over by frames (copied, the facts no frame rule keeps cleared): ",
+                    symtext(b, R->sym), R->arity);
+    }
     free(rec.s);
     free(tab.s);
     free(seen);
@@ -1599,6 +2101,7 @@ char *bg_emit_summary(const BgGame *g, size_t *len, char **summary, char **err)
 {
     Bg b = {.g = g, .ir = g->ir};
     const Ir *ir = g->ir;
+    frames_find(&b);
     uint32_t nkeys = (g->rels.n * 2 + g->shapes.n + 1) * BG_MAX_ARITY;
     b.ix_done = base_xcalloc(nkeys, 1);
     b.stat_done = base_xcalloc(ir->rels.n + 1, 1);
@@ -1609,6 +2112,7 @@ char *bg_emit_summary(const BgGame *g, size_t *len, char **summary, char **err)
              goal = ir->kwrel[IR_REL_GOAL];
     if (legal == BASE_NONE || next == BASE_NONE || terminal == BASE_NONE || goal == BASE_NONE) {
         *err = base_xstrdup("the game lacks legal, next, terminal or goal rules");
+        frames_free(&b);
         free(b.ix_done);
         free(b.stat_done);
         free(b.data.s);
@@ -1688,6 +2192,7 @@ char *bg_emit_summary(const BgGame *g, size_t *len, char **summary, char **err)
     free(b.data.s);
     free(b.protos.s);
     free(b.funcs.s);
+    frames_free(&b);
     vec_free(b.qs);
     vec_free(b.tx_done);
     free(b.sym_named);

@@ -277,11 +277,25 @@ char *gen_flat_game(uint64_t seed)
     put(&o, "(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))\n");
     put(&o, "(<= (next (f ?x ?y)) (does r1 (m ?x)) (dom ?y) (p%d ?x ?y))\n", pick(&st, 2) ? 0 : 3);
     put(&o, "(<= (next (f ?x ?y)) (true (f ?x ?y)) (not (p%d ?x ?y)))\n", pick(&st, 2) ? 2 : 5);
+    /* frame rules of other shapes (engine board's frames, bg.c), chosen by
+     * a stream of their own so that the rest of the game is as before */
+    uint64_t fr = seed * 0xd1b54a32d192ed03ULL + 3;
+    int hframe = pick(&fr, 4), fframe = pick(&fr, 2);
+    if (fframe)
+        put(&o, "(<= (next (f ?x ?y)) (true (f ?x ?y)) (does r2 (m ?z)) (distinct ?z ?x))\n");
     put(&o, "(<= (next (g ?x ?y)) (does r2 (m ?x)) (does r1 noop) (e ?x ?y))\n");
     put(&o, "(<= (next (g ?x ?y)) (true (g ?x ?y)) (does r1 noop))\n");
     put(&o, "(<= (touched ?x) (does r1 (set ?x ?v)))\n");
     put(&o, "(<= (next (h ?x ?v)) (does r1 (set ?x ?v)))\n");
-    put(&o, "(<= (next (h ?x ?v)) (true (h ?x ?v)) (not (touched ?x)))\n");
+    if (hframe == 3) { /* split by the value */
+        put(&o, "(<= (next (h ?x ?v)) (true (h ?x ?v)) (distinct ?v a) (not (touched ?x)))\n");
+        put(&o, "(<= (next (h ?x a)) (true (h ?x a)) (not (touched ?x)))\n");
+    } else
+        put(&o, "(<= (next (h ?x ?v)) (true (h ?x ?v)) (not (touched ?x)))\n");
+    if (hframe == 1) /* a move part that may have no answer */
+        put(&o, "(<= (next (h ?x ?v)) (true (h ?x ?v)) (does r1 (set ?y ?w)) (distinct ?x ?y))\n");
+    if (hframe == 2) /* one branch a frame of the key, one not */
+        put(&o, "(<= (next (h ?x ?v)) (true (h ?x ?v)) (does ?r (set ?y ?w)) (or (distinct ?x ?y) (distinct ?v ?w)))\n");
     if (pick(&st, 3) == 0) /* h's key broken at one step, by one move */
         put(&o, "(<= (next (h ?x ?v)) (does r2 (m ?x)) (true (step %d)) (e ?x ?v))\n", 2 + pick(&st, 4));
     put(&o, "(<= (next lit) (true lit) (not (does r2 flagmove)))\n");
