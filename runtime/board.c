@@ -29,6 +29,8 @@
  */
 #include <dlfcn.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +63,23 @@ typedef struct BoardKeys {
     uint32_t sym, arity, mask;
 } BoardKeys;
 
+/* The second tier (rt_board_tier2): the system compiler's code, made by a
+ * thread of its own. */
+enum { T2_RUNNING, T2_READY, T2_FAILED };
+typedef struct Tier2 {
+    pthread_t thread;
+    atomic_bool cancel; /* set by the board's free: the compiler is killed */
+    atomic_int state;   /* T2_*: READY once the functions below are set */
+    const GdlGame *game;
+    char *code;
+    size_t len;
+    void *dl;
+    BgLegalFn legal;
+    BgNextFn next;
+    BgTerminalFn terminal;
+    BgGoalsFn goals;
+} Tier2;
+
 typedef struct Board {
     const GdlGame *game;
     GtStore *store;
@@ -73,6 +92,8 @@ typedef struct Board {
     uint32_t nsym;
     RtJit *jit;         /* the code, compiled by libtcc */
     void *dl;           /* or by the system compiler (board:cc) */
+    Tier2 *t2;          /* the system compiler's code on its way (NULL: none) */
+    char *plan2;        /* the plan once it plays by it */
     BgLegalFn legal;
     BgNextFn next;
     BgTerminalFn terminal;
@@ -92,8 +113,11 @@ typedef struct Board {
     uint32_t *rank;     /* move number -> its place in canonical order (NULL: not made) */
     uint32_t nfacts;    /* entries of fid */
     uint32_t *share_at; /* slot -> its first entry of fid */
-    Gt *made;           /* fid's facts, for made_facts */
+    Gt *made;           /* fid's facts by id, for made_facts */
     bool in_order;      /* fid's facts were made in slot order: their ids increase */
+    uint32_t *fact_rank; /* when not in order (others made facts first: the plan
+                          * of jit, hybrid.c): entry of fid -> its place by id */
+    uint64_t *fact_bits; /* next_facts' bitset over those places */
     BgCtx c;
     U32Vec held;        /* the facts st holds */
     bool have, covered; /* st holds held; and the layout could hold it */
@@ -104,10 +128,12 @@ typedef struct Board {
     VEC(BoardKeys) keys; /* layouts given in the options */
     char *summary;      /* how the code evaluates each relation (bg_emit_summary) */
     uint32_t sample_budget; /* while sampling: the calls of recursive relations left (0: not sampling) */
+    double sample_seconds;  /* of processor time at most (BOARD_SAMPLE_SECONDS, or rt_board_make's) */
     Symtab lsyms;       /* the game's symbols and */
     GtStore lstore;     /* a store of its own, for finding the layout (the
                          * machine's gets the facts in slot order) */
     bool lstore_made;
+    bool reversed;      /* option reversed: the layout's facts made in reverse slot order */
 } Board;
 
 static void code_free(Board *b);
@@ -274,8 +300,12 @@ static void forget_state(Board *b)
     b->held_stamp = 0;
 }
 
+static void tier2_take(Board *b);
+
 static void ctx_reset(Board *b)
 {
+    if (b->t2)
+        tier2_take(b);
     b->c.nout = 0;
     b->c.sp = b->stack;
     b->c.bad = BG_OK;
@@ -452,9 +482,24 @@ static EngineStatus board_next_facts(void *e, const Gt *state, uint32_t n, const
     }
     uint32_t k = 0;
     const uint16_t *nx = b->nx;
-    for (uint32_t s = 0; s < b->g.nslots; s++)
-        if (nx[s])
-            facts[k++] = b->fid[b->share_at[s] + nx[s] - 1] - 1;
+    if (b->in_order) {
+        for (uint32_t s = 0; s < b->g.nslots; s++)
+            if (nx[s])
+                facts[k++] = b->fid[b->share_at[s] + nx[s] - 1] - 1;
+    } else {
+        /* by their places in id order, through a bitset */
+        uint32_t nw = (b->nfacts + 63) / 64;
+        uint64_t *bits = b->fact_bits;
+        memset(bits, 0, nw * sizeof *bits);
+        for (uint32_t s = 0; s < b->g.nslots; s++)
+            if (nx[s]) {
+                uint32_t r = b->fact_rank[b->share_at[s] + nx[s] - 1];
+                bits[r >> 6] |= 1ULL << (r & 63);
+            }
+        for (uint32_t w = 0; w < nw; w++)
+            for (uint64_t x = bits[w]; x; x &= x - 1)
+                facts[k++] = b->made[w << 6 | (uint32_t)__builtin_ctzll(x)];
+    }
     *nout = k;
     keep_next(b);
     return GDL_OK;
@@ -465,13 +510,8 @@ static EngineStatus board_next_facts(void *e, const Gt *state, uint32_t n, const
 static uint32_t board_made_facts(void *e, const Gt **facts, uint32_t *most)
 {
     Board *b = e;
-    if (b->goal || !b->in_order || !b->nfacts)
+    if (b->goal || !b->made)
         return 0;
-    if (!b->made) {
-        b->made = base_xmalloc(((size_t)b->nfacts + 1) * sizeof *b->made);
-        for (uint32_t i = 0; i < b->nfacts; i++)
-            b->made[i] = b->fid[i] - 1;
-    }
     *facts = b->made;
     *most = b->g.nslots;
     return b->nfacts;
@@ -619,7 +659,7 @@ static void sample_(Board *b, const uint16_t *initial, U32Vec *seen)
 {
     GdlRng rng;
     gdl_rng_seed(&rng, 1);
-    double end = cpu_now() + BOARD_SAMPLE_SECONDS;
+    double end = cpu_now() + b->sample_seconds;
     uint32_t nr = b->game->front.ir.roles.n, states = 0;
     uint64_t calls = 0; /* of recursive relations: the work, counted */
     for (uint32_t p = 0; p < BOARD_SAMPLE_PLAYOUTS && states < BOARD_SAMPLE_STATES && calls <= BOARD_SAMPLE_CALLS &&
@@ -850,7 +890,17 @@ static bool statics(Board *b, char **err)
         const U32Vec *t = b->fold.pre[r];
         if (!t) {
             /* given by facts (the fold pass leaves those to the code
-             * generator), or not folded within its budget */
+             * generator), or not folded within its budget: then not a
+             * table for the board (evaluated here without that budget,
+             * laikLee_hex's append_el/3 took 85 s and 1.5 GB to fail) */
+            bool facts = true;
+            for (uint32_t i = 0; i < rel->nrules && facts; i++)
+                facts = ir->rules.v[ir->rule_index.v[rel->rules + i]].nlits == 0;
+            if (!facts) {
+                *err = base_sprintf("relation %s/%" PRIu32 " was not evaluated ahead within the fold pass's budget",
+                                    symtab_str(&b->game->front.syms, rel->sym), rel->arity);
+                return false;
+            }
             GdlStatus st = rt_ref_relation(b->game, &b->fold.store, r, BOARD_MAX_FACTS, b->ctl->deadline, &own);
             if (st != GDL_OK) {
                 vec_free(own);
@@ -881,10 +931,13 @@ static bool statics(Board *b, char **err)
     return true;
 }
 
+static void tier2_stop(Board *b);
+
 static void board_free(Board *b)
 {
     if (!b)
         return;
+    tier2_stop(b);
     code_free(b);
     if (b->ref)
         rt_engine_ref.destroy(b->ref);
@@ -908,6 +961,8 @@ static void board_free(Board *b)
     free(b->mid);
     free(b->rank);
     free(b->made);
+    free(b->fact_rank);
+    free(b->fact_bits);
     vec_free(b->held);
     vec_free(b->keys);
     free(b->summary);
@@ -916,6 +971,7 @@ static void board_free(Board *b)
         symtab_free(&b->lsyms);
     }
     free(b->plan);
+    free(b->plan2);
     free(b);
 }
 
@@ -969,7 +1025,7 @@ static void compile_call(void *p)
 static bool compile_text(Board *b, const char *code, size_t len, bool cc, char **why)
 {
     if (cc) {
-        b->dl = rt_cc_network(b->game, code, len, why);
+        b->dl = rt_cc_network(b->game, code, len, NULL, why);
         if (b->dl) {
             b->legal = (BgLegalFn)dlsym(b->dl, "bg_legal");
             b->next = (BgNextFn)dlsym(b->dl, "bg_next");
@@ -1155,7 +1211,7 @@ static char *board_code(Board *b, size_t *len, char **err)
  * last of two facts of a slot: for tests of verify), keys=NAME/ARITY:P.P.. (relation NAME's key
  * positions, counted from 0, instead of the ones sampling finds; none
  * after the colon: a single slot). False with *err on a bad one. */
-static bool options(Board *b, const char *arg, bool *cc, char **err)
+static bool options(Board *b, const char *arg, bool *cc, bool *tiered, char **err)
 {
     for (const char *p = arg; p && *p;) {
         const char *end = strchr(p, ',');
@@ -1166,6 +1222,10 @@ static bool options(Board *b, const char *arg, bool *cc, char **err)
             *cc = true;
         else if (strcmp(o, "unchecked") == 0)
             b->g.unchecked = true;
+        else if (strcmp(o, "tiered") == 0)
+            *tiered = true;
+        else if (strcmp(o, "reversed") == 0)
+            b->reversed = true;
         else if (strncmp(o, "keys=", 5) == 0) {
             char *slash = strchr(o + 5, '/'), *colon = slash ? strchr(slash, ':') : NULL;
             char *rest = NULL;
@@ -1188,8 +1248,8 @@ static bool options(Board *b, const char *arg, bool *cc, char **err)
         } else
             ok = false;
         if (!ok) {
-            *err = base_sprintf("engine board's options are cc, unchecked and keys=NAME/ARITY:P.P (the key "
-                                "positions of a relation of the game): '%s'",
+            *err = base_sprintf("engine board's options are cc, tiered, unchecked, reversed and keys=NAME/ARITY:P.P "
+                                "(the key positions of a relation of the game): '%s'",
                                 o);
             free(o);
             return false;
@@ -1200,54 +1260,162 @@ static bool options(Board *b, const char *arg, bool *cc, char **err)
     return true;
 }
 
-static void *board_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
+/* ---- the second tier ---------------------------------------------------------- */
+/*
+ * The plan of jit (hybrid.c) may play the board by libtcc's code, ready in
+ * milliseconds but about half as fast as the system compiler's, while a
+ * thread of its own has the system compiler compile the same C into the
+ * aot cache (where the next machine of the game finds it). Once that code
+ * is loaded, the next query plays by it: the switch is made between
+ * queries, on the machine's thread, and both codes are of the same C, so
+ * the answers do not change, only their speed. Freeing the board kills a
+ * compiler still running and joins the thread.
+ */
+static void *tier2_run(void *arg)
 {
-    Board *b = base_xcalloc(1, sizeof *b);
-    b->game = game;
-    b->store = store;
-    b->ctl = ctl;
-    bool cc = false;
-    if (!options(b, arg, &cc, err)) {
-        ctl->create_status = GDL_BAD_ARGUMENT;
-        board_free(b);
-        return NULL;
-    }
+    Tier2 *t = arg;
     char *why = NULL;
+    void *dl = rt_cc_network(t->game, t->code, t->len, &t->cancel, &why);
+    free(why);
+    if (dl) {
+        t->legal = (BgLegalFn)dlsym(dl, "bg_legal");
+        t->next = (BgNextFn)dlsym(dl, "bg_next");
+        t->terminal = (BgTerminalFn)dlsym(dl, "bg_terminal");
+        t->goals = (BgGoalsFn)dlsym(dl, "bg_goals");
+        if (!t->legal || !t->next || !t->terminal || !t->goals) {
+            dlclose(dl);
+            dl = NULL;
+        }
+    }
+    t->dl = dl;
+    atomic_store_explicit(&t->state, dl ? T2_READY : T2_FAILED, memory_order_release);
+    return NULL;
+}
+
+bool rt_board_tier2(void *e)
+{
+    Board *b = e;
+    if (!b || b->goal || !b->jit || b->t2)
+        return false;
+    char *why = NULL;
+    EmitCall ec = {&b->g, NULL, 0, NULL, &why};
+    rt_stack_run(emit_call, &ec);
+    free(why);
+    if (!ec.code)
+        return false;
+    Tier2 *t = base_xcalloc(1, sizeof *t);
+    t->game = b->game;
+    t->code = ec.code;
+    t->len = ec.len;
+    atomic_init(&t->cancel, false);
+    atomic_init(&t->state, T2_RUNNING);
+    if (pthread_create(&t->thread, NULL, tier2_run, t) != 0) {
+        free(t->code);
+        free(t);
+        return false;
+    }
+    b->t2 = t;
+    return true;
+}
+
+/* Plays by the second tier from now on, once it is ready (ctx_reset). */
+static void tier2_take(Board *b)
+{
+    Tier2 *t = b->t2;
+    int state = atomic_load_explicit(&t->state, memory_order_acquire);
+    if (state == T2_RUNNING)
+        return;
+    pthread_join(t->thread, NULL);
+    if (state == T2_READY) {
+        rt_jit_free(b->jit);
+        b->jit = NULL;
+        b->dl = t->dl;
+        b->legal = t->legal;
+        b->next = t->next;
+        b->terminal = t->terminal;
+        b->goals = t->goals;
+        if (b->plan && strncmp(b->plan, "board: ", 7) == 0)
+            b->plan2 = base_sprintf("board, the system compiler's code: %s", b->plan + 7);
+    }
+    free(t->code);
+    free(t);
+    b->t2 = NULL;
+}
+
+static void tier2_stop(Board *b)
+{
+    Tier2 *t = b->t2;
+    if (!t)
+        return;
+    atomic_store(&t->cancel, true);
+    pthread_join(t->thread, NULL);
+    if (t->dl)
+        dlclose(t->dl);
+    free(t->code);
+    free(t);
+    b->t2 = NULL;
+}
+
+/* Makes b's layout, code and tables: 1 when made, 0 when the generator
+ * declines the game or the compiler fails (*why), -1 on another failure
+ * (*err). */
+static int board_build(Board *b, bool cc, char **why, char **err)
+{
     size_t len = 0;
-    char *code = board_code(b, &len, &why);
-    bool made = code && compile_text(b, code, len, cc, &why);
+    char *code = board_code(b, &len, why);
+    bool made = code && compile_text(b, code, len, cc, why);
     free(code);
     if (!made) {
-        /* not a game for the board: the goal-directed code plays it */
-        char *reason = why ? why : base_xstrdup("the code was not made");
-        board_free(b);
-        b = base_xcalloc(1, sizeof *b);
-        b->goal = rt_engine_jit_goal.create(game, NULL, store, ctl, err);
-        if (!b->goal) {
-            free(reason);
-            free(b);
-            return NULL;
-        }
-        b->plan = base_sprintf("goal-directed code (board: %s)", reason);
-        free(reason);
-        return b;
+        if (!*why)
+            *why = base_xstrdup("the code was not made");
+        return 0;
     }
-    free(why);
     slot_tables(b);
     uint32_t ns = b->nsym;
+    GtStore *store = b->store;
     b->fid = base_xcalloc((size_t)b->nfacts + 1, sizeof *b->fid);
     b->mid = base_xcalloc(b->g.nmoves + 1, sizeof *b->mid);
     /* every fact made now, in slot order, before anything else makes one:
      * their ids then increase with the slot, and the next state's facts
      * come out sorted (board_next_shared) */
     b->in_order = b->nfacts <= BOARD_PREMADE;
+    for (uint32_t s = b->g.nslots; b->reversed && b->in_order && s-- > 0;) {
+        /* (a test's: the facts' ids then decrease with the slot) */
+        const BgRel *R = &b->g.rels.v[b->slot_rel[s]];
+        for (uint32_t v = R->codes; v >= 1; v--)
+            slot_fact(b, s, v);
+    }
     for (uint32_t s = 0; b->in_order && s < b->g.nslots; s++) {
         const BgRel *R = &b->g.rels.v[b->slot_rel[s]];
         for (uint32_t v = 1; v <= R->codes; v++)
             slot_fact(b, s, v);
     }
+    bool premade = b->in_order;
     for (size_t i = 1; b->in_order && i < b->nfacts; i++)
         b->in_order = b->fid[i - 1] < b->fid[i];
+    if (premade && b->nfacts) {
+        /* made_facts' facts, by id */
+        b->made = base_xmalloc(((size_t)b->nfacts + 1) * sizeof *b->made);
+        for (uint32_t i = 0; i < b->nfacts; i++)
+            b->made[i] = b->fid[i] - 1;
+        if (!b->in_order) {
+            base_sort_u32(b->made, b->nfacts);
+            b->fact_rank = base_xmalloc(((size_t)b->nfacts + 1) * sizeof *b->fact_rank);
+            for (uint32_t i = 0; i < b->nfacts; i++) {
+                /* the place of fid[i] among made (distinct ids) */
+                uint32_t lo = 0, hi = b->nfacts, id = b->fid[i] - 1;
+                while (lo < hi) {
+                    uint32_t mid = lo + (hi - lo) / 2;
+                    if (b->made[mid] < id)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                b->fact_rank[i] = lo;
+            }
+            b->fact_bits = base_xcalloc((b->nfacts + 63) / 64 + 1, sizeof *b->fact_bits);
+        }
+    }
     if (b->g.nmoves <= BOARD_PREMADE) {
         /* the moves' canonical order, so that legal answers in it */
         Gt *ids = base_xmalloc(((size_t)b->g.nmoves + 1) * sizeof *ids);
@@ -1266,12 +1434,64 @@ static void *board_create(const GdlGame *game, const char *arg, GtStore *store, 
         }
         free(ids);
     }
-    b->ref = rt_engine_ref.create(game, NULL, store, ctl, err);
-    if (!b->ref) {
+    b->ref = rt_engine_ref.create(b->game, NULL, store, b->ctl, err);
+    if (!b->ref)
+        return -1;
+    b->plan = layout_text(b);
+    return 1;
+}
+
+static void *board_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
+{
+    Board *b = base_xcalloc(1, sizeof *b);
+    b->game = game;
+    b->store = store;
+    b->ctl = ctl;
+    b->sample_seconds = BOARD_SAMPLE_SECONDS;
+    bool cc = false, tiered = false;
+    if (!options(b, arg, &cc, &tiered, err)) {
+        ctl->create_status = GDL_BAD_ARGUMENT;
         board_free(b);
         return NULL;
     }
-    b->plan = layout_text(b);
+    char *why = NULL;
+    int made = board_build(b, cc, &why, err);
+    if (made < 0) {
+        free(why);
+        board_free(b);
+        return NULL;
+    }
+    if (made == 0) {
+        /* not a game for the board: the goal-directed code plays it */
+        board_free(b);
+        b = base_xcalloc(1, sizeof *b);
+        b->goal = rt_engine_jit_goal.create(game, NULL, store, ctl, err);
+        if (!b->goal) {
+            free(why);
+            free(b);
+            return NULL;
+        }
+        b->plan = base_sprintf("goal-directed code (board: %s)", why);
+        free(why);
+        return b;
+    }
+    free(why);
+    if (tiered && !cc)
+        rt_board_tier2(b);
+    return b;
+}
+
+void *rt_board_make(const GdlGame *game, bool cc, double sample_seconds, GtStore *store, RtControl *ctl, char **why)
+{
+    Board *b = base_xcalloc(1, sizeof *b);
+    b->game = game;
+    b->store = store;
+    b->ctl = ctl;
+    b->sample_seconds = sample_seconds > 0 && sample_seconds < BOARD_SAMPLE_SECONDS ? sample_seconds : BOARD_SAMPLE_SECONDS;
+    if (board_build(b, cc, why, why) <= 0) {
+        board_free(b);
+        return NULL;
+    }
     return b;
 }
 
@@ -1285,7 +1505,11 @@ static void board_destroy(void *e)
     board_free(b);
 }
 
-static const char *board_plan(const void *e) { return ((const Board *)e)->plan; }
+static const char *board_plan(const void *e)
+{
+    const Board *b = e;
+    return b->plan2 ? b->plan2 : b->plan;
+}
 
 /* Queries of a machine whose game the board declined: the goal-directed
  * code's. */
@@ -1320,10 +1544,20 @@ static EngineStatus via_goals(void *e, const Gt *s, uint32_t n, U32Vec *values)
 }
 
 
-/* Answers in canonical order (the moves' ranks are known). */
-static const EngineOps board_sorted = {"board", NULL, board_destroy, via_initial, via_legal, via_next, via_terminal,
-                                       via_goals, ENGINE_ARG_OPTIONAL, NULL, true, NULL, board_made_facts,
-                                       board_next_facts, board_plan, NULL};
+/* Answers in canonical order (the moves' ranks are known); and the same
+ * under the names of the engines whose plan plays the board (hybrid.c). */
+#define BOARD_OPS(name, sorted)                                                                                   \
+    {name, NULL, board_destroy, via_initial, via_legal, via_next, via_terminal, via_goals, ENGINE_ARG_OPTIONAL,   \
+     NULL, sorted, NULL, board_made_facts, board_next_facts, board_plan, NULL}
+static const EngineOps board_sorted = BOARD_OPS("board", true);
+static const EngineOps board_as[2][2] = {{BOARD_OPS("jit", false), BOARD_OPS("jit", true)},
+                                         {BOARD_OPS("aot", false), BOARD_OPS("aot", true)}};
+
+const EngineOps *rt_board_ops(const void *board, bool aot)
+{
+    const Board *b = board;
+    return &board_as[aot][b->rank != NULL];
+}
 
 static const EngineOps *board_resolve(const EngineOps *ops, void **engine)
 {

@@ -442,8 +442,10 @@ typedef enum RunEnd {
 } RunEnd;
 
 /* Runs argv, its output into a file we read back. *out (malloc-ed) gets
- * what it printed; *sig the signal when RUN_SIGNAL. */
-static RunEnd run_ex(char *const argv[], char **out, int *sig)
+ * what it printed; *sig the signal when RUN_SIGNAL. cancel (NULL: none):
+ * once it is set, the child is killed (RUN_SIGNAL, SIGKILL); it is looked
+ * at every few milliseconds while the child runs. */
+static RunEnd run_ex(char *const argv[], const atomic_bool *cancel, char **out, int *sig)
 {
     char *path = base_sprintf("%s/gdlc-cc-XXXXXX", base_tmpdir());
     int fd = mkstemp(path);
@@ -463,7 +465,20 @@ static RunEnd run_ex(char *const argv[], char **out, int *sig)
         _exit(127);
     }
     int status = 0;
-    bool waited = pid > 0 && waitpid(pid, &status, 0) == pid;
+    bool waited = false;
+    if (pid > 0 && cancel) {
+        pid_t w;
+        while ((w = waitpid(pid, &status, WNOHANG)) == 0) {
+            if (atomic_load(cancel)) {
+                kill(pid, SIGKILL);
+                w = waitpid(pid, &status, 0);
+                break;
+            }
+            nanosleep(&(struct timespec){0, 2000000}, NULL);
+        }
+        waited = w == pid;
+    } else
+        waited = pid > 0 && waitpid(pid, &status, 0) == pid;
     RunEnd end = !waited                                      ? RUN_NOT_FOUND
                  : WIFSIGNALED(status)                        ? RUN_SIGNAL
                  : WIFEXITED(status) && !WEXITSTATUS(status) ? RUN_OK
@@ -491,7 +506,7 @@ static RunEnd run_ex(char *const argv[], char **out, int *sig)
 static bool run(char *const argv[], char **out)
 {
     int sig;
-    return run_ex(argv, out, &sig) == RUN_OK;
+    return run_ex(argv, NULL, out, &sig) == RUN_OK;
 }
 
 /* Did the compiler's output say it ran out of memory? (gcc: "out of
@@ -507,7 +522,7 @@ static bool says_out_of_memory(const char *out)
     return false;
 }
 
-static bool compile_code(const char *code, size_t len, const char *so_path, char **err);
+static bool compile_code(const char *code, size_t len, const char *so_path, const atomic_bool *cancel, char **err);
 
 bool rt_compile_so(const GdlGame *game, const char *so_path, RtCompileProgress progress, void *ud, char **err)
 {
@@ -521,17 +536,20 @@ bool rt_compile_so(const GdlGame *game, const char *so_path, RtCompileProgress p
             lines++;
         progress(ud, lines, len);
     }
-    bool ok = compile_code(code, len, so_path, err);
+    bool ok = compile_code(code, len, so_path, NULL, err);
     free(code);
     return ok;
 }
 
 /* Writes the C next to so_path, compiles it there, renames the object into
  * place (so a reader never sees half an object). */
-static bool compile_code(const char *code, size_t len, const char *so_path, char **err)
+static bool compile_code(const char *code, size_t len, const char *so_path, const atomic_bool *cancel, char **err)
 {
-    char *c_path = base_sprintf("%s.%ld.c", so_path, (long)getpid());
-    char *tmp_so = base_sprintf("%s.%ld.tmp", so_path, (long)getpid());
+    /* names of this process and call: threads may compile the same object */
+    static atomic_uint calls;
+    unsigned call = atomic_fetch_add(&calls, 1);
+    char *c_path = base_sprintf("%s.%ld.%u.c", so_path, (long)getpid(), call);
+    char *tmp_so = base_sprintf("%s.%ld.%u.tmp", so_path, (long)getpid(), call);
     bool ok = write_file(c_path, code, len, err);
     if (ok) {
         char *flags = base_xstrdup(rt_cc_flags);
@@ -546,7 +564,7 @@ static bool compile_code(const char *code, size_t len, const char *so_path, char
         argv[n] = NULL;
         char *out = NULL;
         int sig = 0;
-        RunEnd end = run_ex(argv, &out, &sig);
+        RunEnd end = run_ex(argv, cancel, &out, &sig);
         ok = end == RUN_OK;
         if (end == RUN_NO_TEMP)
             *err = base_sprintf("cannot run the C compiler: %s", out);
@@ -800,18 +818,19 @@ static char *aot_path_of(const GdlGame *game, const char *code, size_t len, char
 /* The cached object of code (compiled now when the cache has none, or a
  * damaged one): its path, NULL with *err; *checked says whether it passed
  * so_check already. */
-static char *aot_object(const GdlGame *game, const char *code, size_t len, bool *checked, char **err)
+static char *aot_object(const GdlGame *game, const char *code, size_t len, const atomic_bool *cancel, bool *checked,
+                        char **err)
 {
     char *path = aot_path_of(game, code, len, err);
     struct stat st;
-    bool ok = path && (stat(path, &st) == 0 || compile_code(code, len, path, err));
+    bool ok = path && (stat(path, &st) == 0 || compile_code(code, len, path, cancel, err));
     /* a cached object that fails the checks (damaged, or sealed by another
      * gdlc) is compiled again, once */
     *checked = ok && so_check(path, game->front.src, err);
     if (ok && !*checked) {
         free(*err);
         *err = NULL;
-        ok = compile_code(code, len, path, err);
+        ok = compile_code(code, len, path, cancel, err);
     }
     if (!ok) {
         free(path);
@@ -828,7 +847,7 @@ static void *aot_create(const GdlGame *game, const char *arg, GtStore *store, Rt
     if (!code)
         return NULL;
     bool checked;
-    char *path = aot_object(game, code, len, &checked, err);
+    char *path = aot_object(game, code, len, NULL, &checked, err);
     free(code);
     if (!path)
         return NULL;
@@ -837,7 +856,7 @@ static void *aot_create(const GdlGame *game, const char *arg, GtStore *store, Rt
     return c;
 }
 
-void *rt_cc_network(const GdlGame *game, const char *code, size_t len, char **err)
+void *rt_cc_network(const GdlGame *game, const char *code, size_t len, const atomic_bool *cancel, char **err)
 {
     char hash[17];
     cg_game_hash(game->front.src, hash);
@@ -847,7 +866,7 @@ void *rt_cc_network(const GdlGame *game, const char *code, size_t len, char **er
     (void)len;
     strbuf_add(&t, code); /* NUL-terminated */
     bool checked;
-    char *path = aot_object(game, t.s, t.len, &checked, err);
+    char *path = aot_object(game, t.s, t.len, cancel, &checked, err);
     free(t.s);
     if (!path)
         return NULL;

@@ -44,6 +44,10 @@ static const GdlEngineInfo list[] = {
     {"board", "the board backend: the state as slots of small integers found from the rules, the rules as "
               "loops over them, compiled by libtcc; a game it does not compile is played by jit:goal"},
     {"board:cc", "board compiled by the system compiler, cached as aot's objects are"},
+    {"board:tiered", "board by libtcc's code at once, then by the system compiler's, compiled by a thread of its "
+                     "own (as the plan of jit plays it)"},
+    {"board:reversed", "board with the layout's facts made in reverse order (for tests: next states then come "
+                       "out by id through a bitset, as when the plan of jit makes the board after the network)"},
     {"board:unchecked", "board without the checks of its layout's claims (for tests: with keys=REL/ARITY:P.P, "
                         "a relation's key positions given, a wrong layout then plays wrong)"},
     {"ref", "the reference interpreter, goal-directed over the rules as written: every engine is checked "

@@ -1174,7 +1174,7 @@ static bool compile_net(Pn *q, const GdlGame *game, const PnArgs *a, char **err)
     if (!code)
         return true;
     if (a->cc) {
-        q->dl = rt_cc_network(game, code, len, err);
+        q->dl = rt_cc_network(game, code, len, NULL, err);
         q->ctell = q->dl ? dlsym(q->dl, "pncg_tell") : NULL;
     } else {
         q->jit = rt_jit_compile(game->front.src->name, code, NULL, 0, err);

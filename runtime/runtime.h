@@ -136,6 +136,22 @@ GdlStatus rt_ref_relation_counted(const GdlGame *game, GtStore *store, uint32_t 
 extern const EngineOps rt_engine_jit, rt_engine_aot, rt_engine_so, rt_engine_pn;
 /* The board backend (board.c): the state as slots, the rules as loops. */
 extern const EngineOps rt_engine_board;
+/* A board engine (rt_engine_board's, its options none but cc) for the plan
+ * of jit and aot (hybrid.c), or NULL with *why (malloc-ed) when the board
+ * declines the game, its compiler fails, or making it fails: the plan
+ * then plays otherwise. sample_seconds (0: board.c's own bound) bounds
+ * the processor time its layout's sampling may take. Made before any
+ * other engine of the store, its facts' ids increase with their slots;
+ * made after, it writes next states through a bitset in id order. */
+void *rt_board_make(const GdlGame *game, bool cc, double sample_seconds, GtStore *store, RtControl *ctl, char **why);
+/* Starts the second tier of a board of libtcc's code: the system compiler
+ * compiles the same C on a thread of its own, and the board plays by that
+ * code from the first query after it is loaded (board.c); false when it
+ * could not start (the board plays on by libtcc's). */
+bool rt_board_tier2(void *board);
+/* The ops that play a board of rt_board_make under the name of the engine
+ * whose plan took it (jit, or aot). */
+const EngineOps *rt_board_ops(const void *board, bool aot);
 
 /* Engines jit and aot make a plan (hybrid.c): the game's propositional
  * network (engine pn's tables, which played the small games 11-28% faster

@@ -45,7 +45,7 @@ has "late claim, unchecked" "engine ref: (cell a x) (cell a y)" "$tmp/err"
 expect 1 "jit:fast (the status a bad engine argument gets)" "$gdlc" verify "$ttt" --engine jit:fast
 for opt in fast keys=nothing/3:0 keys=cell/3:3 keys=cell:0 keys=cell/x:0 keys=cell/3:0.x; do
     expect 1 "board:$opt" "$gdlc" verify "$ttt" --engine "board:$opt"
-    has "board:$opt" "engine board's options are cc, unchecked and keys=NAME/ARITY:P.P" "$tmp/err"
+    has "board:$opt" "engine board's options are cc, tiered, unchecked, reversed and keys=NAME/ARITY:P.P" "$tmp/err"
     has "board:$opt" "'$opt'" "$tmp/err"
 done
 expect 1 "board:cc,bogus in bench" "$gdlc" bench "$ttt" --engine board:cc,bogus --seconds 0.1
@@ -56,6 +56,24 @@ expect 0 "bench tictactoe" "$gdlc" bench "$ttt" --engine board --seconds 0.1 --j
 has "the layout" '"plan": "board: the state as slots' "$tmp/out"
 has "the layout" "cell/3: 0 1 -> 2" "$tmp/out"
 has "the layout" "control/1: -> 0" "$tmp/out"
+has "the frames" "carried over by frames (copied, the facts no frame rule keeps cleared): cell/3" "$tmp/out"
+
+# next states written through the id-order bitset (the layout's facts made
+# in reverse order, as when the plan of jit makes the board last)
+expect 0 "reversed ids" "$gdlc" verify "$ttt" --engine board:reversed --playouts 5
+has "reversed ids" "engine board:reversed agrees with ref" "$tmp/out"
+expect 0 "reversed ids, late claim" "$gdlc" verify "$dir/late_break.kif" --engine board:reversed --playouts 1
+has "reversed ids, late claim" "agrees with ref: 1 playout, 701 states checked" "$tmp/out"
+
+# the second tier: libtcc's code, then the system compiler's (compiled by
+# a thread of its own, into the aot cache); a machine freed while the
+# compiler runs kills it and leaves no file behind
+expect 0 "tiered" "$gdlc" bench "$ttt" --engine board:tiered --seconds 2 --json
+has "tiered" "board, the system compiler's code: the state as slots" "$tmp/out"
+expect 0 "tiered agrees" "$gdlc" verify "$src/games/reversi.kif" --engine board:tiered --playouts 2
+rm -rf "$XDG_CACHE_HOME/gdlc"
+expect 0 "tiered, freed at once" "$gdlc" verify "$src/games/reversi.kif" --engine board:tiered --playouts 1 --max-steps 1
+check "tiered, freed at once: no compiler's file left" sh -c "! ls '$XDG_CACHE_HOME/gdlc' 2>/dev/null | grep -q '\.c$\|\.tmp$'"
 for case in "nested:a state fact is not a functor over constants: (at (pos 1 1))"; do
     game=${case%%:*} why=${case#*:}
     expect 0 "bench $game" "$gdlc" bench "$dir/$game.kif" --engine board --seconds 0.1 --json
