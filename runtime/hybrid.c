@@ -51,6 +51,21 @@
 #define CAL_ROUNDS 3      /* slices per engine */
 #define CAL_KEEP 0.95     /* the network stays if it made at least this share */
 #define CAL_DECISIVE 3.0  /* a round that shows the network this many times the other's best ends the timing */
+/* jit times the board only when the engine the plan kept makes fewer than
+ * this many steps a second (processor time): on the fast networks
+ * (Tic-tac-toe, Connect Four, Breakthrough, over 10^6 here) making it
+ * would only delay ready */
+#define JIT_BOARD_TRY 500000.0
+/* What the board's steps with libtcc's code are taken to be worth once
+ * its second tier (the system compiler's code) plays: the least ratio of
+ * the two measured on the headline games (Tic-tac-toe 1.77; Hex 2.5,
+ * Amazons 10x10 2.25, Connect Four 4.4) */
+#define JIT_TIER2_GAIN 1.75
+/* The most time aot's plan gives making the board (but the system
+ * compiler's run): past it, the plan goes on without */
+#define AOT_BOARD_SECONDS 5.0
+/* The least processor time the board's sampling is given in jit's plan */
+#define JIT_BOARD_SAMPLE_LEAST 0.02
 
 typedef struct Hybrid {
     const EngineOps *goal_ops; /* rt_engine_jit_goal or rt_engine_aot_goal */
@@ -59,6 +74,10 @@ typedef struct Hybrid {
     RtControl *ctl;
     void *pn;   /* the network (strict) */
     void *goal; /* the goal-directed code, once a state needed it (NULL: not yet) */
+    void *board; /* engine board (aot: board:cc), when the plan times it: its
+                  * machine plays by it when it wins (hy_resolve) */
+    bool board_later; /* jit: the board made and timed after the others, when they are slow */
+    double pn_cpu;    /* the processor time making the network took */
     bool outside; /* a state outside the network was met */
     double slice; /* seconds of one engine's slice of the timing (CAL_SECONDS / 2 for jit) */
     char plan[224]; /* hy_plan's answer */
@@ -221,40 +240,107 @@ static double timed_steps(const Hybrid *h, const EngineOps *ops, void *e, Walk *
     return r;
 }
 
-/* Times the network against the goal-directed code (when that could be
- * made: else the network it is), interleaved, and keeps the faster. */
+/* An engine the plan times: its best slice's rate, what its rate is taken
+ * to be worth (gain: the board of libtcc's code, whose second tier is on
+ * its way, JIT_TIER2_GAIN), and its walk. */
+typedef struct Timed {
+    const EngineOps *ops;
+    void *e;
+    double best, gain;
+    Walk w;
+} Timed;
+
+/* Times engines t[0..n), interleaved, and says which to keep: t[0] unless
+ * it made no steps or another's best (times its gain) beats its best by
+ * more than 1 / CAL_KEEP; of those others, the best. */
+static uint32_t time_engines(Hybrid *h, Timed *t, uint32_t n)
+{
+    for (int i = 0; n > 1 && i < CAL_ROUNDS; i++) {
+        /* the first plays a slice; the others the same steps of the same
+         * walk (the cost of a step varies along a game: hex's network
+         * pays more as the groups grow) */
+        uint64_t steps = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            uint64_t m = 0;
+            double r = timed_steps(h, t[k].ops, t[k].e, &t[k].w, k == 0 ? 0 : steps ? steps : 1, &m);
+            if (k == 0)
+                steps = m;
+            t[k].best = r > t[k].best ? r : t[k].best;
+        }
+        /* a margin no later slice is going to turn around (six of the
+         * eight headline games' networks play 6 to 12 times the
+         * goal-directed code; hex and Amazons 10x10, under 2 times, take
+         * all the rounds): the rest would only delay ready. Not the other
+         * way: the network's first slice runs on caches its making just
+         * emptied, and dropping it is not undone */
+        bool decisive = t[0].best > 0;
+        for (uint32_t k = 1; k < n; k++)
+            decisive &= t[k].best > 0 && t[0].best >= CAL_DECISIVE * t[k].best * t[k].gain;
+        if (decisive)
+            break;
+    }
+    for (uint32_t k = 0; k < n; k++)
+        walk_free(&t[k].w);
+    free(h->ctl->error); /* a fault while timing is the game's, met again in play */
+    h->ctl->error = NULL;
+    uint32_t other = 1;
+    for (uint32_t k = 2; k < n; k++)
+        if (t[k].best * t[k].gain > t[other].best * t[other].gain)
+            other = k;
+    return n > 1 && t[0].best > 0 && t[0].best < CAL_KEEP * t[other].best * t[other].gain ? other : 0;
+}
+
+/* Times the engines made: the network against the goal-directed code and,
+ * for aot, the board (the network, if any, first); for jit, when the
+ * network is kept but slow (below JIT_BOARD_TRY steps a second), the board
+ * of libtcc's code is made then, its second tier started, and timed
+ * against it. The losers are destroyed but the goal-directed code (the network's
+ * for states outside it). */
 static void time_plan(void *arg)
 {
     Hybrid *h = arg;
-    RtControl *ctl = h->ctl;
-    double pn = 0, goal = 0;
-    Walk wa = {0}, wb = {0};
+    Timed t[3];
+    uint32_t n = 0;
+    if (h->pn)
+        t[n++] = (Timed){.ops = &rt_engine_pn, .e = h->pn, .gain = 1};
+    if (h->board)
+        t[n++] = (Timed){.ops = &rt_engine_board, .e = h->board, .gain = 1};
     if (h->goal) /* made first (hy_create) */
-        for (int i = 0; i < CAL_ROUNDS; i++) {
-            /* the network plays a slice; the goal-directed code the same
-             * steps of the same walk (the cost of a step varies along a
-             * game: hex's network pays more as the groups grow) */
-            uint64_t n = 0, m = 0;
-            double a = timed_steps(h, &rt_engine_pn, h->pn, &wa, 0, &n);
-            double b = timed_steps(h, h->goal_ops, h->goal, &wb, n ? n : 1, &m);
-            pn = a > pn ? a : pn;
-            goal = b > goal ? b : goal;
-            /* a margin no later slice is going to turn around (six of
-             * the eight headline games' networks play 6 to 12 times the
-             * goal-directed code; hex and Amazons 10x10, under 2 times,
-             * take all the rounds): the rest would only delay ready. Not
-             * the other way: the network's first slice runs on caches its
-             * making just emptied, and dropping it is not undone */
-            if (pn > 0 && goal > 0 && pn >= CAL_DECISIVE * goal)
-                break;
+        t[n++] = (Timed){.ops = h->goal_ops, .e = h->goal, .gain = 1};
+    if (n == 0)
+        return;
+    uint32_t win = time_engines(h, t, n);
+    if (h->board_later && t[win].ops == &rt_engine_pn && t[win].best < JIT_BOARD_TRY) {
+        char *why = NULL;
+        /* its sampling bounded by half the processor time the network
+         * took to make, so that the trial costs ready about what the
+         * network did where it loses; and the whole of it by a deadline
+         * (a game whose relations of constants the board evaluates
+         * ahead for long: it is not for the board) */
+        double sample = h->pn_cpu / 2 > JIT_BOARD_SAMPLE_LEAST ? h->pn_cpu / 2 : JIT_BOARD_SAMPLE_LEAST;
+        double deadline = h->ctl->deadline, by = now() + (2 * h->pn_cpu > 0.25 ? 2 * h->pn_cpu : 0.25);
+        h->ctl->deadline = deadline > 0 && deadline < by ? deadline : by;
+        h->board = rt_board_make(h->game, false, sample, h->store, h->ctl, &why);
+        h->ctl->deadline = deadline;
+        free(why);
+        free(h->ctl->error);
+        h->ctl->error = NULL;
+        h->ctl->create_status = 0;
+        if (h->board) {
+            double gain = rt_board_tier2(h->board) ? JIT_TIER2_GAIN : 1;
+            Timed u[2] = {{.ops = t[win].ops, .e = t[win].e, .gain = 1},
+                          {.ops = &rt_engine_board, .e = h->board, .gain = gain}};
+            if (time_engines(h, u, 2) == 1)
+                t[n++] = (Timed){.ops = &rt_engine_board, .e = h->board}, win = n - 1;
         }
-    walk_free(&wa);
-    walk_free(&wb);
-    free(ctl->error); /* a fault while timing is the game's, met again in play */
-    ctl->error = NULL;
-    if (pn > 0 && pn < CAL_KEEP * goal) {
+    }
+    if (t[win].ops != &rt_engine_pn && h->pn) {
         rt_engine_pn.destroy(h->pn);
         h->pn = NULL;
+    }
+    if (t[win].ops != &rt_engine_board && h->board) {
+        rt_engine_board.destroy(h->board);
+        h->board = NULL;
     }
 }
 
@@ -277,7 +363,22 @@ static void pn_call(void *arg)
 
 static void pn_make(void *arg) { rt_stack_run(pn_call, arg); }
 
-static void *hy_create(const EngineOps *goal_ops, const char *budget, double slice, const GdlGame *game,
+/* Destroys the engines h made, and h. */
+static void hy_free(Hybrid *h)
+{
+    if (h->pn)
+        rt_engine_pn.destroy(h->pn);
+    if (h->goal)
+        h->goal_ops->destroy(h->goal);
+    if (h->board)
+        rt_engine_board.destroy(h->board);
+    vec_free(h->moves);
+    free(h);
+}
+
+/* board: the plan times engine board too (compiled by the system compiler
+ * for aot, by libtcc for jit). */
+static void *hy_create(const EngineOps *goal_ops, const char *budget, double slice, bool board, const GdlGame *game,
                        const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
     bool goal_only = arg && strcmp(arg, "goal") == 0, timed = !arg;
@@ -294,6 +395,21 @@ static void *hy_create(const EngineOps *goal_ops, const char *budget, double sli
     h->game = game;
     h->store = store;
     h->ctl = ctl;
+    h->board_later = timed && board && goal_ops == &rt_engine_jit_goal;
+    if (timed && board && !h->board_later) {
+        /* first: its facts' ids then increase with its slots (board.c) */
+        char *why = NULL;
+        /* within AOT_BOARD_SECONDS (the domain analysis of slaughter runs
+         * for minutes: it is not for the board) */
+        double deadline = ctl->deadline, by = now() + AOT_BOARD_SECONDS;
+        ctl->deadline = deadline > 0 && deadline < by ? deadline : by;
+        h->board = rt_board_make(game, goal_ops == &rt_engine_aot_goal, 0, store, ctl, &why);
+        ctl->deadline = deadline;
+        free(why);
+        free(ctl->error); /* a board not made is a plan without it */
+        ctl->error = NULL;
+        ctl->create_status = 0;
+    }
     /* A plan to be timed makes the goal-directed code first, so that its
      * code and tables lie apart from the network's, made next: made after
      * a network that the timing then dropped, it played knightfight 5-10%
@@ -304,7 +420,7 @@ static void *hy_create(const EngineOps *goal_ops, const char *budget, double sli
     if (timed && !goal_engine(h)) {
         if (goal_ops == &rt_engine_aot_goal) {
             *err = base_xstrdup(ctl->error ? ctl->error : "not made");
-            free(h);
+            hy_free(h);
             return NULL;
         }
         free(ctl->error);
@@ -316,11 +432,11 @@ static void *hy_create(const EngineOps *goal_ops, const char *budget, double sli
         /* the goal-directed code made first holds libtcc's or dlopen's
          * memory, which the journal does not free: freed here when making
          * the network runs out of memory */
+        double c0 = cpu_now();
         const char *oom = base_oom_catch(pn_make, &pc);
+        h->pn_cpu = cpu_now() - c0;
         if (oom) {
-            if (h->goal)
-                h->goal_ops->destroy(h->goal);
-            free(h);
+            hy_free(h);
             base_fatal(oom);
         }
         h->pn = pc.pn;
@@ -330,9 +446,7 @@ static void *hy_create(const EngineOps *goal_ops, const char *budget, double sli
             /* not a budget: cancelled, the deadline passed, or the
              * compiler failed */
             *err = why ? why : base_xstrdup(ctl->error ? ctl->error : "the network was not made");
-            if (h->goal)
-                h->goal_ops->destroy(h->goal);
-            free(h);
+            hy_free(h);
             return NULL;
         }
         free(why);
@@ -342,22 +456,16 @@ static void *hy_create(const EngineOps *goal_ops, const char *budget, double sli
      * compiler that fails is the user's to hear of, not a plan to pass over */
     if ((!h->pn || goal_ops == &rt_engine_aot_goal) && !h->goal && !goal_engine(h)) {
         *err = base_xstrdup(ctl->error ? ctl->error : "not made");
-        if (h->pn)
-            rt_engine_pn.destroy(h->pn);
-        free(h);
+        hy_free(h);
         return NULL;
     }
-    if (h->pn && timed) {
+    if ((h->pn || h->board || h->board_later) && timed) {
         /* the network holds libtcc's or dlopen's memory, which the
          * journal does not free: running out of memory while timing
          * frees the engines here, then goes on to the caller's handler */
         const char *oom = base_oom_catch(time_plan, h);
         if (oom) {
-            if (h->pn)
-                rt_engine_pn.destroy(h->pn);
-            if (h->goal)
-                h->goal_ops->destroy(h->goal);
-            free(h);
+            hy_free(h);
             base_fatal(oom);
         }
     }
@@ -366,17 +474,26 @@ static void *hy_create(const EngineOps *goal_ops, const char *budget, double sli
 
 static void *jit_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
-    return hy_create(&rt_engine_jit_goal, RT_JIT_PN_BUDGET, CAL_SECONDS / 2, game, arg, store, ctl, err);
+    return hy_create(&rt_engine_jit_goal, RT_JIT_PN_BUDGET, CAL_SECONDS / 2, true, game, arg, store, ctl, err);
 }
 
 static void *aot_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
-    return hy_create(&rt_engine_aot_goal, RT_AOT_PN_BUDGET, CAL_SECONDS_AOT / 2, game, arg, store, ctl, err);
+    return hy_create(&rt_engine_aot_goal, RT_AOT_PN_BUDGET, CAL_SECONDS_AOT / 2, true, game, arg, store, ctl, err);
 }
 
 static const EngineOps *hy_resolve(const EngineOps *ops, void **engine)
 {
     Hybrid *h = *engine;
+    if (h->board) {
+        /* the board won the plan: it plays alone */
+        void *b = h->board;
+        bool aot = h->goal_ops == &rt_engine_aot_goal;
+        h->board = NULL;
+        hy_free(h);
+        *engine = b;
+        return rt_board_ops(b, aot);
+    }
     if (h->pn)
         return ops;
     const EngineOps *goal_ops = h->goal_ops;
@@ -399,16 +516,7 @@ static const char *hy_plan(const void *engine)
     return h->plan;
 }
 
-static void hy_destroy(void *e)
-{
-    Hybrid *h = e;
-    if (h->pn)
-        rt_engine_pn.destroy(h->pn);
-    if (h->goal)
-        h->goal_ops->destroy(h->goal);
-    vec_free(h->moves);
-    free(h);
-}
+static void hy_destroy(void *e) { hy_free(e); }
 
 static EngineStatus hy_initial(void *e, U32Vec *facts)
 {
