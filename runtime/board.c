@@ -117,7 +117,8 @@ typedef struct Board {
     bool in_order;      /* fid's facts were made in slot order: their ids increase */
     uint32_t *fact_rank; /* when not in order (others made facts first: the plan
                           * of jit, hybrid.c): entry of fid -> its place by id */
-    uint64_t *fact_bits; /* next_facts' bitset over those places */
+    uint64_t *fact_bits; /* next_facts' bitset over those places (zero between calls) */
+    uint64_t *fact_words; /* and a bit per word of it in use */
     BgCtx c;
     U32Vec held;        /* the facts st holds */
     bool have, covered; /* st holds held; and the layout could hold it */
@@ -487,18 +488,24 @@ static EngineStatus board_next_facts(void *e, const Gt *state, uint32_t n, const
             if (nx[s])
                 facts[k++] = b->fid[b->share_at[s] + nx[s] - 1] - 1;
     } else {
-        /* by their places in id order, through a bitset */
-        uint32_t nw = (b->nfacts + 63) / 64;
-        uint64_t *bits = b->fact_bits;
-        memset(bits, 0, nw * sizeof *bits);
+        /* by their places in id order, through a bitset of them and one
+         * of its words in use (each cleared as it is read) */
+        uint64_t *bits = b->fact_bits, *used = b->fact_words;
         for (uint32_t s = 0; s < b->g.nslots; s++)
             if (nx[s]) {
                 uint32_t r = b->fact_rank[b->share_at[s] + nx[s] - 1];
                 bits[r >> 6] |= 1ULL << (r & 63);
+                used[r >> 12] |= 1ULL << (r >> 6 & 63);
             }
-        for (uint32_t w = 0; w < nw; w++)
-            for (uint64_t x = bits[w]; x; x &= x - 1)
-                facts[k++] = b->made[w << 6 | (uint32_t)__builtin_ctzll(x)];
+        for (uint32_t u = 0, nu = (b->nfacts + 4095) / 4096; u < nu; u++) {
+            for (uint64_t y = used[u]; y; y &= y - 1) {
+                uint32_t w = u << 6 | (uint32_t)__builtin_ctzll(y);
+                for (uint64_t x = bits[w]; x; x &= x - 1)
+                    facts[k++] = b->made[w << 6 | (uint32_t)__builtin_ctzll(x)];
+                bits[w] = 0;
+            }
+            used[u] = 0;
+        }
     }
     *nout = k;
     keep_next(b);
@@ -963,6 +970,7 @@ static void board_free(Board *b)
     free(b->made);
     free(b->fact_rank);
     free(b->fact_bits);
+    free(b->fact_words);
     vec_free(b->held);
     vec_free(b->keys);
     free(b->summary);
@@ -1414,6 +1422,7 @@ static int board_build(Board *b, bool cc, char **why, char **err)
                 b->fact_rank[i] = lo;
             }
             b->fact_bits = base_xcalloc((b->nfacts + 63) / 64 + 1, sizeof *b->fact_bits);
+            b->fact_words = base_xcalloc((b->nfacts + 4095) / 4096 + 1, sizeof *b->fact_words);
         }
     }
     if (b->g.nmoves <= BOARD_PREMADE) {

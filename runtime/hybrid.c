@@ -64,6 +64,10 @@
 /* The most time aot's plan gives making the board (but the system
  * compiler's run): past it, the plan goes on without */
 #define AOT_BOARD_SECONDS 5.0
+/* A slice of the network against the board in jit's plan: longer than
+ * CAL_SECONDS' (the two are closer; hex and Amazons 10x10 took the network
+ * in 1 to 2 of 10 makes with 1.5 ms slices) */
+#define JIT_BOARD_SLICE 0.006
 /* The least processor time the board's sampling is given in jit's plan */
 #define JIT_BOARD_SAMPLE_LEAST 0.02
 
@@ -294,8 +298,8 @@ static uint32_t time_engines(Hybrid *h, Timed *t, uint32_t n)
  * for aot, the board (the network, if any, first); for jit, when the
  * network is kept but slow (below JIT_BOARD_TRY steps a second), the board
  * of libtcc's code is made then, its second tier started, and timed
- * against it. The losers are destroyed but the goal-directed code (the network's
- * for states outside it). */
+ * against it. The losers are destroyed, but for the goal-directed code
+ * (the network's, for states outside it). */
 static void time_plan(void *arg)
 {
     Hybrid *h = arg;
@@ -310,7 +314,8 @@ static void time_plan(void *arg)
     if (n == 0)
         return;
     uint32_t win = time_engines(h, t, n);
-    if (h->board_later && t[win].ops == &rt_engine_pn && t[win].best < JIT_BOARD_TRY) {
+    const EngineOps *keep = t[win].ops;
+    if (h->board_later && keep == &rt_engine_pn && t[win].best < JIT_BOARD_TRY) {
         char *why = NULL;
         /* its sampling bounded by half the processor time the network
          * took to make, so that the trial costs ready about what the
@@ -327,18 +332,21 @@ static void time_plan(void *arg)
         h->ctl->error = NULL;
         h->ctl->create_status = 0;
         if (h->board) {
-            double gain = rt_board_tier2(h->board) ? JIT_TIER2_GAIN : 1;
+            double gain = rt_board_tier2(h->board) ? JIT_TIER2_GAIN : 1, slice = h->slice;
             Timed u[2] = {{.ops = t[win].ops, .e = t[win].e, .gain = 1},
                           {.ops = &rt_engine_board, .e = h->board, .gain = gain}};
-            if (time_engines(h, u, 2) == 1)
-                t[n++] = (Timed){.ops = &rt_engine_board, .e = h->board}, win = n - 1;
+            h->slice = JIT_BOARD_SLICE;
+            uint32_t k = time_engines(h, u, 2);
+            h->slice = slice;
+            if (k == 1)
+                keep = &rt_engine_board;
         }
     }
-    if (t[win].ops != &rt_engine_pn && h->pn) {
+    if (keep != &rt_engine_pn && h->pn) {
         rt_engine_pn.destroy(h->pn);
         h->pn = NULL;
     }
-    if (t[win].ops != &rt_engine_board && h->board) {
+    if (keep != &rt_engine_board && h->board) {
         rt_engine_board.destroy(h->board);
         h->board = NULL;
     }
