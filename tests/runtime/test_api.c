@@ -1801,6 +1801,33 @@ static const char PATHS[] = "(role a) (role b)\n"
                             "(<= terminal (true (at n3)))\n"
                             "(goal a 100) (goal b 0)\n";
 
+/* One random game of tic-tac-toe played by m, whose answers in every
+ * state agree with ref's r, and other's too (when not NULL). */
+static void play_agreeing(GdlMachine *r, GdlMachine *m, GdlMachine *other, GdlRng *rng)
+{
+    GdlState *s = initial(m);
+    for (;;) {
+        char text[1024];
+        size_t at = 0;
+        for (size_t i = 0; i < gdl_state_size(s); i++)
+            at += (size_t)snprintf(text + at, sizeof text - at, "%s ", gdl_state_fact(m, s, i));
+        answers_agree(r, m, text);
+        if (other)
+            answers_agree(r, other, text);
+        bool term;
+        assert_int_equal(gdl_state_is_terminal(m, s, &term), GDL_OK);
+        if (term)
+            break;
+        GdlMove joint[2];
+        assert_int_equal(gdl_state_random_joint_move(m, s, rng, joint), GDL_OK);
+        GdlState *t = NULL;
+        assert_int_equal(gdl_state_next(m, s, joint, &t), GDL_OK);
+        gdl_state_free(s);
+        s = t;
+    }
+    gdl_state_free(s);
+}
+
 /* Engine board's second tier (board:tiered, as the plan of jit plays the
  * board): libtcc's code answers at once, the system compiler's, made by a
  * thread of its own, from the first query after it is loaded, with the
@@ -1823,25 +1850,7 @@ static void board_second_tier(void **state)
     int after = 0;
     while (after < 5 && gdl_now() < until) {
         bool tier2 = strstr(gdl_machine_plan(m), "the system compiler's code") != NULL;
-        GdlState *s = initial(m);
-        for (;;) {
-            char text[1024];
-            size_t at = 0;
-            for (size_t i = 0; i < gdl_state_size(s); i++)
-                at += (size_t)snprintf(text + at, sizeof text - at, "%s ", gdl_state_fact(m, s, i));
-            answers_agree(r, m, text);
-            bool term;
-            assert_int_equal(gdl_state_is_terminal(m, s, &term), GDL_OK);
-            if (term)
-                break;
-            GdlMove joint[2];
-            assert_int_equal(gdl_state_random_joint_move(m, s, &rng, joint), GDL_OK);
-            GdlState *t = NULL;
-            assert_int_equal(gdl_state_next(m, s, joint, &t), GDL_OK);
-            gdl_state_free(s);
-            s = t;
-        }
-        gdl_state_free(s);
+        play_agreeing(r, m, NULL, &rng);
         after += tier2;
     }
     if (after == 0)
@@ -1872,26 +1881,7 @@ static void board_claims_are_checked(void **state)
     GdlRng rng;
     gdl_rng_seed(&rng, 3);
     for (int game = 0; game < 10; game++) {
-        GdlState *s = initial(wrong);
-        for (;;) {
-            char text[1024];
-            size_t at = 0;
-            for (size_t i = 0; i < gdl_state_size(s); i++)
-                at += (size_t)snprintf(text + at, sizeof text - at, "%s ", gdl_state_fact(wrong, s, i));
-            answers_agree(r, wrong, text);
-            answers_agree(r, m, text);
-            bool term;
-            assert_int_equal(gdl_state_is_terminal(wrong, s, &term), GDL_OK);
-            if (term)
-                break;
-            GdlMove joint[2];
-            assert_int_equal(gdl_state_random_joint_move(wrong, s, &rng, joint), GDL_OK);
-            GdlState *t = NULL;
-            assert_int_equal(gdl_state_next(wrong, s, joint, &t), GDL_OK);
-            gdl_state_free(s);
-            s = t;
-        }
-        gdl_state_free(s);
+        play_agreeing(r, wrong, m, &rng);
     }
     /* unchecked, the initial state's nine cells fall into three slots */
     GdlState *s0 = initial(unchecked);
