@@ -2058,6 +2058,35 @@ static void emit_query(Bg *b, uint32_t q)
     free(name);
 }
 
+/* The longest chain of calls among the relations of the rules (a
+ * component of mutual recursion counted once): the generated code's
+ * calls of non-recursive relations nest that deep on the machine's own
+ * stack (a chain of 10,000 propositions: unit/deep). */
+static uint32_t call_depth(const Ir *ir)
+{
+    uint32_t *d = base_xcalloc(ir->sccs.n + 1, sizeof *d), most = 0;
+    for (uint32_t c = 0; c < ir->sccs.n; c++) { /* dependencies first */
+        const IrScc *S = &ir->sccs.v[c];
+        for (uint32_t k = 0; k < S->nrels; k++) {
+            const IrRel *rel = &ir->rels.v[ir->scc_rels.v[S->rels + k]];
+            for (uint32_t i = 0; i < rel->nrules; i++) {
+                const IrRule *r = &ir->rules.v[ir->rule_index.v[rel->rules + i]];
+                for (uint32_t j = 0; j < r->nlits; j++) {
+                    const IrLit *l = &ir->lits.v[r->lits + j];
+                    if (l->kind != IR_LIT_POS && l->kind != IR_LIT_NEG)
+                        continue;
+                    uint32_t t = ir->rels.v[l->rel].scc;
+                    if (t != c && d[t] + 1 > d[c])
+                        d[c] = d[t] + 1;
+                }
+            }
+        }
+        most = d[c] > most ? d[c] : most;
+    }
+    free(d);
+    return most;
+}
+
 /* How the relations the code reaches are evaluated, in words. */
 static char *summary_of(Bg *b)
 {
@@ -2120,6 +2149,9 @@ char *bg_emit_summary(const BgGame *g, size_t *len, char **summary, char **err)
         free(b.funcs.s);
         return NULL;
     }
+    uint32_t depth = call_depth(ir);
+    if (depth > BG_MAX_CALL_DEPTH)
+        fail_with(&b, base_sprintf("the rules call relations %" PRIu32 " deep, more than %d", depth, BG_MAX_CALL_DEPTH));
     uint32_t ql = query_of(&b, legal, 1, MODE_LEGAL), qn = query_of(&b, next, 0, MODE_NEXT),
              qt = query_of(&b, terminal, 0, MODE_TEST), qg = query_of(&b, goal, 0, MODE_GOAL);
     for (uint32_t q = 0; q < b.qs.n && !b.err; q++)

@@ -35,6 +35,7 @@ enum {
     BG_MAX_SLOTS = 1u << 20, /* slots of a state */
     BG_MAX_MOVES = 1u << 22, /* move numbers of all shapes together */
     BG_MAX_DEPTH = 4096,     /* nested calls of recursive relations */
+    BG_MAX_CALL_DEPTH = 256, /* the longest chain of calls among the rules' relations */
     BG_MEMO_WORDS = 8,       /* a line of the tests' memo: epoch, query, 4 arguments, answer */
     BG_MEMO_ARITY = 4,       /* tests of more arguments are not remembered */
 };
