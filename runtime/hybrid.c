@@ -297,8 +297,9 @@ static uint32_t time_engines(Hybrid *h, Timed *t, uint32_t n)
 /* Times the engines made: the network against the goal-directed code and,
  * for aot, the board (the network, if any, first); for jit, when the
  * network is kept but slow (below JIT_BOARD_TRY steps a second), the board
- * of libtcc's code is made then, its second tier started, and timed
- * against it. The losers are destroyed, but for the goal-directed code
+ * of libtcc's code is made then and timed against it, its steps taken at
+ * JIT_TIER2_GAIN times their worth, and its second tier started when it
+ * wins. The losers are destroyed, but for the goal-directed code
  * (the network's, for states outside it). */
 static void time_plan(void *arg)
 {
@@ -332,14 +333,19 @@ static void time_plan(void *arg)
         h->ctl->error = NULL;
         h->ctl->create_status = 0;
         if (h->board) {
-            double gain = rt_board_tier2(h->board) ? JIT_TIER2_GAIN : 1, slice = h->slice;
+            double slice = h->slice;
             Timed u[2] = {{.ops = t[win].ops, .e = t[win].e, .gain = 1},
-                          {.ops = &rt_engine_board, .e = h->board, .gain = gain}};
+                          {.ops = &rt_engine_board, .e = h->board, .gain = JIT_TIER2_GAIN}};
             h->slice = JIT_BOARD_SLICE;
             uint32_t k = time_engines(h, u, 2);
             h->slice = slice;
-            if (k == 1)
+            /* the second tier started once the board won, so that a
+             * compiler never runs for a board thrown away (where it does
+             * not start, the board plays on by libtcc's code) */
+            if (k == 1) {
                 keep = &rt_engine_board;
+                rt_board_tier2(h->board);
+            }
         }
     }
     if (keep != &rt_engine_pn && h->pn) {
