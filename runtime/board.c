@@ -1277,7 +1277,7 @@ static bool options(Board *b, const char *arg, bool *cc, bool *tiered, char **er
  * is loaded, the next query plays by it: the switch is made between
  * queries, on the machine's thread, and both codes are of the same C, so
  * the answers do not change, only their speed. Freeing the board kills a
- * compiler still running and joins the thread.
+ * compiler still running and waits for the thread to end.
  */
 static void *tier2_run(void *arg)
 {
@@ -1322,6 +1322,9 @@ bool rt_board_tier2(void *e)
         free(t);
         return false;
     }
+    /* waited for by its state (tier2_take, tier2_stop), which it sets
+     * last, touching nothing of t after */
+    pthread_detach(t->thread);
     b->t2 = t;
     return true;
 }
@@ -1333,7 +1336,6 @@ static void tier2_take(Board *b)
     int state = atomic_load_explicit(&t->state, memory_order_acquire);
     if (state == T2_RUNNING)
         return;
-    pthread_join(t->thread, NULL);
     if (state == T2_READY) {
         rt_jit_free(b->jit);
         b->jit = NULL;
@@ -1356,7 +1358,9 @@ static void tier2_stop(Board *b)
     if (!t)
         return;
     atomic_store(&t->cancel, true);
-    pthread_join(t->thread, NULL);
+    /* the compiler, if still running, is killed within a few ms */
+    while (atomic_load_explicit(&t->state, memory_order_acquire) == T2_RUNNING)
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
     if (t->dl)
         dlclose(t->dl);
     free(t->code);
