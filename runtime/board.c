@@ -73,11 +73,8 @@ typedef struct Tier2 {
     const GdlGame *game;
     char *code;
     size_t len;
-    void *dl;
-    BgLegalFn legal;
-    BgNextFn next;
-    BgTerminalFn terminal;
-    BgGoalsFn goals;
+    char *path;         /* the object compiled, once READY: loaded by the
+                         * machine's thread (dlopen and dlclose on one) */
 } Tier2;
 
 typedef struct Board {
@@ -1283,20 +1280,9 @@ static void *tier2_run(void *arg)
 {
     Tier2 *t = arg;
     char *why = NULL;
-    void *dl = rt_cc_network(t->game, t->code, t->len, &t->cancel, &why);
+    t->path = rt_cc_object(t->game, t->code, t->len, &t->cancel, &why);
     free(why);
-    if (dl) {
-        t->legal = (BgLegalFn)dlsym(dl, "bg_legal");
-        t->next = (BgNextFn)dlsym(dl, "bg_next");
-        t->terminal = (BgTerminalFn)dlsym(dl, "bg_terminal");
-        t->goals = (BgGoalsFn)dlsym(dl, "bg_goals");
-        if (!t->legal || !t->next || !t->terminal || !t->goals) {
-            dlclose(dl);
-            dl = NULL;
-        }
-    }
-    t->dl = dl;
-    atomic_store_explicit(&t->state, dl ? T2_READY : T2_FAILED, memory_order_release);
+    atomic_store_explicit(&t->state, t->path ? T2_READY : T2_FAILED, memory_order_release);
     return NULL;
 }
 
@@ -1336,17 +1322,26 @@ static void tier2_take(Board *b)
     int state = atomic_load_explicit(&t->state, memory_order_acquire);
     if (state == T2_RUNNING)
         return;
-    if (state == T2_READY) {
+    char *why = NULL;
+    void *dl = state == T2_READY ? rt_cc_load(t->path, &why) : NULL;
+    free(why);
+    BgLegalFn legal = dl ? (BgLegalFn)dlsym(dl, "bg_legal") : NULL;
+    BgNextFn next = dl ? (BgNextFn)dlsym(dl, "bg_next") : NULL;
+    BgTerminalFn terminal = dl ? (BgTerminalFn)dlsym(dl, "bg_terminal") : NULL;
+    BgGoalsFn goals = dl ? (BgGoalsFn)dlsym(dl, "bg_goals") : NULL;
+    if (legal && next && terminal && goals) {
         rt_jit_free(b->jit);
         b->jit = NULL;
-        b->dl = t->dl;
-        b->legal = t->legal;
-        b->next = t->next;
-        b->terminal = t->terminal;
-        b->goals = t->goals;
+        b->dl = dl;
+        b->legal = legal;
+        b->next = next;
+        b->terminal = terminal;
+        b->goals = goals;
         if (b->plan && strncmp(b->plan, "board: ", 7) == 0)
             b->plan2 = base_sprintf("board, the system compiler's code: %s", b->plan + 7);
-    }
+    } else if (dl)
+        dlclose(dl);
+    free(t->path);
     free(t->code);
     free(t);
     b->t2 = NULL;
@@ -1361,8 +1356,7 @@ static void tier2_stop(Board *b)
     /* the compiler, if still running, is killed within a few ms */
     while (atomic_load_explicit(&t->state, memory_order_acquire) == T2_RUNNING)
         nanosleep(&(struct timespec){0, 1000000}, NULL);
-    if (t->dl)
-        dlclose(t->dl);
+    free(t->path);
     free(t->code);
     free(t);
     b->t2 = NULL;

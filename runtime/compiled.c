@@ -856,7 +856,7 @@ static void *aot_create(const GdlGame *game, const char *arg, GtStore *store, Rt
     return c;
 }
 
-void *rt_cc_network(const GdlGame *game, const char *code, size_t len, const atomic_bool *cancel, char **err)
+char *rt_cc_object(const GdlGame *game, const char *code, size_t len, const atomic_bool *cancel, char **err)
 {
     char hash[17];
     cg_game_hash(game->front.src, hash);
@@ -868,16 +868,29 @@ void *rt_cc_network(const GdlGame *game, const char *code, size_t len, const ato
     bool checked;
     char *path = aot_object(game, t.s, t.len, cancel, &checked, err);
     free(t.s);
+    if (path && !checked && !so_check(path, game->front.src, err)) {
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+void *rt_cc_load(const char *path, char **err)
+{
+    char *p = strchr(path, '/') ? base_xstrdup(path) : base_sprintf("./%s", path);
+    void *dl = dlopen(p, RTLD_NOW | RTLD_LOCAL);
+    free(p);
+    if (!dl)
+        *err = base_sprintf("cannot load %s: %s", path, dlerror());
+    return dl;
+}
+
+void *rt_cc_network(const GdlGame *game, const char *code, size_t len, const atomic_bool *cancel, char **err)
+{
+    char *path = rt_cc_object(game, code, len, cancel, err);
     if (!path)
         return NULL;
-    void *dl = NULL;
-    if (checked || so_check(path, game->front.src, err)) {
-        char *p = strchr(path, '/') ? base_xstrdup(path) : base_sprintf("./%s", path);
-        dl = dlopen(p, RTLD_NOW | RTLD_LOCAL);
-        free(p);
-        if (!dl)
-            *err = base_sprintf("cannot load %s: %s", path, dlerror());
-    }
+    void *dl = rt_cc_load(path, err);
     free(path);
     return dl;
 }

@@ -21,6 +21,11 @@ bool rt_compile_so(const GdlGame *game, const char *so_path, RtCompileProgress p
  * *err. cancel (NULL: none) stops the compiler once set (a thread
  * compiling in the background: board.c's second tier). */
 void *rt_cc_network(const GdlGame *game, const char *code, size_t len, const atomic_bool *cancel, char **err);
+/* rt_cc_network in two: the object's path in the cache, compiled there if
+ * need be, sealed and checked (malloc-ed; NULL with *err), and loading it
+ * (the dlopen handle). */
+char *rt_cc_object(const GdlGame *game, const char *code, size_t len, const atomic_bool *cancel, char **err);
+void *rt_cc_load(const char *path, char **err);
 /* The C compiler (GDLC_CC, else CC, else cc) and the flags it is given. */
 const char *rt_cc(void);
 extern const char *const rt_cc_flags;
