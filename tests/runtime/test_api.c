@@ -613,10 +613,13 @@ static void cancellation_inside_a_query(void **state)
     assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
     bool terminal;
     gdl_machine_set_deadline(m, gdl_now() + 0.05);
-    if (strcmp(gdl_machine_plan(m), "propositional network") == 0) {
+    const char *plan = gdl_machine_plan(m);
+    if (strcmp(plan, "propositional network") == 0 || strncmp(plan, "board", 5) == 0) {
         /* engine jit plays it by its network, where grounding found the
-         * query never true: no search to cancel (jit:goal runs this test
-         * on the goal-directed code) */
+         * query never true, or (where the network is slow: under the
+         * sanitizers) by the board, whose join reads the empty (at ...)
+         * first: no search to cancel (jit:goal runs this test on the
+         * goal-directed code) */
         assert_int_equal(gdl_state_is_terminal(m, s, &terminal), GDL_OK);
         assert_false(terminal);
     } else
