@@ -1015,6 +1015,7 @@ static void emit_call(void *p)
 
 typedef struct CompileCall {
     const char *name, *code;
+    const RtControl *ctl;
     char **err;
     RtJit *jit;
 } CompileCall;
@@ -1022,7 +1023,7 @@ typedef struct CompileCall {
 static void compile_call(void *p)
 {
     CompileCall *c = p;
-    c->jit = rt_jit_compile(c->name, c->code, NULL, 0, c->err);
+    c->jit = rt_jit_compile(c->name, c->code, NULL, 0, c->ctl, c->err);
 }
 
 /* Compiles code (libtcc, or the system compiler when cc) and finds its
@@ -1038,7 +1039,7 @@ static bool compile_text(Board *b, const char *code, size_t len, bool cc, char *
             b->goals = (BgGoalsFn)dlsym(b->dl, "bg_goals");
         }
     } else {
-        CompileCall call = {b->game->front.src ? b->game->front.src->name : "game", code, why, NULL};
+        CompileCall call = {b->game->front.src ? b->game->front.src->name : "game", code, b->ctl, why, NULL};
         rt_stack_run(compile_call, &call);
         b->jit = call.jit;
         if (b->jit) {
@@ -1160,6 +1161,8 @@ static char *board_code(Board *b, size_t *len, char **err)
     b->nsym = b->game->front.syms.n;
     b->g.ir = &b->game->front.ir;
     b->g.syms = &b->game->front.syms;
+    b->g.stop = stop_cb;
+    b->g.stop_ctx = b->ctl;
     symtab_init(&b->lsyms);
     for (uint32_t i = 0; i < b->game->front.syms.n; i++)
         symtab_intern(&b->lsyms, symtab_str(&b->game->front.syms, i), b->game->front.syms.len[i]);
@@ -1448,6 +1451,34 @@ static int board_build(Board *b, bool cc, char **why, char **err)
     return 1;
 }
 
+typedef struct BuildCall {
+    Board *b;
+    bool cc;
+    char **why, **err;
+    int made;
+} BuildCall;
+
+static void build_call(void *p)
+{
+    BuildCall *c = p;
+    c->made = board_build(c->b, c->cc, c->why, c->err);
+}
+
+/* board_build, where running out of memory frees the board first: its
+ * code is libtcc's or dlopen's memory, which the journal does not know
+ * (unit/oom, under the leak checker), then goes on to the caller's
+ * handler. */
+static int board_build_whole(Board *b, bool cc, char **why, char **err)
+{
+    BuildCall c = {b, cc, why, err, 0};
+    const char *oom = base_oom_catch(build_call, &c);
+    if (oom) {
+        board_free(b);
+        base_fatal(oom);
+    }
+    return c.made;
+}
+
 static void *board_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
 {
     Board *b = base_xcalloc(1, sizeof *b);
@@ -1462,7 +1493,7 @@ static void *board_create(const GdlGame *game, const char *arg, GtStore *store, 
         return NULL;
     }
     char *why = NULL;
-    int made = board_build(b, cc, &why, err);
+    int made = board_build_whole(b, cc, &why, err);
     if (made < 0) {
         free(why);
         board_free(b);
@@ -1495,7 +1526,7 @@ void *rt_board_make(const GdlGame *game, bool cc, double sample_seconds, GtStore
     b->store = store;
     b->ctl = ctl;
     b->sample_seconds = sample_seconds > 0 && sample_seconds < BOARD_SAMPLE_SECONDS ? sample_seconds : BOARD_SAMPLE_SECONDS;
-    if (board_build(b, cc, why, why) <= 0) {
+    if (board_build_whole(b, cc, why, why) <= 0) {
         board_free(b);
         return NULL;
     }
