@@ -1402,9 +1402,16 @@ typedef struct Planner {
     bool *done;
     double best_cost;
     uint32_t nodes;
+    bool stopped; /* BgGame.stop said so */
+    /* scratch for every depth k, allocated once (the search visits up to
+     * PLAN_NODES nodes; the board is made while a match starts): the bound
+     * variables after k literals, and the candidates at k with their costs */
+    bool *bound;   /* (nlits + 1) rows of nvars + 1 */
+    uint32_t *cand; /* nlits rows of nlits + 1 */
+    double *work, *fan;
 } Planner;
 
-static void plan_search(Planner *p, uint32_t k, const bool *bound, double runs, double cost)
+static void plan_search(Planner *p, uint32_t k, double runs, double cost)
 {
     const IrRule *r = p->r;
     if (cost >= p->best_cost)
@@ -1414,58 +1421,72 @@ static void plan_search(Planner *p, uint32_t k, const bool *bound, double runs, 
         memcpy(p->best, p->cur, r->nlits * sizeof *p->best);
         return;
     }
-    bool *next = base_xcalloc(r->nvars + 1, sizeof *next);
+    size_t nb = (size_t)r->nvars + 1, nl = (size_t)r->nlits + 1;
+    const bool *bound = p->bound + k * nb;
+    bool *next = p->bound + (k + 1) * nb;
     /* the cheapest first, so that a good order is found early */
-    uint32_t *cand = base_xcalloc(r->nlits + 1, sizeof *cand), nc = 0;
-    double *key = base_xcalloc(r->nlits + 1, sizeof *key);
+    uint32_t *cand = p->cand + k * nl, nc = 0;
+    double *work = p->work + k * nl, *fan = p->fan + k * nl;
     for (uint32_t i = 0; i < r->nlits; i++) {
-        double work, fan;
-        if (p->done[i] || !lit_cost(p->b, &p->b->ir->lits.v[r->lits + i], bound, &work, &fan))
+        double w, f;
+        if (p->done[i] || !lit_cost(p->b, &p->b->ir->lits.v[r->lits + i], bound, &w, &f))
             continue;
         uint32_t at = nc++;
-        for (; at > 0 && key[at - 1] > work + fan; at--) {
+        for (; at > 0 && work[at - 1] + fan[at - 1] > w + f; at--) {
             cand[at] = cand[at - 1];
-            key[at] = key[at - 1];
+            work[at] = work[at - 1];
+            fan[at] = fan[at - 1];
         }
         cand[at] = i;
-        key[at] = work + fan;
+        work[at] = w;
+        fan[at] = f;
     }
     for (uint32_t c = 0; c < nc && p->nodes < PLAN_NODES; c++) {
         uint32_t i = cand[c];
         const IrLit *l = &p->b->ir->lits.v[r->lits + i];
-        double work, fan;
-        lit_cost(p->b, l, bound, &work, &fan);
-        p->nodes++;
+        if ((++p->nodes & 255) == 0 && p->b->g->stop && p->b->g->stop(p->b->g->stop_ctx)) {
+            p->stopped = true;
+            p->nodes = PLAN_NODES;
+        }
+        if (cost + runs * work[c] >= p->best_cost)
+            continue; /* (the call would return at once) */
         memcpy(next, bound, r->nvars * sizeof *next);
         if (l->kind == IR_LIT_POS || l->kind == LIT_BIND_EQ)
             for (uint32_t a = 0; a < l->nargs; a++)
                 mark_bound(p->b, p->b->ir->largs.v[l->args + a], next);
         p->done[i] = true;
         p->cur[k] = i;
-        plan_search(p, k + 1, next, runs * fan, cost + runs * work);
+        plan_search(p, k + 1, runs * fan[c], cost + runs * work[c]);
         p->done[i] = false;
     }
-    free(cand);
-    free(key);
-    free(next);
 }
 
-static void plan_rule(const Bg *b, const IrRule *r, const bool *bound0, uint32_t *order)
+/* False when BgGame.stop stopped the search (order is then the best
+ * found so far). */
+static bool plan_rule(const Bg *b, const IrRule *r, const bool *bound0, uint32_t *order)
 {
     Planner p = {.b = b, .r = r, .best_cost = 1e300};
-    p.cur = base_xcalloc(r->nlits + 1, sizeof *p.cur);
-    p.best = base_xcalloc(r->nlits + 1, sizeof *p.best);
-    p.done = base_xcalloc(r->nlits + 1, sizeof *p.done);
-    bool *bound = base_xcalloc(r->nvars + 1, sizeof *bound);
-    memcpy(bound, bound0, r->nvars * sizeof *bound);
+    size_t nb = (size_t)r->nvars + 1, nl = (size_t)r->nlits + 1;
+    p.cur = base_xcalloc(nl, sizeof *p.cur);
+    p.best = base_xcalloc(nl, sizeof *p.best);
+    p.done = base_xcalloc(nl, sizeof *p.done);
+    p.bound = base_xcalloc(nl * nb, sizeof *p.bound);
+    p.cand = base_xcalloc(nl * nl, sizeof *p.cand);
+    p.work = base_xcalloc(nl * nl, sizeof *p.work);
+    p.fan = base_xcalloc(nl * nl, sizeof *p.fan);
+    memcpy(p.bound, bound0, r->nvars * sizeof *p.bound);
     for (uint32_t i = 0; i < r->nlits; i++)
         p.best[i] = i;
-    plan_search(&p, 0, bound, 1, 0);
+    plan_search(&p, 0, 1, 0);
     memcpy(order, p.best, r->nlits * sizeof *order);
     free(p.cur);
     free(p.best);
     free(p.done);
-    free(bound);
+    free(p.bound);
+    free(p.cand);
+    free(p.work);
+    free(p.fan);
+    return !p.stopped;
 }
 
 /* ---- functions --------------------------------------------------------------- */
@@ -1515,7 +1536,8 @@ static void emit_rule_as(Bg *b, const char *name, uint32_t rule, uint32_t mode, 
             match(&x, e, hargs[i]);
         }
     }
-    plan_rule(b, r, x.bound, x.order);
+    if (!plan_rule(b, r, x.bound, x.order))
+        fail_with(b, base_xstrdup("cancelled"));
     emit_lits(&x, 0);
     strbuf_addf(&b->protos, "static %s %s(BgCtx *c, const unsigned int *a);\n", test ? "int" : "void", name);
     strbuf_addf(&b->funcs, "/* line %" PRIu32 " of the game */\n", line_no);

@@ -74,6 +74,10 @@ typedef struct BgGame {
     bool unchecked; /* next overwrites a slot written before instead of
                      * reporting BG_CLAIM (for tests: a wrong layout then
                      * plays wrong, and verify must catch it) */
+    /* polled while the code is made (the search of join orders), NULL for
+     * never: true stops it, and bg_emit fails with "cancelled" */
+    bool (*stop)(void *ctx);
+    void *stop_ctx;
 } BgGame;
 
 /* Places the relations' slots and the shapes' move numbers; false (and
