@@ -239,6 +239,15 @@ const GdlEngineInfo *gdl_engines(void);
  * cannot be read, GDL_BAD_ARGUMENT for one that is not a gdlc object of this
  * game or a bad option, GDL_LIMIT when the game is past an engine's limits. */
 GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **m);
+/* The same, given up when the deadline (seconds of CLOCK_MONOTONIC, 0 for
+ * none) passes or *cancel (NULL for none) becomes non-zero before the
+ * machine is made: then GDL_CANCELLED and *m NULL. Making polls them where
+ * it takes long (grounding, the plan's timing, the board's sampling and
+ * join orders, a compile waiting for another thread's); a compile under
+ * way ends first. The machine starts with no deadline and no cancel
+ * flag. */
+GdlStatus gdl_machine_new_until(const GdlGame *game, const char *engine, double deadline, const volatile int *cancel,
+                                GdlMachine **m);
 void gdl_machine_free(GdlMachine *m);
 /* The engine's name. */
 const char *gdl_machine_engine(const GdlMachine *m);

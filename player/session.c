@@ -158,10 +158,13 @@ static void *an_build_run(void *p)
  * a large game (jit: libtcc, and the plan's timing of a network) can take
  * longer than the start clock. The session waits for them until its start
  * clock ends; when they are late it plays on ref machines (made at once)
- * and adopts them at a later turn. gdl_machine_new cannot be interrupted:
- * the thread checks the build's cancel flag between machines, and
- * session_free raises it and joins the thread, so that it waits for one
- * machine at most and nothing outlives the session. */
+ * and adopts them at a later turn. The machines are made under the
+ * build's cancel flag (gdl_machine_new_until), which session_free raises
+ * before it joins the thread: making stops at its next poll (a compile
+ * under way ends first), so that nothing outlives the session and the
+ * builds of matches that are gone do not pile up behind libtcc's lock
+ * (player/soak under the sanitizers, where the plan of jit tries the
+ * board, compiled twice). */
 typedef struct EngBuild {
     Build b;              /* first; its cancel flag: no further machine is begun */
     const char *engine;   /* the options' (it outlives the session) */
@@ -186,7 +189,8 @@ static void *eng_build_run(void *p)
     GdlStatus st = GDL_OK;
     char *err = NULL;
     for (unsigned t = 0; t < b->n && st == GDL_OK; t++)
-        st = player_flag_up(&b->b.cancel) ? GDL_CANCELLED : gdl_machine_new(b->b.game, b->engine, &b->m[t]);
+        st = player_flag_up(&b->b.cancel) ? GDL_CANCELLED
+                                           : gdl_machine_new_until(b->b.game, b->engine, 0, &b->b.cancel, &b->m[t]);
     if (st != GDL_OK && st != GDL_CANCELLED)
         err = strdup(gdl_game_error(b->b.game)); /* the message is this thread's */
     build_finish(&b->b, st, err, t0);

@@ -257,7 +257,8 @@ static uint64_t machine_serial(const GdlMachine *m)
     return x ? x : 1;
 }
 
-static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine *volatile *mp, char **err);
+static GdlStatus machine_new(const GdlGame *game, const char *engine, double deadline, const volatile int *cancel,
+                             GdlMachine *volatile *mp, char **err);
 static void rank_known(GdlMachine *m);
 static void shares_make(GdlMachine *m);
 static void shares_release(FactShares *f);
@@ -287,14 +288,26 @@ const char *gdl_game_error(const GdlGame *game)
 
 GdlStatus gdl_machine_new(const GdlGame *game, const char *engine, GdlMachine **out)
 {
+    return gdl_machine_new_until(game, engine, 0, NULL, out);
+}
+
+GdlStatus gdl_machine_new_until(const GdlGame *game, const char *engine, double deadline, const volatile int *cancel,
+                                GdlMachine **out)
+{
     char *err = NULL;
-    GdlStatus st = rt_machine_new(game, engine, out, &err);
+    GdlStatus st = rt_machine_new_until(game, engine, deadline, cancel, out, &err);
     if (st != GDL_OK)
         rt_game_fail(game, st, err);
     return st;
 }
 
 GdlStatus rt_machine_new(const GdlGame *game, const char *engine, GdlMachine **out, char **err)
+{
+    return rt_machine_new_until(game, engine, 0, NULL, out, err);
+}
+
+GdlStatus rt_machine_new_until(const GdlGame *game, const char *engine, double deadline, const volatile int *cancel,
+                               GdlMachine **out, char **err)
 {
     *out = NULL;
     if (err)
@@ -315,7 +328,7 @@ GdlStatus rt_machine_new(const GdlGame *game, const char *engine, GdlMachine **o
         base_journal_release(&journal);
         return GDL_OUT_OF_MEMORY;
     }
-    GdlStatus st = machine_new(game, engine, &m, err);
+    GdlStatus st = machine_new(game, engine, deadline, cancel, &m, err);
     base_oom_pop(&oom_);
     base_journal_swap(outer);
     base_journal_forget_all(&journal);
@@ -325,7 +338,8 @@ GdlStatus rt_machine_new(const GdlGame *game, const char *engine, GdlMachine **o
     return st;
 }
 
-static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine *volatile *mp, char **err)
+static GdlStatus machine_new(const GdlGame *game, const char *engine, double deadline, const volatile int *cancel,
+                             GdlMachine *volatile *mp, char **err)
 {
     if (!engine)
         engine = "jit";
@@ -354,13 +368,34 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, GdlMachine
     m->legal_mark = base_xcalloc(m->roles.n + 1, sizeof *m->legal_mark);
     m->legal_epoch = base_xcalloc(m->roles.n + 1, sizeof *m->legal_epoch);
     char *e = NULL;
-    m->engine = ops->create(game, arg, &m->store, &m->ctl, &e);
+    /* what making polls (grounding, the network's timing, sampling, a
+     * compile waiting for another's); the machine starts without them.
+     * Stopped at the end, an engine made is thrown away: a step stopped
+     * inside may have left it short of its plan (jit without its
+     * goal-directed code). */
+    m->ctl.deadline = deadline;
+    m->ctl.flag = cancel;
+    bool stopped = rt_stop_now(&m->ctl);
+    if (!stopped) {
+        m->engine = ops->create(game, arg, &m->store, &m->ctl, &e);
+        stopped = rt_stop_now(&m->ctl);
+    }
+    m->ctl.deadline = 0;
+    m->ctl.flag = NULL;
+    if (stopped && m->engine) {
+        ops->destroy(m->engine);
+        m->engine = NULL;
+    }
     if (!m->engine) {
+        if (stopped) {
+            free(e);
+            e = base_xstrdup("cancelled: the deadline passed or the cancel flag was raised while the machine was made");
+        }
         if (err)
             *err = e;
         else
             free(e);
-        GdlStatus st = m->ctl.create_status ? m->ctl.create_status : GDL_LIMIT;
+        GdlStatus st = stopped ? GDL_CANCELLED : m->ctl.create_status ? m->ctl.create_status : GDL_LIMIT;
         gdl_machine_free(m);
         *mp = NULL;
         return st;

@@ -678,6 +678,7 @@ typedef struct JitCall {
     const char *code;
     const RtJitSymbol *imports;
     size_t nimp;
+    const RtControl *ctl;
     char **err;
     RtJit *jit;
 } JitCall;
@@ -685,7 +686,7 @@ typedef struct JitCall {
 static void jit_call(void *p)
 {
     JitCall *j = p;
-    j->jit = rt_jit_compile(j->name, j->code, j->imports, j->nimp, j->err);
+    j->jit = rt_jit_compile(j->name, j->code, j->imports, j->nimp, j->ctl, j->err);
 }
 
 static void *jit_create(const GdlGame *game, const char *arg, GtStore *store, RtControl *ctl, char **err)
@@ -709,7 +710,7 @@ static void *jit_create(const GdlGame *game, const char *arg, GtStore *store, Rt
     Compiled *c = compiled_start(game, store, ctl);
     /* libtcc recurses once per nested block: a rule's loops nest once per
      * literal. On a stack segment, as the code generator. */
-    JitCall jc = {game->front.src->name, jcode, imports, nimp, err, NULL};
+    JitCall jc = {game->front.src->name, jcode, imports, nimp, ctl, err, NULL};
     rt_stack_run(jit_call, &jc);
     c->jit = jc.jit;
     free(jcode);

@@ -10,6 +10,8 @@
 #include "jit.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <time.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 #include <libtcc.h>
 
 #include "../base/base.h"
+#include "control.h"
 
 #ifndef GDLC_TCC_LIB_PATH
 #define GDLC_TCC_LIB_PATH "/usr/lib/x86_64-linux-gnu/tcc"
@@ -80,13 +83,46 @@ static char *keep_source(const char *name, const char *code)
     return path;
 }
 
-RtJit *rt_jit_compile(const char *name, const char *code, const RtJitSymbol *imports, size_t nimports, char **err)
+/* Takes tcc_lock, polling ctl's deadline and cancel flag every 5 ms while
+ * another thread compiles; false, without the lock, when they stop it. */
+static bool lock_unless_stopped(const RtControl *ctl)
+{
+    if (!ctl) {
+        pthread_mutex_lock(&tcc_lock);
+        return true;
+    }
+    for (;;) {
+        if (rt_stop_now(ctl))
+            return false;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 5000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        int r = pthread_mutex_timedlock(&tcc_lock, &ts);
+        if (r == 0)
+            return true;
+        if (r != ETIMEDOUT) {
+            pthread_mutex_lock(&tcc_lock);
+            return true;
+        }
+    }
+}
+
+RtJit *rt_jit_compile(const char *name, const char *code, const RtJitSymbol *imports, size_t nimports,
+                      const RtControl *ctl, char **err)
 {
     Errors e = {0};
     /* Allocated before the lock: between lock and unlock nothing may call
      * base_x* (an out-of-memory jump would leave the lock taken). */
     RtJit *j = base_xcalloc(1, sizeof *j);
-    pthread_mutex_lock(&tcc_lock);
+    if (!lock_unless_stopped(ctl)) {
+        free(j);
+        *err = base_xstrdup("cancelled");
+        return NULL;
+    }
     TCCState *s = tcc_new();
     bool created = s != NULL, ok = created;
     if (ok) {

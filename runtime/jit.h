@@ -15,6 +15,8 @@
 
 #include <stddef.h>
 
+struct RtControl; /* control.h */
+
 typedef struct RtJit RtJit;
 
 typedef struct RtJitSymbol {
@@ -23,8 +25,12 @@ typedef struct RtJitSymbol {
 } RtJitSymbol;
 
 /* Compiles code; NULL with *err (malloc-ed) on failure. name appears in
- * libtcc's messages and the kept file's name. */
-RtJit *rt_jit_compile(const char *name, const char *code, const RtJitSymbol *imports, size_t nimports, char **err);
+ * libtcc's messages and the kept file's name. ctl (NULL: none): its
+ * deadline and cancel flag are polled while the compile waits for another
+ * thread's (a machine being made whose match is gone waits no longer):
+ * NULL, with *err "cancelled", when they stop it before it begins. */
+RtJit *rt_jit_compile(const char *name, const char *code, const RtJitSymbol *imports, size_t nimports,
+                      const struct RtControl *ctl, char **err);
 /* The address of a global of the compiled code, or NULL. */
 void *rt_jit_symbol(RtJit *j, const char *name);
 void rt_jit_free(RtJit *j);

@@ -1177,7 +1177,7 @@ static bool compile_net(Pn *q, const GdlGame *game, const PnArgs *a, char **err)
         q->dl = rt_cc_network(game, code, len, NULL, err);
         q->ctell = q->dl ? dlsym(q->dl, "pncg_tell") : NULL;
     } else {
-        q->jit = rt_jit_compile(game->front.src->name, code, NULL, 0, err);
+        q->jit = rt_jit_compile(game->front.src->name, code, NULL, 0, q->ctl, err);
         q->ctell = q->jit ? rt_jit_symbol(q->jit, "pncg_tell") : NULL;
     }
     free(code);

@@ -278,6 +278,9 @@ struct GdlState {
  * callers; gdl_game_error's message is set from it by rt_game_fail, which
  * takes message (NULL: the status's name). */
 GdlStatus rt_machine_new(const GdlGame *game, const char *engine, GdlMachine **out, char **err);
+/* The same, stopped by a deadline or a cancel flag (gdl_machine_new_until). */
+GdlStatus rt_machine_new_until(const GdlGame *game, const char *engine, double deadline, const volatile int *cancel,
+                               GdlMachine **out, char **err);
 void rt_game_fail(const GdlGame *game, GdlStatus st, char *message);
 
 /* Out of memory inside a public call (see GUARDED in api.c): the outermost

@@ -596,6 +596,36 @@ static void cancellation(void **state)
     gdl_state_free(s);
 }
 
+/* Making a machine stops at a cancel flag or a deadline (the player's
+ * build of a match that is gone): the engines that compile poll them
+ * before the compile; a flag raised after it is made, or a deadline that
+ * passes, leaves the machine as gdl_machine_new makes it. */
+static void making_is_cancelled(void **state)
+{
+    (void)state;
+    GdlGame *g = load(GAME("tictactoe"));
+    GdlMachine *m = (GdlMachine *)1;
+    volatile int flag = 1;
+    assert_int_equal(gdl_machine_new_until(g, engine, 0, &flag, &m), GDL_CANCELLED);
+    assert_null(m);
+    assert_non_null(strstr(gdl_game_error(g), "cancelled"));
+    m = (GdlMachine *)1;
+    assert_int_equal(gdl_machine_new_until(g, engine, gdl_now() - 1, NULL, &m), GDL_CANCELLED);
+    assert_null(m);
+    flag = 0;
+    assert_int_equal(gdl_machine_new_until(g, engine, gdl_now() + 600, &flag, &m), GDL_OK);
+    flag = 1; /* the machine no longer polls it */
+    GdlState *s = NULL;
+    assert_int_equal(gdl_state_initial(m, &s), GDL_OK);
+    const GdlMove *moves;
+    size_t n;
+    assert_int_equal(gdl_state_legal(m, s, 0, &moves, &n), GDL_OK);
+    assert_int_equal(n, 9);
+    gdl_state_free(s);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
 /* A query that would run for minutes stops at the deadline, inside the
  * evaluation (a loop over 10^9 combinations; `never` never holds, and no
  * join order can tell before the three loops have bound its arguments). */
@@ -2003,6 +2033,7 @@ static Case cases[] = {
     {"cancellation", cancellation, ON_PLAY_ALL & ~ON_BOARD /* amazons */, GAME("amazons"), NULL, false},
     /* not board: making its machine samples play by ref without a
      * deadline, and this game's first terminal query fills the memory */
+    {"making_is_cancelled", making_is_cancelled, ON_JIT | ON_JIT_GOAL | ON_JIT_PN | ON_BOARD, NULL, NULL, false},
     {"cancellation_inside_a_query", cancellation_inside_a_query, ON_PLAY_ALL & ~ON_BOARD /* minutes */, NULL, NULL,
      false},
     {"limits_stop_runaway_terms", limits_stop_runaway_terms, ON_PLAY_ALL /* runaway */, NULL, RUNAWAY, false},

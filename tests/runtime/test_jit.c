@@ -25,7 +25,7 @@ static void compiles_and_calls_back(void **state)
     (void)state;
     char *err = NULL;
     RtJitSymbol imports[] = {{"host_twice", (const void *)host_twice}};
-    RtJit *j = rt_jit_compile("t", SRC, imports, 1, &err);
+    RtJit *j = rt_jit_compile("t", SRC, imports, 1, NULL, &err);
     assert_non_null(j);
     unsigned long long (*sum)(int) = (unsigned long long (*)(int))rt_jit_symbol(j, "sum");
     int (*quad)(int) = (int (*)(int))rt_jit_symbol(j, "quad");
@@ -34,7 +34,7 @@ static void compiles_and_calls_back(void **state)
     assert_int_equal(quad(5), 20);
     assert_null(rt_jit_symbol(j, "table_missing"));
     /* a second unit alongside */
-    RtJit *k = rt_jit_compile("u", "int sum(int n) { return -n; }", NULL, 0, &err);
+    RtJit *k = rt_jit_compile("u", "int sum(int n) { return -n; }", NULL, 0, NULL, &err);
     assert_non_null(k);
     assert_int_equal(((int (*)(int))rt_jit_symbol(k, "sum"))(3), -3);
     assert_int_equal(sum(2), 3);
@@ -46,7 +46,7 @@ static void errors_name_the_kept_source(void **state)
 {
     (void)state;
     char *err = NULL;
-    RtJit *j = rt_jit_compile("bad", "int f(void) { return undeclared_thing; }\n", NULL, 0, &err);
+    RtJit *j = rt_jit_compile("bad", "int f(void) { return undeclared_thing; }\n", NULL, 0, NULL, &err);
     assert_null(j);
     assert_non_null(strstr(err, "internal error: libtcc could not compile"));
     assert_non_null(strstr(err, "undeclared_thing"));
@@ -65,7 +65,7 @@ static void errors_name_the_kept_source(void **state)
     remove(path);
     free(err);
     /* an unresolved import is an error too, not a crash */
-    j = rt_jit_compile("unresolved", "int nowhere(int); int g(void) { return nowhere(1); }\n", NULL, 0, &err);
+    j = rt_jit_compile("unresolved", "int nowhere(int); int g(void) { return nowhere(1); }\n", NULL, 0, NULL, &err);
     assert_null(j);
     assert_non_null(strstr(err, "nowhere"));
     path = strstr(err, "kept in ") + strlen("kept in ");
@@ -80,7 +80,7 @@ static void *compile_many(void *arg)
     for (int i = 0; i < 20; i++) {
         char src[128], *err = NULL;
         snprintf(src, sizeof src, "int v(void) { return %d; }", i + (int)(long)arg);
-        RtJit *j = rt_jit_compile("thr", src, NULL, 0, &err);
+        RtJit *j = rt_jit_compile("thr", src, NULL, 0, NULL, &err);
         if (j && ((int (*)(void))rt_jit_symbol(j, "v"))() == i + (int)(long)arg)
             ok++;
         rt_jit_free(j);
