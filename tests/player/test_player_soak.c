@@ -299,7 +299,7 @@ int main(int argc, char **argv)
         if (term_limit > 1) { /* ASan: a smaller quarantine, or it counts as growth */
             const char *had = getenv("ASAN_OPTIONS");
             char opts[1024];
-            snprintf(opts, sizeof opts, "%s%squarantine_size_mb=16:allocator_release_to_os_interval_ms=200", had ? had : "", had && *had ? ":" : "");
+            snprintf(opts, sizeof opts, "%s%squarantine_size_mb=16", had ? had : "", had && *had ? ":" : "");
             setenv("ASAN_OPTIONS", opts, 1);
         }
         dup2(pipefd[1], 2);
