@@ -51,11 +51,15 @@
 #define CAL_ROUNDS 3      /* slices per engine */
 #define CAL_KEEP 0.95     /* the network stays if it made at least this share */
 #define CAL_DECISIVE 3.0  /* a round that shows the network this many times the other's best ends the timing */
-/* jit times the board only when the engine the plan kept makes fewer than
- * this many steps a second (processor time): on the fast networks
- * (Tic-tac-toe, Connect Four, Breakthrough, over 10^6 here) making it
- * would only delay ready */
-#define JIT_BOARD_TRY 500000.0
+/* jit times the board only when the network it kept does more than this
+ * work a state change (rt_pn_work_per_step: changes told and gates
+ * visited, counted, not timed, so that a slower machine or a sanitizer's
+ * build decides as a fast one does): on the cheap networks (Tic-tac-toe
+ * 53, Breakthrough 76, Connect Four 160) making it would only delay
+ * ready; Reversi does 1160, Amazons 10x10 1330, chess_200 1584, Hex 2730
+ * (the rate they make is about inverse: 125 to 245 million a second of
+ * processor time here) */
+#define JIT_BOARD_WORK 400.0
 /* What the board's steps with libtcc's code are taken to be worth once
  * its second tier (the system compiler's code) plays: the least ratio of
  * the two measured on the headline games (Tic-tac-toe 1.77; Hex 2.5,
@@ -296,7 +300,7 @@ static uint32_t time_engines(Hybrid *h, Timed *t, uint32_t n)
 
 /* Times the engines made: the network against the goal-directed code and,
  * for aot, the board (the network, if any, first); for jit, when the
- * network is kept but slow (below JIT_BOARD_TRY steps a second), the board
+ * network is kept but slow (over JIT_BOARD_WORK work a step), the board
  * of libtcc's code is made then and timed against it, its steps taken at
  * JIT_TIER2_GAIN times their worth, and its second tier started when it
  * wins. The losers are destroyed, but for the goal-directed code
@@ -316,7 +320,7 @@ static void time_plan(void *arg)
         return;
     uint32_t win = time_engines(h, t, n);
     const EngineOps *keep = t[win].ops;
-    if (h->board_later && keep == &rt_engine_pn && t[win].best < JIT_BOARD_TRY) {
+    if (h->board_later && keep == &rt_engine_pn && rt_pn_work_per_step(h->pn) > JIT_BOARD_WORK) {
         char *why = NULL;
         /* its sampling bounded by half the processor time the network
          * took to make, so that the trial costs ready about what the

@@ -767,7 +767,7 @@ static void set_counting(Pn *p, bool on)
 /* The work (Pn.work) of random playouts from the initial state, up to
  * PN_SAMPLE_STEPS state changes in all: the same moves whichever networks
  * answer, since each answers exactly. */
-static uint64_t sample_work(Pn *p)
+static uint64_t sample_work_n(Pn *p, uint32_t *nsteps)
 {
     set_counting(p, true);
     uint64_t before = p->work + (p->goalnet ? p->goalnet->work : 0);
@@ -808,6 +808,7 @@ static uint64_t sample_work(Pn *p)
             t = u;
         }
         stuck |= steps == start; /* the initial state is terminal: every playout would be this one */
+        *nsteps = steps;
     }
     vec_free(s);
     vec_free(t);
@@ -818,6 +819,19 @@ static uint64_t sample_work(Pn *p)
         after += p->ph.net[i]->work;
     set_counting(p, false);
     return after - before;
+}
+
+static uint64_t sample_work(Pn *p)
+{
+    uint32_t steps = 0;
+    return sample_work_n(p, &steps);
+}
+
+double rt_pn_work_per_step(void *pn)
+{
+    uint32_t steps = 0;
+    uint64_t w = sample_work_n(pn, &steps);
+    return steps ? (double)w / steps : 0;
 }
 
 void rt_pn_count(void *pn, bool on) { set_counting(pn, on); }

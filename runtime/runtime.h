@@ -185,6 +185,10 @@ bool rt_pn_ordered(const void *pn);
  * (twice) and gates visited (Pn.work). */
 void rt_pn_count(void *pn, bool on);
 uint64_t rt_pn_work(const void *pn);
+/* Its work a state change along seeded random playouts (PN_SAMPLE_STEPS
+ * changes): what the plan of jit reads to decide whether the board is
+ * worth trying (the same count on every machine and build). */
+double rt_pn_work_per_step(void *pn);
 /* The goal-directed code's count of its work (the plan): the steps its
  * polls counted (engine.h's POLL: a rule tried, a fact a join's loop met,
  * an answer added) and the facts of the states sent to it, so far, exact
