@@ -1,6 +1,7 @@
 /*
  * gdl.h: the public API of gdlc, a compiler of GDL games to state machines.
- * This is API version 1.0 (GDL_VERSION_NUMBER 10000).
+ * This is API version 1.1 (GDL_VERSION_NUMBER 10100): 1.0 and
+ * gdl_machine_new_until.
  *
  * The model is GGP-Base's StateMachine: a game has roles, an initial state,
  * legal moves per role, a next state per joint move, terminality and goal
@@ -143,8 +144,8 @@ extern "C" {
 /* The API's version: GDL_VERSION_NUMBER is MAJOR * 10000 + MINOR * 100 +
  * PATCH, for #if; gdl_version() is the library's, which may be newer than
  * the header an embedder compiled against. */
-#define GDL_VERSION "1.0.0"
-#define GDL_VERSION_NUMBER 10000
+#define GDL_VERSION "1.1.0"
+#define GDL_VERSION_NUMBER 10100
 
 /* The library's version, "MAJOR.MINOR.PATCH". */
 const char *gdl_version(void);
