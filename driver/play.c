@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <pthread.h>
 
 #include "../include/gdl.h"
 #include "../runtime/trace.h"
@@ -100,6 +101,8 @@ typedef struct PlayOpts {
     bool json;
     bool seconds_given;
     uint64_t playouts;  /* verify's --playouts, at least 1 */
+    unsigned batch;     /* bench's and verify's --batch: lanes (0: one machine) */
+    unsigned threads;   /* bench --batch's --threads (default 1) */
 } PlayOpts;
 
 /* Parses the options the playing commands share; positional arguments are
@@ -143,6 +146,26 @@ static bool parse_play_opts(CliArgs *a, PlayOpts *o, const char **pos, int maxpo
                 cli_usage_error(a->cmd, "--playouts takes at least 1 (a verify of no playout checks nothing)");
                 return false;
             }
+        } else if (cli_opt_value(a, "--batch", &v, &bad) || cli_opt_value(a, "--threads", &v, &bad)) {
+            bool batch = strncmp(arg, "--batch", 7) == 0;
+            const char *name = batch ? "--batch" : "--threads";
+            uint64_t x = 0;
+            if (bad || !cli_parse_u64(a->cmd, name, v, &x))
+                return false;
+            if (strcmp(a->cmd, "bench") != 0 && (strcmp(a->cmd, "verify") != 0 || !batch)) {
+                cli_usage_error(a->cmd, "%s is for gdlc bench%s", name, batch ? " and gdlc verify" : " --batch");
+                return false;
+            }
+            if (batch && (x == 0 || x % 64 || x > GDL_BATCH_MAX_LANES)) {
+                cli_usage_error(a->cmd, "--batch takes a multiple of 64 from 64 to %u lanes, not %s",
+                                GDL_BATCH_MAX_LANES, v);
+                return false;
+            }
+            if (!batch && (x == 0 || x > 256)) {
+                cli_usage_error(a->cmd, "--threads takes 1 to 256, not %s", v);
+                return false;
+            }
+            *(batch ? &o->batch : &o->threads) = (unsigned)x;
         } else if (cli_opt_flag(a, "--json")) {
             if (strcmp(a->cmd, "bench") != 0) {
                 cli_usage_error(a->cmd, "--json is for gdlc bench");
@@ -551,12 +574,313 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+
+/* ---- gdlc bench --batch and verify --batch ------------------------------ */
+
+static char *moves_text(GdlMachine *m, const GdlMove *moves, size_t n);
+
+/* One thread of a batched bench: its batch plays until the end. */
+typedef struct BatchThread {
+    GdlBatch *b;
+    double end;
+    GdlStatus st;
+    GdlBatchStats stats;
+    double seconds;
+    pthread_t tid;
+} BatchThread;
+
+static void *batch_thread(void *arg)
+{
+    BatchThread *t = arg;
+    double t0 = gdl_now();
+    do
+        t->st = gdl_batch_run(t->b, 8, &t->stats);
+    while (t->st == GDL_OK && gdl_now() < t->end);
+    t->seconds = gdl_now() - t0;
+    return NULL;
+}
+
+/* The machine a batch takes its terms from: ref unless --engine says
+ * otherwise (the batch evaluates the network itself; ref is made at once). */
+static const char *batch_engine(const PlayOpts *o) { return o->engine ? o->engine : "ref"; }
+
+static int bench_batch(CliArgs *a, PlayOpts *o, const char *path)
+{
+    Session s;
+    int rc = session_open(&s, path, batch_engine(o), NULL);
+    if (rc != CLI_OK)
+        return rc;
+    unsigned nt = o->threads ? o->threads : 1;
+    BatchThread *t = base_xcalloc(nt, sizeof *t);
+    double t0 = gdl_now();
+    GdlStatus st = gdl_batch_new(s.m, o->batch, o->seed, o->max_steps, &t[0].b);
+    double ready = gdl_now() - s.t_start, made = gdl_now() - t0;
+    if (st != GDL_OK) {
+        fprintf(stderr, "gdlc %s: %s: %s\n", a->cmd, path, gdl_machine_error(s.m));
+        free(t);
+        session_close(&s);
+        return CLI_FAULT;
+    }
+    for (unsigned i = 1; i < nt; i++)
+        gdl_batch_fork(t[0].b, o->seed + (uint64_t)i * o->batch, &t[i].b);
+    double start = gdl_now(), end = start + o->seconds;
+    for (unsigned i = 0; i < nt; i++) {
+        t[i].end = end;
+        if (nt == 1)
+            batch_thread(&t[i]);
+        else if (pthread_create(&t[i].tid, NULL, batch_thread, &t[i]) != 0) {
+            fprintf(stderr, "gdlc %s: cannot start thread %u\n", a->cmd, i);
+            exit(CLI_FAULT);
+        }
+    }
+    GdlBatchStats sum = {0};
+    double secs = 0;
+    for (unsigned i = 0; i < nt; i++) {
+        if (nt > 1)
+            pthread_join(t[i].tid, NULL);
+        sum.passes += t[i].stats.passes;
+        sum.state_changes += t[i].stats.state_changes;
+        sum.playouts += t[i].stats.playouts;
+        sum.capped += t[i].stats.capped;
+        if (t[i].st != GDL_OK && st == GDL_OK) {
+            st = t[i].st;
+            fprintf(stderr, "gdlc %s: %s: thread %u: %s\n", a->cmd, path, i, gdl_batch_error(t[i].b));
+        }
+        secs = t[i].seconds > secs ? t[i].seconds : secs;
+    }
+    double wall = gdl_now() - start;
+    if (st == GDL_OK) {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        double scps = sum.state_changes / wall, pps = sum.playouts / wall;
+        double depth = sum.playouts ? (double)sum.state_changes / (double)sum.playouts : 0;
+        if (o->json) {
+            printf("{\"game\": ");
+            json_string(stdout, path);
+            printf(", \"engine\": \"batch\", \"lanes\": %u, \"threads\": %u, \"seconds\": %.3f, \"state_changes\": %llu, "
+                   "\"playouts\": %llu, \"capped_playouts\": %llu, \"partial\": false, \"state_changes_per_s\": %.1f, "
+                   "\"playouts_per_s\": %.2f, \"state_changes_per_s_per_thread\": %.1f, \"avg_depth\": %.2f, "
+                   "\"load_to_ready_s\": %.6f, \"batch_made_s\": %.6f, \"plan\": ",
+                   o->batch, nt, wall, (unsigned long long)sum.state_changes, (unsigned long long)sum.playouts,
+                   (unsigned long long)sum.capped, scps, pps, scps / nt, depth, ready, made);
+            json_string(stdout, gdl_batch_plan(t[0].b));
+            printf(", \"peak_rss_kb\": %ld}\n", ru.ru_maxrss);
+        } else {
+            printf("game:                %s\nengine:              batch (%s)\nlanes:               %u a thread, %u "
+                   "thread%s\nseconds:             %.2f\nstate changes:       %llu (%.1f per second, %.1f a thread)\n"
+                   "playouts:            %llu (%.2f per second, %llu capped)\naverage depth:       %.2f\n"
+                   "load to ready:       %.2f ms (the batch: %.2f ms)\npeak memory:         %ld KiB\n",
+                   path, gdl_batch_plan(t[0].b), o->batch, nt, nt == 1 ? "" : "s", wall,
+                   (unsigned long long)sum.state_changes, scps, scps / nt, (unsigned long long)sum.playouts, pps,
+                   (unsigned long long)sum.capped, depth, ready * 1e3, made * 1e3, ru.ru_maxrss);
+        }
+        rc = CLI_OK;
+    } else {
+        rc = CLI_FAULT;
+    }
+    for (unsigned i = 0; i < nt; i++)
+        gdl_batch_free(t[i].b);
+    free(t);
+    session_close(&s);
+    return rc;
+}
+
+/* A lane of verify --batch: ref's side of it, played as one machine plays
+ * the playouts of seed + lane (bench's: the moves drawn at the cap). */
+typedef struct RefLane {
+    GdlState *s;
+    GdlRng rng;
+    uint64_t playout, step;
+} RefLane;
+
+static int lane_differs(const char *path, unsigned lane, const RefLane *r, const char *what, const char *batch,
+                        const char *ref)
+{
+    if (strcmp(batch, ref) == 0)
+        return CLI_OK;
+    fprintf(stderr, "%s: lane %u, playout %llu, step %llu: %s differs\n  batch: %s\n  engine ref: %s\n", path, lane,
+            (unsigned long long)r->playout, (unsigned long long)r->step, what, batch, ref);
+    return CLI_FAULT;
+}
+
+static int lane_ref_fault(const char *path, unsigned lane, const RefLane *r, const char *what, GdlMachine *ref)
+{
+    fprintf(stderr, "%s: lane %u, playout %llu, step %llu: %s: engine ref fails: %s\n", path, lane,
+            (unsigned long long)r->playout, (unsigned long long)r->step, what, gdl_machine_error(ref));
+    return CLI_FAULT;
+}
+
+/* Checks one lane's pass against ref: how it began (an end, its goals),
+ * the legal moves, the joint move drawn, and the state it made. */
+static int verify_lane(GdlMachine *ref, GdlBatch *b, GdlMachine *bm, const GdlGame *g, const char *path, unsigned l,
+                       RefLane *r, const GdlState *init, uint64_t max_steps)
+{
+    unsigned nroles = gdl_game_role_count(g);
+    GdlBatchLane info;
+    if (gdl_batch_lane_pass(b, l, &info) != GDL_OK) {
+        fprintf(stderr, "%s: lane %u: %s\n", path, l, gdl_batch_error(b));
+        return CLI_FAULT;
+    }
+    bool terminal = false;
+    if (gdl_state_is_terminal(ref, r->s, &terminal) != GDL_OK)
+        return lane_ref_fault(path, l, r, "terminal", ref);
+    int rc = lane_differs(path, l, r, "terminal", info.ended == GDL_BATCH_TERMINAL ? "terminal" : "not terminal",
+                          terminal ? "terminal" : "not terminal");
+    if (rc != CLI_OK)
+        return rc;
+    if (info.ended == GDL_BATCH_TERMINAL) {
+        int goals[GDL_BATCH_MAX_ROLES];
+        if (gdl_state_goals(ref, r->s, goals) != GDL_OK)
+            return lane_ref_fault(path, l, r, "goals", ref);
+        for (unsigned k = 0; k < nroles && rc == CLI_OK; k++) {
+            char x[16], y[16], what[300];
+            snprintf(x, sizeof x, "%d", info.goals[k]);
+            snprintf(y, sizeof y, "%d", goals[k]);
+            snprintf(what, sizeof what, "the goal of %s", gdl_game_role_name(g, k));
+            rc = lane_differs(path, l, r, what, x, y);
+        }
+    } else {
+        char x[32], y[32];
+        snprintf(x, sizeof x, "%s", info.ended == GDL_BATCH_CAPPED ? "capped" : "playing");
+        snprintf(y, sizeof y, "%s", r->step == max_steps ? "capped" : "playing");
+        rc = lane_differs(path, l, r, "the step cap", x, y);
+        if (rc == CLI_OK && info.ended == GDL_BATCH_CAPPED) {
+            GdlMove joint[GDL_BATCH_MAX_ROLES];
+            if (gdl_state_random_joint_move(ref, r->s, &r->rng, joint) != GDL_OK)
+                return lane_ref_fault(path, l, r, "the moves drawn at the cap", ref);
+        }
+    }
+    if (rc != CLI_OK)
+        return rc;
+    if (info.ended) {
+        gdl_state_free(r->s);
+        if (!(r->s = gdl_state_copy(init)))
+            return lane_ref_fault(path, l, r, "the initial state", ref);
+        r->playout++;
+        r->step = 0;
+    }
+    GdlMove joint[GDL_BATCH_MAX_ROLES];
+    for (unsigned k = 0; k < nroles && rc == CLI_OK; k++) {
+        const GdlMove *mb, *mr;
+        size_t nb, nr;
+        if (gdl_batch_lane_legal(b, l, k, &mb, &nb) != GDL_OK) {
+            fprintf(stderr, "%s: lane %u: %s\n", path, l, gdl_batch_error(b));
+            return CLI_FAULT;
+        }
+        char *tb = moves_text(bm, mb, nb);
+        if (gdl_state_legal(ref, r->s, k, &mr, &nr) != GDL_OK) {
+            free(tb);
+            return lane_ref_fault(path, l, r, "the legal moves", ref);
+        }
+        char *tr = moves_text(ref, mr, nr), what[300];
+        snprintf(what, sizeof what, "the legal moves of %s", gdl_game_role_name(g, k));
+        rc = lane_differs(path, l, r, what, tb, tr);
+        free(tb);
+        free(tr);
+        if (rc != CLI_OK)
+            return rc;
+        joint[k] = mr[gdl_rng_below(&r->rng, nr)];
+        snprintf(what, sizeof what, "the move drawn for %s", gdl_game_role_name(g, k));
+        rc = lane_differs(path, l, r, what, gdl_move_text(bm, info.joint[k]), gdl_move_text(ref, joint[k]));
+    }
+    if (rc != CLI_OK)
+        return rc;
+    GdlState *nx = NULL, *bs = NULL;
+    if (gdl_state_next(ref, r->s, joint, &nx) != GDL_OK)
+        return lane_ref_fault(path, l, r, "the next state", ref);
+    gdl_state_free(r->s);
+    r->s = nx;
+    r->step++;
+    if (gdl_batch_lane_state(b, l, &bs) != GDL_OK) {
+        fprintf(stderr, "%s: lane %u: %s\n", path, l, gdl_machine_error(bm));
+        return CLI_FAULT;
+    }
+    char *tb = trace_state_text(bm, bs), *tr = trace_state_text(ref, r->s);
+    rc = lane_differs(path, l, r, "the state", tb, tr);
+    free(tb);
+    free(tr);
+    gdl_state_free(bs);
+    return rc;
+}
+
+static int verify_batch(PlayOpts *o, const char *path)
+{
+    Session s;
+    int rc = session_open(&s, path, batch_engine(o), NULL);
+    if (rc != CLI_OK)
+        return rc;
+    GdlMachine *ref = NULL;
+    GdlBatch *b = NULL;
+    if (gdl_machine_new(s.game, "ref", &ref) != GDL_OK) {
+        fprintf(stderr, "gdlc verify: %s\n", gdl_game_error(s.game));
+        session_close(&s);
+        return CLI_FAULT;
+    }
+    if (gdl_batch_new(s.m, o->batch, o->seed, o->max_steps, &b) != GDL_OK) {
+        fprintf(stderr, "gdlc verify: %s: %s\n", path, gdl_machine_error(s.m));
+        gdl_machine_free(ref);
+        session_close(&s);
+        return CLI_FAULT;
+    }
+    unsigned lanes = o->batch;
+    RefLane *r = base_xcalloc(lanes, sizeof *r);
+    GdlState *init = NULL;
+    if (gdl_state_initial(ref, &init) != GDL_OK) {
+        fprintf(stderr, "gdlc verify: %s: engine ref: %s\n", path, gdl_machine_error(ref));
+        rc = CLI_FAULT;
+    }
+    for (unsigned l = 0; l < lanes && rc == CLI_OK; l++) {
+        gdl_rng_seed(&r[l].rng, o->seed + l);
+        r[l].playout = 1;
+        if (!(r[l].s = gdl_state_copy(init)))
+            rc = CLI_FAULT;
+    }
+    double end = gdl_now() + o->seconds;
+    gdl_machine_set_deadline(ref, end + deadline_grace(o->seconds));
+    uint64_t passes = 0, ended = 0;
+    while (rc == CLI_OK && gdl_now() < end) {
+        if (gdl_batch_run(b, 1, NULL) != GDL_OK) {
+            fprintf(stderr, "%s: pass %llu: %s\n", path, (unsigned long long)passes + 1, gdl_batch_error(b));
+            rc = CLI_FAULT;
+            break;
+        }
+        passes++;
+        for (unsigned l = 0; l < lanes && rc == CLI_OK; l++) {
+            uint64_t before = r[l].playout;
+            rc = verify_lane(ref, b, s.m, s.game, path, l, &r[l], init, o->max_steps);
+            ended += r[l].playout != before;
+        }
+        if (rc == CLI_OK && o->playouts && ended >= o->playouts)
+            break;
+    }
+    if (rc == CLI_OK)
+        printf("%s: the batch agrees with ref: %u lanes, %llu passes, %llu states checked, %llu playouts ended\n", path,
+               lanes, (unsigned long long)passes, (unsigned long long)(passes * lanes), (unsigned long long)ended);
+    for (unsigned l = 0; l < lanes; l++)
+        gdl_state_free(r[l].s);
+    free(r);
+    gdl_state_free(init);
+    gdl_batch_free(b);
+    gdl_machine_free(ref);
+    session_close(&s);
+    return rc;
+}
+
 static int bench_run(CliArgs *a)
 {
     PlayOpts o = {.seed = 1, .max_steps = 10000, .seconds = 10};
     const char *pos[1];
     Session s;
-    int rc = open_one_game(a, &o, &s, pos);
+    int npos;
+    if (!parse_play_opts(a, &o, pos, 1, &npos))
+        return CLI_USAGE;
+    if (npos != 1)
+        return cli_usage_error(a->cmd, "give one game file");
+    if (o.batch)
+        return bench_batch(a, &o, pos[0]);
+    if (o.threads)
+        return cli_usage_error(a->cmd, "--threads is for gdlc bench --batch");
+    int rc = session_open(&s, pos[0], o.engine, NULL);
     if (rc != CLI_OK)
         return rc;
     BenchResult b;
@@ -924,14 +1248,16 @@ static int verify_playout(Verify *v, GdlRng *rng, uint64_t max_steps, double end
 
 static int verify_run(CliArgs *a)
 {
-    PlayOpts o = {.seed = 1, .max_steps = 10000, .seconds = 60, .playouts = 10};
+    PlayOpts o = {.seed = 1, .max_steps = 10000, .seconds = 60};
     const char *pos[1];
     int npos = 0;
     if (!parse_play_opts(a, &o, pos, 1, &npos))
         return CLI_USAGE;
     if (npos != 1)
         return cli_usage_error(a->cmd, "give one game file");
-    uint64_t playouts = o.playouts;
+    if (o.batch)
+        return verify_batch(&o, pos[0]);
+    uint64_t playouts = o.playouts ? o.playouts : 10;
     Session s;
     int rc = session_open(&s, pos[0], o.engine ? o.engine : "jit", NULL);
     if (rc != CLI_OK)

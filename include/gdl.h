@@ -1,7 +1,7 @@
 /*
  * gdl.h: the public API of gdlc, a compiler of GDL games to state machines.
- * This is API version 1.1 (GDL_VERSION_NUMBER 10100): 1.0 and
- * gdl_machine_new_until.
+ * This is API version 1.2 (GDL_VERSION_NUMBER 10200): 1.0,
+ * gdl_machine_new_until (1.1) and the batched playouts, gdl_batch_* (1.2).
  *
  * The model is GGP-Base's StateMachine: a game has roles, an initial state,
  * legal moves per role, a next state per joint move, terminality and goal
@@ -144,8 +144,8 @@ extern "C" {
 /* The API's version: GDL_VERSION_NUMBER is MAJOR * 10000 + MINOR * 100 +
  * PATCH, for #if; gdl_version() is the library's, which may be newer than
  * the header an embedder compiled against. */
-#define GDL_VERSION "1.1.0"
-#define GDL_VERSION_NUMBER 10100
+#define GDL_VERSION "1.2.0"
+#define GDL_VERSION_NUMBER 10200
 
 /* The library's version, "MAJOR.MINOR.PATCH". */
 const char *gdl_version(void);
@@ -415,6 +415,72 @@ void gdl_successors_free(GdlSuccessors *x);
 #define GDL_STATE_FORMAT 1
 GdlStatus gdl_state_write(GdlMachine *m, const GdlState *s, void *buf, size_t cap, size_t *len);
 GdlStatus gdl_state_read(GdlMachine *m, const void *buf, size_t len, GdlState **out);
+
+/* ---- batched playouts ------------------------------------------------ */
+
+/* Many random playouts at once: the game's propositional network (engine
+ * pn's) evaluated for 64 to GDL_BATCH_MAX_LANES lanes at a time, one bit
+ * of a word per lane, every gate one bitwise operation for 64 lanes.
+ *
+ * Each lane plays random playouts back to back: from the initial state,
+ * joint moves drawn as gdl_state_random_joint_move draws them from the
+ * lane's own generator, seeded seed + lane, until a terminal state or
+ * max_steps joint moves (a step cap, as `gdlc bench --max-steps`: at the
+ * cap the lane draws its moves, then stops), then again from the initial
+ * state. So lane i plays exactly the playouts one machine plays with
+ * generator seed + i, as `gdlc bench --seed` plays them.
+ *
+ * gdl_batch_new grounds the game as engine pn does, within its budgets
+ * (GDL_LIMIT past them, naming the engine that plays the game) and polls
+ * the machine's deadline and cancel flag while it does; the batch keeps m
+ * for the terms of its facts and moves (free the batch first). A batch is
+ * one thread's: gdl_batch_fork makes another batch of the same network
+ * (shared, never written) and lanes, for another thread; forks may run at
+ * once, and the last one freed frees the network. gdl_batch_run plays
+ * passes (a joint move in every lane; 0: until the deadline or the cancel
+ * flag, GDL_CANCELLED then) and sets *stats to the totals since the batch
+ * was made or restarted. After a failed call on a batch gdl_batch_error
+ * says why (gdl_batch_new's: gdl_machine_error). gdl_batch_plan describes
+ * the evaluation chosen. */
+#define GDL_BATCH_MAX_LANES 512
+typedef struct GdlBatch GdlBatch;
+typedef struct GdlBatchStats {
+    uint64_t passes;        /* joint moves made in every lane at once */
+    uint64_t state_changes; /* joint moves made, every lane counted */
+    uint64_t playouts;      /* playouts ended: terminal or capped */
+    uint64_t capped;        /* of which at the step cap */
+} GdlBatchStats;
+GdlStatus gdl_batch_new(GdlMachine *m, unsigned lanes, uint64_t seed, uint64_t max_steps, GdlBatch **out);
+GdlStatus gdl_batch_fork(const GdlBatch *b, uint64_t seed, GdlBatch **out);
+void gdl_batch_free(GdlBatch *b);
+/* Every lane back at the initial state, generators seeded seed + lane, totals zero. */
+void gdl_batch_restart(GdlBatch *b, uint64_t seed);
+GdlStatus gdl_batch_run(GdlBatch *b, uint64_t passes, GdlBatchStats *stats);
+void gdl_batch_set_deadline(GdlBatch *b, double deadline);
+void gdl_batch_set_cancel_flag(GdlBatch *b, const volatile int *flag);
+unsigned gdl_batch_lanes(const GdlBatch *b);
+const char *gdl_batch_plan(const GdlBatch *b);
+const char *gdl_batch_error(const GdlBatch *b);
+
+/* One lane, for checking and for callers that follow lanes. After a pass:
+ * gdl_batch_lane_state is the lane's state now (a new state of the
+ * batch's machine, a call on that machine); gdl_batch_lane_legal, role's
+ * legal moves in the state the lane moved from (sorted canonically; the
+ * array is the machine's, as gdl_state_legal's); gdl_batch_lane_pass, how
+ * the pass went: whether the lane's playout ended first (then its length
+ * and, when terminal, its goals, valid until the next pass) and the joint
+ * move it then made, from the initial state when it ended. */
+#define GDL_BATCH_MAX_ROLES 64
+enum { GDL_BATCH_PLAYING = 0, GDL_BATCH_TERMINAL = 1, GDL_BATCH_CAPPED = 2 };
+typedef struct GdlBatchLane {
+    int ended;              /* GDL_BATCH_*: how the pass began for the lane */
+    uint64_t ended_steps;   /* the length of the playout that ended */
+    const int *goals;       /* role_count values when it ended terminal, else NULL */
+    GdlMove joint[GDL_BATCH_MAX_ROLES]; /* the joint move made (role_count moves) */
+} GdlBatchLane;
+GdlStatus gdl_batch_lane_state(GdlBatch *b, unsigned lane, GdlState **out);
+GdlStatus gdl_batch_lane_legal(GdlBatch *b, unsigned lane, unsigned role, const GdlMove **moves, size_t *count);
+GdlStatus gdl_batch_lane_pass(GdlBatch *b, unsigned lane, GdlBatchLane *info);
 
 /* ---- game analyses (over the propositional network) ----------------- */
 

@@ -1,0 +1,870 @@
+/*
+ * batch.c: the batched engine (gdl_batch_*): many random playouts at once
+ * over the game's propositional network, one bit per lane.
+ *
+ * Layout. Every component of the network (engine pn's: the same grounding
+ * and optimisations, without its phases, guards or drain orders) is a row
+ * of W = lanes / 64 words, bit l of the row the component's value in lane
+ * l. A base proposition's row is the lanes' state, an input's row their
+ * joint moves; a gate's row is computed from its inputs' rows by one
+ * bitwise operation per word, every lane at once. Nothing branches on a
+ * lane's value except the drawing of moves.
+ *
+ * Schedule. The gates are sorted in topological order (pn_sccs) and split
+ * in three programs by what they read and who reads them:
+ *   - state: the gates that read no input and that play needs (terminal,
+ *     the legal moves, the state parts of next);
+ *   - goals: the gates only the goals need, run only in a pass where some
+ *     lane is terminal;
+ *   - move: the gates that read an input (next's).
+ * A cyclic strongly connected component (hex's connected cells) is a block
+ * of its own: its rows are cleared and its gates run until no word
+ * changes, the least fixpoint engine pn computes.
+ *
+ * A pass. Run the state program. Lanes that are terminal report their
+ * goals (after the goals program), and lanes that reached the step cap
+ * draw their moves as a single playout does before it stops; both restart
+ * from the initial state, whose rows for the state program and the bases
+ * were computed once when the batch was made and are blended into the
+ * restarting lanes (a word operation per row), so that no lane idles.
+ * Every lane then draws one move per role: the role's legal rows, in the
+ * API's canonical order of moves, are transposed 64 by 64 into a bitset
+ * per lane, and the lane's generator picks the k-th set bit as
+ * gdl_state_random_joint_move picks the k-th move. The chosen inputs'
+ * bits are set, the move program runs, and every base takes its next row.
+ *
+ * Lanes and seeds. Lane i has its own generator seeded seed + i, restarts
+ * and caps as `gdlc bench` plays them back to back: lane i plays exactly
+ * the playouts a single machine plays with that seed, which is what
+ * `gdlc verify --batch` checks against ref.
+ */
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../compile/pipeline.h"
+#include "api_shared.h"
+#include "runtime.h"
+
+enum { OP_AND = 0, OP_OR = 1, OP_NOT = 2, OP_SCC = 3 };
+#define OP_SHIFT 28
+#define OP_COUNT ((1u << OP_SHIFT) - 1)
+
+typedef struct BatchRole {
+    uint32_t nlegal;    /* the role's legal sentences, in canonical order of their moves */
+    uint32_t nblocks;   /* (nlegal + 63) / 64 */
+    uint32_t block0;    /* where its blocks start in a lane's legal bits */
+    uint32_t *legal;    /* row offset of each */
+    uint32_t *input;    /* row offset of its (does r m), UINT32_MAX: read by nothing */
+    Gt *move;           /* its move, a term of the machine's store */
+    uint32_t ngoals;
+    uint32_t *goal;     /* row offset of each (goal r v) */
+    int *value;         /* its v, 0..100, or -1 when v is no such number */
+} BatchRole;
+
+/* What every batch of a network shares and none writes once made. */
+typedef struct BatchNet {
+    _Atomic unsigned refs;
+    unsigned W;         /* words a row */
+    uint32_t ncomp;
+    uint32_t nroles;
+    BatchRole *roles;
+    U32Vec prog[3];     /* state, goals, move */
+    uint32_t ngates[3];
+    uint32_t nbase;
+    uint32_t *base;     /* row offset of each base proposition */
+    uint32_t *next;     /* row offset of its next component, UINT32_MAX: never true */
+    Gt *fact;
+    uint32_t nchange;   /* bases whose row a pass writes (the fixed ones are constants) */
+    uint32_t *change;   /* their indices in base[] */
+    uint32_t ninput;
+    uint32_t *input;    /* row offset of each input */
+    uint32_t terminal;  /* row offset */
+    U32Vec init_on, init_off; /* rows of the bases and state gates true, false in the initial state */
+    U32Vec ones;        /* constant rows that are true */
+    uint32_t nblocks;   /* the blocks of every role: a lane's legal bits */
+    char *plan;
+} BatchNet;
+
+enum { PROG_STATE = 0, PROG_GOALS = 1, PROG_MOVE = 2 };
+
+struct GdlBatch {
+    BatchNet *net;
+    GdlMachine *m;
+    unsigned lanes, W;
+    uint64_t *rows;     /* ncomp x W words */
+    uint64_t *nextbuf;  /* nchange x W */
+    uint64_t *bits;     /* lanes x nblocks: the legal moves of the state each lane moved from */
+    uint64_t *ended_mask; /* W words: the lanes whose playout ended in the last pass */
+    GdlRng *rng;
+    uint64_t *steps;    /* per lane, the steps of its playout so far */
+    uint8_t *ended;     /* per lane: GDL_BATCH_* of its last pass */
+    int *goals;         /* lanes x nroles: the goals of the playout that ended */
+    uint64_t *ended_steps; /* per lane: the length of the playout that ended */
+    uint32_t *choice;   /* lanes x nroles: the index of the move drawn in the legal list */
+    uint64_t max_steps;
+    double deadline;
+    const volatile int *cancel;
+    GdlBatchStats total;
+    bool moved;         /* a pass has run: choice and the legal rows are the last pass's */
+    char *err;
+};
+
+/* ---- making the network's programs ------------------------------------- */
+
+static void emit_gate(U32Vec *p, const Propnet *pn, uint32_t c, unsigned W)
+{
+    const PnComp *k = &pn->comps.v[c];
+    uint32_t op = k->kind == PN_AND ? OP_AND : k->kind == PN_OR ? OP_OR : OP_NOT;
+    vec_push(*p, op << OP_SHIFT | k->nin);
+    vec_push(*p, c * W);
+    for (uint32_t i = 0; i < k->nin; i++)
+        vec_push(*p, pn->in.v[k->in_at + i] * W);
+}
+
+static bool is_gate(const Propnet *pn, uint32_t c)
+{
+    uint8_t kind = pn->comps.v[c].kind;
+    return kind == PN_AND || kind == PN_OR || kind == PN_NOT;
+}
+
+/* Marks in need every component c's value depends on, c included. */
+static void need_from(const Propnet *pn, uint32_t c, uint8_t *need, uint8_t bit, U32Vec *stack)
+{
+    if (c == PN_NONE || (need[c] & bit))
+        return;
+    need[c] |= bit;
+    vec_push(*stack, c);
+    while (stack->n) {
+        uint32_t x = stack->v[--stack->n];
+        const PnComp *k = &pn->comps.v[x];
+        for (uint32_t i = 0; i < k->nin; i++) {
+            uint32_t y = pn->in.v[k->in_at + i];
+            if (!(need[y] & bit)) {
+                need[y] |= bit;
+                vec_push(*stack, y);
+            }
+        }
+    }
+}
+
+/* Evaluates the network on the initial state, one lane, in topological
+ * order (cycles to their least fixpoint, as pn's evaluation), inputs off. */
+static void eval_init(const Propnet *pn, const U32Vec *order, const U32Vec *at, uint32_t nsccs, uint8_t *val)
+{
+    for (uint32_t i = 0; i < pn->base.n; i++)
+        if (pn->comps.v[pn->base.v[i].comp].kind == PN_BASE)
+            val[pn->base.v[i].comp] = pn->base.v[i].init;
+    for (uint32_t c = 0; c < pn->comps.n; c++)
+        if (pn->comps.v[c].kind == PN_CONST)
+            val[c] = pn->comps.v[c].const_value;
+    for (uint32_t s = 0; s < nsccs; s++)
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (uint32_t j = at->v[s]; j < at->v[s + 1]; j++) {
+                uint32_t c = order->v[j];
+                const PnComp *k = &pn->comps.v[c];
+                if (!is_gate(pn, c))
+                    continue;
+                uint32_t on = 0;
+                for (uint32_t i = 0; i < k->nin; i++)
+                    on += val[pn->in.v[k->in_at + i]];
+                uint8_t v = k->kind == PN_AND ? on == k->nin : k->kind == PN_OR ? on > 0 : on == 0;
+                if (v != val[c])
+                    val[c] = v, changed = true;
+            }
+            if (at->v[s + 1] - at->v[s] == 1)
+                break;
+        }
+}
+
+static void net_free(BatchNet *n)
+{
+    if (!n)
+        return;
+    for (uint32_t k = 0; k < n->nroles; k++) {
+        BatchRole *r = &n->roles[k];
+        free(r->legal);
+        free(r->input);
+        free(r->move);
+        free(r->goal);
+        free(r->value);
+    }
+    free(n->roles);
+    for (int i = 0; i < 3; i++)
+        vec_free(n->prog[i]);
+    free(n->base);
+    free(n->next);
+    free(n->fact);
+    free(n->change);
+    free(n->input);
+    vec_free(n->init_on);
+    vec_free(n->init_off);
+    vec_free(n->ones);
+    free(n->plan);
+    free(n);
+}
+
+/* The programs of pn for rows of W words (NULL with *err: a network the
+ * batch cannot play). */
+static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **err)
+{
+    uint32_t n = pn->comps.n;
+    BatchNet *b = base_xcalloc(1, sizeof *b);
+    atomic_init(&b->refs, 1);
+    b->W = W;
+    b->ncomp = n;
+    U32Vec order = {0}, at = {0}, stack = {0};
+    uint32_t nsccs = pn_sccs(pn, &order, &at);
+    /* which components read an input, and who needs them */
+    uint8_t *dyn = base_xcalloc(n + 1, 1), *need = base_xcalloc(n + 1, 1), *val = base_xcalloc(n + 1, 1);
+    for (uint32_t s = 0; s < nsccs; s++) {
+        uint8_t d = 0;
+        for (uint32_t j = at.v[s]; j < at.v[s + 1]; j++) {
+            uint32_t c = order.v[j];
+            const PnComp *k = &pn->comps.v[c];
+            d |= k->kind == PN_INPUT;
+            for (uint32_t i = 0; i < k->nin; i++)
+                d |= dyn[pn->in.v[k->in_at + i]];
+        }
+        for (uint32_t j = at.v[s]; j < at.v[s + 1]; j++)
+            dyn[order.v[j]] = d;
+    }
+    enum { NEED_PLAY = 1, NEED_GOAL = 2 };
+    need_from(pn, pn->terminal, need, NEED_PLAY, &stack);
+    for (uint32_t k = 0; k < pn->roles.n; k++) {
+        const PnRole *r = &pn->roles.v[k];
+        for (uint32_t i = 0; i < r->legal.n; i++)
+            need_from(pn, r->legal.v[i].comp, need, NEED_PLAY, &stack);
+        for (uint32_t i = 0; i < r->goals.n; i++)
+            need_from(pn, r->goals.v[i].comp, need, NEED_GOAL, &stack);
+    }
+    for (uint32_t i = 0; i < pn->base.n; i++)
+        if (pn->base.v[i].next != pn->base.v[i].comp)
+            need_from(pn, pn->base.v[i].next, need, NEED_PLAY, &stack);
+    const char *why = NULL;
+    if (dyn[pn->terminal])
+        why = "terminal depends on the moves";
+    for (uint32_t k = 0; !why && k < pn->roles.n; k++) {
+        const PnRole *r = &pn->roles.v[k];
+        for (uint32_t i = 0; !why && i < r->legal.n; i++)
+            if (dyn[r->legal.v[i].comp])
+                why = "a legal move depends on the moves";
+        for (uint32_t i = 0; !why && i < r->goals.n; i++)
+            if (dyn[r->goals.v[i].comp])
+                why = "a goal depends on the moves";
+    }
+    /* the programs, in topological order */
+    for (uint32_t s = 0; !why && s < nsccs; s++) {
+        uint32_t c0 = order.v[at.v[s]];
+        if (!is_gate(pn, c0) || !need[c0])
+            continue;
+        int prog = dyn[c0] ? PROG_MOVE : (need[c0] & NEED_PLAY) ? PROG_STATE : PROG_GOALS;
+        U32Vec *p = &b->prog[prog];
+        uint32_t size = at.v[s + 1] - at.v[s];
+        bool cyclic = size > 1;
+        if (size == 1) {
+            const PnComp *k = &pn->comps.v[c0];
+            for (uint32_t i = 0; i < k->nin; i++)
+                cyclic |= pn->in.v[k->in_at + i] == c0;
+        }
+        uint32_t head = p->n;
+        if (cyclic) {
+            vec_push(*p, 0); /* OP_SCC and the block's length, below */
+            vec_push(*p, size);
+        }
+        for (uint32_t j = at.v[s]; j < at.v[s + 1]; j++) {
+            uint32_t c = order.v[j];
+            if (!is_gate(pn, c)) {
+                why = "a cycle through a base or an input";
+                break;
+            }
+            emit_gate(p, pn, c, W);
+            b->ngates[prog]++;
+        }
+        if (cyclic) {
+            uint32_t len = p->n - head - 2;
+            if (len > OP_COUNT)
+                why = "a cycle too large";
+            p->v[head] = (uint32_t)OP_SCC << OP_SHIFT | len;
+        }
+    }
+    if (why) {
+        *err = base_sprintf("the batched engine cannot play this network: %s", why);
+        goto fail;
+    }
+    /* the initial state's rows, to restart lanes */
+    eval_init(pn, &order, &at, nsccs, val);
+    for (uint32_t c = 0; c < n; c++) {
+        const PnComp *k = &pn->comps.v[c];
+        bool state_row = k->kind == PN_BASE || (is_gate(pn, c) && !dyn[c] && (need[c] & NEED_PLAY));
+        if (state_row) {
+            if (val[c])
+                vec_push(b->init_on, c * W);
+            else
+                vec_push(b->init_off, c * W);
+        }
+        if (k->kind == PN_CONST && k->const_value)
+            vec_push(b->ones, c * W);
+    }
+    if (val[pn->terminal]) {
+        why = "the initial state is terminal";
+        *err = base_sprintf("the batched engine cannot play this game: %s", why);
+        goto fail;
+    }
+    b->terminal = pn->terminal * W;
+    b->nbase = pn->base.n;
+    b->base = base_xmalloc((b->nbase + 1) * sizeof *b->base);
+    b->next = base_xmalloc((b->nbase + 1) * sizeof *b->next);
+    b->fact = base_xmalloc((b->nbase + 1) * sizeof *b->fact);
+    b->change = base_xmalloc((b->nbase + 1) * sizeof *b->change);
+    for (uint32_t i = 0; i < b->nbase; i++) {
+        const PnBase *pb = &pn->base.v[i];
+        b->base[i] = pb->comp * W;
+        b->next[i] = pb->next == PN_NONE ? UINT32_MAX : pb->next * W;
+        b->fact[i] = pb->fact;
+        if (pn->comps.v[pb->comp].kind == PN_BASE)
+            b->change[b->nchange++] = i;
+    }
+    b->ninput = pn->inputs.n;
+    b->input = base_xmalloc((b->ninput + 1) * sizeof *b->input);
+    for (uint32_t i = 0; i < b->ninput; i++)
+        b->input[i] = pn->inputs.v[i].comp * W;
+    b->nroles = pn->roles.n;
+    b->roles = base_xcalloc(b->nroles + 1, sizeof *b->roles);
+    for (uint32_t k = 0; k < b->nroles; k++) {
+        const PnRole *pr = &pn->roles.v[k];
+        BatchRole *r = &b->roles[k];
+        r->nlegal = pr->legal.n;
+        r->nblocks = (r->nlegal + 63) / 64;
+        r->block0 = b->nblocks;
+        b->nblocks += r->nblocks;
+        r->legal = base_xmalloc((r->nlegal + 1) * sizeof *r->legal);
+        r->input = base_xmalloc((r->nlegal + 1) * sizeof *r->input);
+        r->move = base_xmalloc((r->nlegal + 1) * sizeof *r->move);
+        /* the moves in canonical order (the API's), each with its entry */
+        for (uint32_t i = 0; i < r->nlegal; i++)
+            r->move[i] = pr->legal.v[i].move;
+        gt_sort(store, r->move, r->nlegal);
+        for (uint32_t i = 0; i < r->nlegal; i++) {
+            const PnLegal *l = &pr->legal.v[i];
+            uint32_t lo = 0, hi = r->nlegal;
+            while (lo < hi) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (gt_cmp(store, r->move[mid], l->move) < 0)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            r->legal[lo] = l->comp * W;
+            r->input[lo] = l->input == PN_NONE ? UINT32_MAX : pn->inputs.v[l->input].comp * W;
+        }
+        r->ngoals = pr->goals.n;
+        r->goal = base_xmalloc((r->ngoals + 1) * sizeof *r->goal);
+        r->value = base_xmalloc((r->ngoals + 1) * sizeof *r->value);
+        for (uint32_t i = 0; i < r->ngoals; i++) {
+            r->goal[i] = pr->goals.v[i].comp * W;
+            r->value[i] = pr->goals.v[i].value == PN_NONE ? -1 : (int)pr->goals.v[i].value;
+        }
+    }
+    b->plan = base_sprintf("batch: full evaluation of the network for %u lanes (%u words a row): %u components, %u gates "
+                           "of the state, %u of the goals (passes where a lane ends), %u of the moves",
+                           W * 64, W, n, b->ngates[PROG_STATE], b->ngates[PROG_GOALS], b->ngates[PROG_MOVE]);
+    free(dyn);
+    free(need);
+    free(val);
+    vec_free(order);
+    vec_free(at);
+    vec_free(stack);
+    return b;
+fail:
+    free(dyn);
+    free(need);
+    free(val);
+    vec_free(order);
+    vec_free(at);
+    vec_free(stack);
+    net_free(b);
+    return NULL;
+}
+
+/* ---- running the programs ------------------------------------------------ */
+
+/* Runs a program on rows of W words; W is a constant in each caller, so the
+ * word loops unroll. */
+static inline __attribute__((always_inline)) void run_prog(uint64_t *restrict rows, const uint32_t *p,
+                                                           const uint32_t *end, unsigned W)
+{
+    while (p < end) {
+        uint32_t op = p[0] >> OP_SHIFT, cnt = p[0] & OP_COUNT;
+        if (op == OP_SCC) {
+            const uint32_t *b = p + 2, *e = p + 2 + cnt;
+            /* from false, to the least fixpoint */
+            for (const uint32_t *q = b; q < e; q += 2 + (q[0] & OP_COUNT))
+                for (unsigned w = 0; w < W; w++)
+                    rows[q[1] + w] = 0;
+            for (bool changed = true; changed;) {
+                changed = false;
+                for (const uint32_t *q = b; q < e; q += 2 + (q[0] & OP_COUNT)) {
+                    uint32_t qop = q[0] >> OP_SHIFT, n = q[0] & OP_COUNT;
+                    uint64_t acc[8];
+                    for (unsigned w = 0; w < W; w++)
+                        acc[w] = qop == OP_AND ? ~(uint64_t)0 : 0;
+                    for (uint32_t i = 0; i < n; i++)
+                        for (unsigned w = 0; w < W; w++)
+                            acc[w] = qop == OP_AND ? acc[w] & rows[q[2 + i] + w] : acc[w] | rows[q[2 + i] + w];
+                    if (qop == OP_NOT)
+                        for (unsigned w = 0; w < W; w++)
+                            acc[w] = ~acc[w];
+                    uint64_t diff = 0;
+                    for (unsigned w = 0; w < W; w++) {
+                        diff |= acc[w] ^ rows[q[1] + w];
+                        rows[q[1] + w] = acc[w];
+                    }
+                    changed |= diff != 0;
+                }
+            }
+            p = e;
+            continue;
+        }
+        uint64_t *restrict d = rows + p[1];
+        const uint32_t *in = p + 2;
+        uint64_t acc[8];
+        if (op == OP_NOT) {
+            for (unsigned w = 0; w < W; w++)
+                d[w] = ~rows[in[0] + w];
+        } else if (op == OP_AND) {
+            for (unsigned w = 0; w < W; w++)
+                acc[w] = cnt ? rows[in[0] + w] : ~(uint64_t)0;
+            for (uint32_t i = 1; i < cnt; i++)
+                for (unsigned w = 0; w < W; w++)
+                    acc[w] &= rows[in[i] + w];
+            for (unsigned w = 0; w < W; w++)
+                d[w] = acc[w];
+        } else {
+            for (unsigned w = 0; w < W; w++)
+                acc[w] = cnt ? rows[in[0] + w] : 0;
+            for (uint32_t i = 1; i < cnt; i++)
+                for (unsigned w = 0; w < W; w++)
+                    acc[w] |= rows[in[i] + w];
+            for (unsigned w = 0; w < W; w++)
+                d[w] = acc[w];
+        }
+        p = in + cnt;
+    }
+}
+
+static void run(GdlBatch *b, int prog)
+{
+    const U32Vec *p = &b->net->prog[prog];
+    const uint32_t *s = p->v, *e = p->v + p->n;
+    switch (b->W) {
+    case 1: run_prog(b->rows, s, e, 1); break;
+    case 2: run_prog(b->rows, s, e, 2); break;
+    case 4: run_prog(b->rows, s, e, 4); break;
+    case 8: run_prog(b->rows, s, e, 8); break;
+    default: run_prog(b->rows, s, e, b->W); break;
+    }
+}
+
+/* a[c] bit r = a[r] bit c, for a 64 x 64 matrix of bits. */
+static void transpose64(uint64_t a[64])
+{
+    uint64_t m = 0x00000000FFFFFFFFULL;
+    for (unsigned j = 32; j != 0; j >>= 1, m ^= m << j)
+        for (unsigned k = 0; k < 64; k = (k + j + 1) & ~j) {
+            uint64_t t = ((a[k] >> j) ^ a[k + j]) & m;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+        }
+}
+
+/* bits[lane * nblocks + r->block0 + blk]: role r's legal moves in each lane. */
+static void legal_bits(GdlBatch *b, const BatchRole *r)
+{
+    uint64_t a[64];
+    unsigned mb = b->net->nblocks;
+    for (unsigned w = 0; w < b->W; w++)
+        for (uint32_t blk = 0; blk < r->nblocks; blk++) {
+            uint32_t j0 = blk * 64, nj = r->nlegal - j0 < 64 ? r->nlegal - j0 : 64;
+            for (uint32_t j = 0; j < nj; j++)
+                a[j] = b->rows[r->legal[j0 + j] + w];
+            for (uint32_t j = nj; j < 64; j++)
+                a[j] = 0;
+            transpose64(a);
+            for (unsigned l = 0; l < 64; l++)
+                b->bits[(size_t)(w * 64 + l) * mb + r->block0 + blk] = a[l];
+        }
+}
+
+/* The index, in r's legal list, of the k-th legal move of lane l. */
+static uint32_t kth(const uint64_t *bits, uint32_t nblocks, uint64_t k)
+{
+    for (uint32_t blk = 0; blk < nblocks; blk++) {
+        uint64_t x = bits[blk];
+        unsigned c = (unsigned)__builtin_popcountll(x);
+        if (k < c) {
+            while (k--)
+                x &= x - 1;
+            return blk * 64 + (uint32_t)__builtin_ctzll(x);
+        }
+        k -= c;
+    }
+    return UINT32_MAX;
+}
+
+static GdlStatus batch_fail(GdlBatch *b, GdlStatus st, const char *fmt, ...) BASE_PRINTF(3, 4);
+static GdlStatus batch_fail(GdlBatch *b, GdlStatus st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = base_vsprintf(fmt, ap);
+    va_end(ap);
+    free(b->err);
+    b->err = msg;
+    return st;
+}
+
+/* Draws every role's move in every lane (into choice), or in the lanes of
+ * the mask only, roles in role order within a lane, as one machine draws
+ * them. */
+static GdlStatus draw(GdlBatch *b, const uint64_t *only)
+{
+    const BatchNet *n = b->net;
+    unsigned mb = n->nblocks;
+    for (uint32_t k = 0; k < n->nroles; k++) {
+        const BatchRole *r = &n->roles[k];
+        legal_bits(b, r);
+        for (unsigned l = 0; l < b->lanes; l++) {
+            if (only && !(only[l / 64] >> (l & 63) & 1))
+                continue;
+            const uint64_t *bits = b->bits + (size_t)l * mb + r->block0;
+            uint64_t cnt = 0;
+            for (uint32_t blk = 0; blk < r->nblocks; blk++)
+                cnt += (uint64_t)__builtin_popcountll(bits[blk]);
+            if (cnt == 0)
+                return batch_fail(b, GDL_GAME_FAULT, "lane %u, step %llu: role %s has no legal move in a state that is not terminal",
+                                  l, (unsigned long long)b->steps[l], gdl_game_role_name(b->m->game, k));
+            b->choice[(size_t)l * n->nroles + k] = kth(bits, r->nblocks, gdl_rng_below(&b->rng[l], cnt));
+        }
+    }
+    return GDL_OK;
+}
+
+/* Reads the goals of the terminal lanes in mask (W words) into goals. */
+static GdlStatus read_goals(GdlBatch *b, const uint64_t *mask)
+{
+    const BatchNet *n = b->net;
+    for (unsigned w = 0; w < b->W; w++)
+        for (uint64_t x = mask[w]; x; x &= x - 1) {
+            unsigned l = w * 64 + (unsigned)__builtin_ctzll(x);
+            for (uint32_t k = 0; k < n->nroles; k++) {
+                const BatchRole *r = &n->roles[k];
+                int v = GDL_NO_GOAL, distinct = 0;
+                for (uint32_t i = 0; i < r->ngoals; i++)
+                    if (b->rows[r->goal[i] + w] >> (l & 63) & 1) {
+                        if (r->value[i] < 0)
+                            return batch_fail(b, GDL_GAME_FAULT, "lane %u: a goal value of role %s is not a number from 0 to 100",
+                                              l, gdl_game_role_name(b->m->game, k));
+                        if (distinct == 0 || r->value[i] != v)
+                            distinct++;
+                        v = r->value[i];
+                    }
+                if (distinct != 1)
+                    return batch_fail(b, GDL_GAME_FAULT, "lane %u, step %llu: role %s has %s goal value%s in the terminal state",
+                                      l, (unsigned long long)b->steps[l], gdl_game_role_name(b->m->game, k),
+                                      distinct ? "several" : "no", distinct ? "s" : "");
+                b->goals[(size_t)l * n->nroles + k] = v;
+            }
+        }
+    return GDL_OK;
+}
+
+/* One step of every lane. */
+static GdlStatus pass(GdlBatch *b)
+{
+    const BatchNet *n = b->net;
+    unsigned W = b->W;
+    uint64_t *rows = b->rows;
+    GdlStatus st;
+    run(b, PROG_STATE);
+    /* lanes that end: terminal, or at the cap (which draw first) */
+    uint64_t *R = b->ended_mask, any_t = 0, any_c = 0;
+    uint64_t capped[8];
+    for (unsigned w = 0; w < W; w++) {
+        R[w] = rows[n->terminal + w];
+        any_t |= R[w];
+        capped[w] = 0;
+    }
+    if (b->max_steps)
+        for (unsigned l = 0; l < b->lanes; l++)
+            if (b->steps[l] == b->max_steps && !(R[l / 64] >> (l & 63) & 1))
+                capped[l / 64] |= (uint64_t)1 << (l & 63), any_c = 1;
+    memset(b->ended, 0, b->lanes);
+    if (any_t) {
+        run(b, PROG_GOALS);
+        if ((st = read_goals(b, R)) != GDL_OK)
+            return st;
+    }
+    if (any_c) {
+        /* the capped lanes draw their moves, as a playout does before the cap stops it */
+        if ((st = draw(b, capped)) != GDL_OK)
+            return st;
+    }
+    uint64_t any = any_t | any_c;
+    if (any) {
+        for (unsigned l = 0; l < b->lanes; l++) {
+            uint64_t bit = (uint64_t)1 << (l & 63);
+            if (R[l / 64] & bit)
+                b->ended[l] = GDL_BATCH_TERMINAL;
+            else if (capped[l / 64] & bit)
+                b->ended[l] = GDL_BATCH_CAPPED;
+            else
+                continue;
+            b->ended_steps[l] = b->steps[l];
+            b->steps[l] = 0;
+            b->total.playouts++;
+            b->total.capped += b->ended[l] == GDL_BATCH_CAPPED;
+        }
+        for (unsigned w = 0; w < W; w++)
+            R[w] |= capped[w];
+        /* restart them: the initial state's rows blended in */
+        const U32Vec *on = &n->init_on, *off = &n->init_off;
+        for (uint32_t i = 0; i < on->n; i++)
+            for (unsigned w = 0; w < W; w++)
+                rows[on->v[i] + w] |= R[w];
+        for (uint32_t i = 0; i < off->n; i++)
+            for (unsigned w = 0; w < W; w++)
+                rows[off->v[i] + w] &= ~R[w];
+    } else {
+        for (unsigned w = 0; w < W; w++)
+            R[w] = 0;
+    }
+    if ((st = draw(b, NULL)) != GDL_OK)
+        return st;
+    /* the joint moves, as inputs */
+    for (uint32_t i = 0; i < n->ninput; i++)
+        for (unsigned w = 0; w < W; w++)
+            rows[n->input[i] + w] = 0;
+    for (uint32_t k = 0; k < n->nroles; k++) {
+        const BatchRole *r = &n->roles[k];
+        for (unsigned l = 0; l < b->lanes; l++) {
+            uint32_t in = r->input[b->choice[(size_t)l * n->nroles + k]];
+            if (in != UINT32_MAX)
+                rows[in + l / 64] |= (uint64_t)1 << (l & 63);
+        }
+    }
+    run(b, PROG_MOVE);
+    for (uint32_t j = 0; j < n->nchange; j++) {
+        uint32_t nx = n->next[n->change[j]];
+        for (unsigned w = 0; w < W; w++)
+            b->nextbuf[(size_t)j * W + w] = nx == UINT32_MAX ? 0 : rows[nx + w];
+    }
+    for (uint32_t j = 0; j < n->nchange; j++)
+        memcpy(rows + n->base[n->change[j]], b->nextbuf + (size_t)j * W, W * sizeof *rows);
+    for (unsigned l = 0; l < b->lanes; l++)
+        b->steps[l]++;
+    b->total.state_changes += b->lanes;
+    b->total.passes++;
+    b->moved = true;
+    return GDL_OK;
+}
+
+/* ---- the public calls ------------------------------------------------------ */
+
+static void batch_start(GdlBatch *b, uint64_t seed)
+{
+    const BatchNet *n = b->net;
+    unsigned W = b->W;
+    memset(b->rows, 0, (size_t)n->ncomp * W * sizeof *b->rows);
+    for (uint32_t i = 0; i < n->ones.n; i++)
+        for (unsigned w = 0; w < W; w++)
+            b->rows[n->ones.v[i] + w] = ~(uint64_t)0;
+    for (uint32_t i = 0; i < n->init_on.n; i++)
+        for (unsigned w = 0; w < W; w++)
+            b->rows[n->init_on.v[i] + w] = ~(uint64_t)0;
+    for (unsigned l = 0; l < b->lanes; l++) {
+        gdl_rng_seed(&b->rng[l], seed + l);
+        b->steps[l] = 0;
+    }
+    memset(b->ended, 0, b->lanes);
+    b->total = (GdlBatchStats){0};
+    b->moved = false;
+}
+
+static GdlBatch *batch_alloc(BatchNet *net, GdlMachine *m, unsigned lanes, uint64_t seed, uint64_t max_steps)
+{
+    GdlBatch *b = base_xcalloc(1, sizeof *b);
+    b->net = net;
+    b->m = m;
+    b->lanes = lanes;
+    b->W = lanes / 64;
+    b->max_steps = max_steps;
+    size_t nr = net->nroles ? net->nroles : 1;
+    b->rows = base_xcalloc((size_t)net->ncomp * b->W + 1, sizeof *b->rows);
+    b->nextbuf = base_xcalloc((size_t)net->nchange * b->W + 1, sizeof *b->nextbuf);
+    b->bits = base_xcalloc((size_t)lanes * net->nblocks + 1, sizeof *b->bits);
+    b->ended_mask = base_xcalloc(b->W, sizeof *b->ended_mask);
+    b->rng = base_xcalloc(lanes, sizeof *b->rng);
+    b->steps = base_xcalloc(lanes, sizeof *b->steps);
+    b->ended = base_xcalloc(lanes, 1);
+    b->goals = base_xcalloc((size_t)lanes * nr, sizeof *b->goals);
+    b->ended_steps = base_xcalloc(lanes, sizeof *b->ended_steps);
+    b->choice = base_xcalloc((size_t)lanes * nr, sizeof *b->choice);
+    batch_start(b, seed);
+    return b;
+}
+
+static GdlStatus batch_new_(GdlMachine *m, unsigned lanes, uint64_t seed, uint64_t max_steps, GdlBatch **out)
+{
+    *out = NULL;
+    if (lanes == 0 || lanes % 64 || lanes > GDL_BATCH_MAX_LANES)
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a batch has 64 to %u lanes, a multiple of 64: not %u",
+                       GDL_BATCH_MAX_LANES, lanes);
+    if (m->roles.n > GDL_BATCH_MAX_ROLES)
+        return rt_fail(&m->ctl, GDL_LIMIT, "a batch plays games of up to %u roles, not %u", GDL_BATCH_MAX_ROLES,
+                       m->roles.n);
+    if (max_steps == 0)
+        return rt_fail(&m->ctl, GDL_BAD_ARGUMENT, "a batch's playouts need a step cap of at least 1");
+    Propnet pn;
+    char *why = NULL;
+    GroundLimits lim = {.deadline = m->ctl.deadline, .cancel = m->ctl.flag};
+    if (!cp_propnet(&m->game->front.ir, &lim, &m->store, PN_OPT_ENGINE, &pn, NULL, &why)) {
+        GdlStatus st = rt_fail(&m->ctl, GDL_LIMIT, "%s; the batched engine plays the network alone: engine jit plays this game one state at a time",
+                               why ? why : "no network");
+        free(why);
+        pn_free(&pn);
+        return st;
+    }
+    BatchNet *net = net_make(&pn, &m->store, lanes / 64, &why);
+    pn_free(&pn);
+    if (!net) {
+        GdlStatus st = rt_fail(&m->ctl, GDL_LIMIT, "%s; engine jit plays it one state at a time", why);
+        free(why);
+        return st;
+    }
+    *out = batch_alloc(net, m, lanes, seed, max_steps);
+    return GDL_OK;
+}
+
+GdlStatus gdl_batch_new(GdlMachine *m, unsigned lanes, uint64_t seed, uint64_t max_steps, GdlBatch **out)
+{
+    RT_GUARDED(m, batch_new_(m, lanes, seed, max_steps, out));
+}
+
+GdlStatus gdl_batch_fork(const GdlBatch *b, uint64_t seed, GdlBatch **out)
+{
+    atomic_fetch_add(&b->net->refs, 1);
+    *out = batch_alloc(b->net, b->m, b->lanes, seed, b->max_steps);
+    return GDL_OK;
+}
+
+void gdl_batch_free(GdlBatch *b)
+{
+    if (!b)
+        return;
+    if (atomic_fetch_sub(&b->net->refs, 1) == 1)
+        net_free(b->net);
+    free(b->rows);
+    free(b->nextbuf);
+    free(b->bits);
+    free(b->ended_mask);
+    free(b->rng);
+    free(b->steps);
+    free(b->ended);
+    free(b->goals);
+    free(b->ended_steps);
+    free(b->choice);
+    free(b->err);
+    free(b);
+}
+
+void gdl_batch_restart(GdlBatch *b, uint64_t seed) { batch_start(b, seed); }
+
+unsigned gdl_batch_lanes(const GdlBatch *b) { return b->lanes; }
+const char *gdl_batch_plan(const GdlBatch *b) { return b->net->plan; }
+const char *gdl_batch_error(const GdlBatch *b) { return b->err ? b->err : ""; }
+void gdl_batch_set_deadline(GdlBatch *b, double deadline) { b->deadline = deadline; }
+void gdl_batch_set_cancel_flag(GdlBatch *b, const volatile int *flag) { b->cancel = flag; }
+
+GdlStatus gdl_batch_run(GdlBatch *b, uint64_t passes, GdlBatchStats *stats)
+{
+    GdlStatus st = GDL_OK;
+    for (uint64_t i = 0; passes == 0 || i < passes; i++) {
+        if ((b->cancel && __atomic_load_n(b->cancel, __ATOMIC_RELAXED)) || (b->deadline > 0 && gdl_now() >= b->deadline)) {
+            st = batch_fail(b, GDL_CANCELLED, "cancelled: the batch's deadline passed or its cancel flag was set");
+            break;
+        }
+        if ((st = pass(b)) != GDL_OK)
+            break;
+    }
+    if (stats)
+        *stats = b->total;
+    return st;
+}
+
+static GdlStatus lane_check(GdlBatch *b, unsigned lane)
+{
+    if (lane >= b->lanes)
+        return batch_fail(b, GDL_BAD_ARGUMENT, "no lane %u in a batch of %u", lane, b->lanes);
+    return GDL_OK;
+}
+
+static GdlStatus lane_state_(GdlBatch *b, unsigned lane, GdlState **out)
+{
+    GdlStatus st = lane_check(b, lane);
+    if (st != GDL_OK)
+        return st;
+    const BatchNet *n = b->net;
+    U32Vec facts = {0};
+    for (uint32_t i = 0; i < n->nbase; i++)
+        if (b->rows[n->base[i] + lane / 64] >> (lane & 63) & 1)
+            vec_push(facts, n->fact[i]);
+    *out = rt_state_make(b->m, facts.v, facts.n);
+    vec_free(facts);
+    return GDL_OK;
+}
+
+GdlStatus gdl_batch_lane_state(GdlBatch *b, unsigned lane, GdlState **out)
+{
+    *out = NULL;
+    RT_GUARDED(b->m, lane_state_(b, lane, out));
+}
+
+GdlStatus gdl_batch_lane_pass(GdlBatch *b, unsigned lane, GdlBatchLane *info)
+{
+    GdlStatus st = lane_check(b, lane);
+    if (st != GDL_OK)
+        return st;
+    if (!b->moved)
+        return batch_fail(b, GDL_BAD_ARGUMENT, "the batch has not run a pass yet");
+    const BatchNet *n = b->net;
+    info->ended = b->ended[lane];
+    info->ended_steps = info->ended ? b->ended_steps[lane] : 0;
+    info->goals = info->ended == GDL_BATCH_TERMINAL ? b->goals + (size_t)lane * n->nroles : NULL;
+    for (uint32_t k = 0; k < n->nroles && k < GDL_BATCH_MAX_ROLES; k++)
+        info->joint[k] = n->roles[k].move[b->choice[(size_t)lane * n->nroles + k]];
+    return GDL_OK;
+}
+
+GdlStatus gdl_batch_lane_legal(GdlBatch *b, unsigned lane, unsigned role, const GdlMove **moves, size_t *count)
+{
+    GdlStatus st = lane_check(b, lane);
+    if (st != GDL_OK)
+        return st;
+    const BatchNet *n = b->net;
+    if (role >= n->nroles)
+        return batch_fail(b, GDL_BAD_ARGUMENT, "no role %u", role);
+    if (!b->moved)
+        return batch_fail(b, GDL_BAD_ARGUMENT, "the batch has not run a pass yet");
+    const BatchRole *r = &n->roles[role];
+    const uint64_t *bits = b->bits + (size_t)lane * n->nblocks + r->block0;
+    b->m->scratch.n = 0;
+    for (uint32_t i = 0; i < r->nlegal; i++)
+        if (bits[i / 64] >> (i & 63) & 1)
+            vec_push(b->m->scratch, r->move[i]);
+    *moves = b->m->scratch.v;
+    *count = b->m->scratch.n;
+    return GDL_OK;
+}
