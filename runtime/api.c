@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "api_shared.h"
+#include "rng.h"
 
 const char *gdl_version(void) { return GDL_VERSION; }
 
@@ -1584,29 +1585,9 @@ static GdlStatus depth_charge_(GdlMachine *m, const GdlState *s, GdlRng *rng, ui
 
 void gdl_rng_seed(GdlRng *r, uint64_t seed) { r->state = seed; }
 
-uint64_t gdl_rng_next(GdlRng *r)
-{
-    /* SplitMix64 (Steele, Lea and Flood, 2014). */
-    uint64_t z = (r->state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+uint64_t gdl_rng_next(GdlRng *r) { return rt_rng_next(r); }
 
-uint64_t gdl_rng_below(GdlRng *r, uint64_t n)
-{
-    /* Reject the top values that would make `x % n` uneven: those from
-     * limit = UINT64_MAX - UINT64_MAX % n up. limit is above UINT64_MAX - n,
-     * so only a draw above that needs it computed, and a role with one
-     * move (a noop) needs no division at all: the same draws, with one
-     * division a call where there were two (a playout draws every role's
-     * move every step). */
-    for (;;) {
-        uint64_t x = gdl_rng_next(r);
-        if (x <= UINT64_MAX - n || x < UINT64_MAX - UINT64_MAX % n)
-            return n == 1 ? 0 : x % n;
-    }
-}
+uint64_t gdl_rng_below(GdlRng *r, uint64_t n) { return rt_rng_below(r, n); }
 
 /* ---- the public calls, each under an out-of-memory handler ------------- */
 

@@ -45,7 +45,15 @@
 
 #include "../compile/pipeline.h"
 #include "api_shared.h"
+#include "rng.h"
 #include "runtime.h"
+
+#define HOT_INLINE __attribute__((always_inline))
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_THREAD__) && !defined(__clang__)
+#define HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define HOT_CLONES
+#endif
 
 enum { OP_AND = 0, OP_OR = 1, OP_NOT = 2, OP_SCC = 3 };
 #define OP_SHIFT 28
@@ -56,7 +64,8 @@ typedef struct BatchRole {
     uint32_t nblocks;   /* (nlegal + 63) / 64 */
     uint32_t block0;    /* where its blocks start in a lane's legal bits */
     uint32_t *legal;    /* row offset of each */
-    uint32_t *input;    /* row offset of its (does r m), UINT32_MAX: read by nothing */
+    uint32_t *set_at;   /* the rows a lane's choice of move i sets: set[set_at[i] .. set_at[i + 1]) */
+    uint32_t *set;      /* (its input's and the scattered rows that list that input) */
     Gt *move;           /* its move, a term of the machine's store */
     uint32_t ngoals;
     uint32_t *goal;     /* row offset of each (goal r v) */
@@ -72,14 +81,16 @@ typedef struct BatchNet {
     BatchRole *roles;
     U32Vec prog[3];     /* state, goals, move */
     uint32_t ngates[3];
+    uint64_t nlinks[3];
     uint32_t nbase;
     uint32_t *base;     /* row offset of each base proposition */
     uint32_t *next;     /* row offset of its next component, UINT32_MAX: never true */
     Gt *fact;
     uint32_t nchange;   /* bases whose row a pass writes (the fixed ones are constants) */
     uint32_t *change;   /* their indices in base[] */
-    uint32_t ninput;
-    uint32_t *input;    /* row offset of each input */
+    uint32_t nrows;     /* the components' rows, then the scattered ones and their NOTs */
+    U32Vec zero;        /* the rows the moves set, cleared every pass */
+    uint32_t nscatter;  /* rows scattered from the moves */
     uint32_t terminal;  /* row offset */
     U32Vec init_on, init_off; /* rows of the bases and state gates true, false in the initial state */
     U32Vec ones;        /* constant rows that are true */
@@ -93,7 +104,7 @@ struct GdlBatch {
     BatchNet *net;
     GdlMachine *m;
     unsigned lanes, W;
-    uint64_t *rows;     /* ncomp x W words */
+    uint64_t *rows;     /* nrows x W words */
     uint64_t *nextbuf;  /* nchange x W */
     uint64_t *bits;     /* lanes x nblocks: the legal moves of the state each lane moved from */
     uint64_t *ended_mask; /* W words: the lanes whose playout ended in the last pass */
@@ -121,6 +132,14 @@ static void emit_gate(U32Vec *p, const Propnet *pn, uint32_t c, unsigned W)
     vec_push(*p, c * W);
     for (uint32_t i = 0; i < k->nin; i++)
         vec_push(*p, pn->in.v[k->in_at + i] * W);
+}
+
+static void emit_raw(U32Vec *p, uint32_t op, uint32_t dest, const uint32_t *in, uint32_t nin, unsigned W)
+{
+    vec_push(*p, op << OP_SHIFT | nin);
+    vec_push(*p, dest * W);
+    for (uint32_t i = 0; i < nin; i++)
+        vec_push(*p, in[i] * W);
 }
 
 static bool is_gate(const Propnet *pn, uint32_t c)
@@ -186,7 +205,8 @@ static void net_free(BatchNet *n)
     for (uint32_t k = 0; k < n->nroles; k++) {
         BatchRole *r = &n->roles[k];
         free(r->legal);
-        free(r->input);
+        free(r->set_at);
+        free(r->set);
         free(r->move);
         free(r->goal);
         free(r->value);
@@ -198,12 +218,90 @@ static void net_free(BatchNet *n)
     free(n->next);
     free(n->fact);
     free(n->change);
-    free(n->input);
+    vec_free(n->zero);
     vec_free(n->init_on);
     vec_free(n->init_off);
     vec_free(n->ones);
     free(n->plan);
     free(n);
+}
+
+/* Scattering. An OR of the move program that reads many inputs (Breakthrough's
+ * "no move touched this cell": an OR of some 300 moves) would read them all
+ * every pass, although each lane sets one input per role. Its inputs of
+ * role r become one row set by the lanes whose move is among them (the
+ * rows a lane's move sets: BatchRole.set), or, when they are most of the
+ * role's inputs, the NOT of the row of the others (exactly one input of
+ * each role is set in every lane), or a true row when they are all. */
+enum { SCATTER_MIN = 4 };
+typedef struct Scatter {
+    uint32_t nroles;
+    U32Vec *inputs;     /* per role, its input components */
+    uint8_t *whole;     /* per role: every legal move has an input (complements are exact) */
+    uint32_t *mark;     /* per component: the gate that marked it as its input (+1) */
+    U32Vec pair_in, pair_row; /* (input component, scattered row) */
+    uint32_t one;       /* a true row, once one is needed (0: none yet) */
+} Scatter;
+
+/* Emits gate c of the move program, its inputs scattered when it pays. */
+static void emit_move_gate(BatchNet *b, Scatter *sc, const Propnet *pn, uint32_t c, const uint32_t *role_of,
+                           unsigned W)
+{
+    const PnComp *k = &pn->comps.v[c];
+    U32Vec *p = &b->prog[PROG_MOVE];
+    uint32_t direct = 0;
+    for (uint32_t i = 0; i < k->nin; i++)
+        direct += pn->comps.v[pn->in.v[k->in_at + i]].kind == PN_INPUT;
+    if (k->kind != PN_OR || direct < SCATTER_MIN) {
+        emit_gate(p, pn, c, W);
+        b->nlinks[PROG_MOVE] += k->nin;
+        return;
+    }
+    U32Vec ins = {0};
+    uint32_t *count = base_xcalloc(sc->nroles + 1, sizeof *count);
+    for (uint32_t i = 0; i < k->nin; i++) {
+        uint32_t x = pn->in.v[k->in_at + i];
+        if (pn->comps.v[x].kind != PN_INPUT)
+            vec_push(ins, x);
+        else if (sc->mark[x] != c + 1) {
+            sc->mark[x] = c + 1;
+            count[role_of[x]]++;
+        }
+    }
+    for (uint32_t r = 0; r < sc->nroles; r++) {
+        const U32Vec *all = &sc->inputs[r];
+        if (!count[r])
+            continue;
+        if (count[r] == all->n && sc->whole[r]) {
+            if (!sc->one) {
+                sc->one = b->nrows++;
+                vec_push(b->ones, sc->one * W);
+            }
+            vec_push(ins, sc->one);
+            continue;
+        }
+        bool flip = sc->whole[r] && all->n - count[r] < count[r];
+        uint32_t t = b->nrows++;
+        b->nscatter++;
+        vec_push(b->zero, t * W);
+        for (uint32_t i = 0; i < all->n; i++)
+            if ((sc->mark[all->v[i]] == c + 1) != flip) {
+                vec_push(sc->pair_in, all->v[i]);
+                vec_push(sc->pair_row, t);
+            }
+        if (flip) {
+            uint32_t u = b->nrows++;
+            emit_raw(p, OP_NOT, u, &t, 1, W);
+            b->ngates[PROG_MOVE]++;
+            b->nlinks[PROG_MOVE]++;
+            t = u;
+        }
+        vec_push(ins, t);
+    }
+    emit_raw(p, OP_OR, c, ins.v, ins.n, W);
+    b->nlinks[PROG_MOVE] += ins.n;
+    vec_free(ins);
+    free(count);
 }
 
 /* The programs of pn for rows of W words (NULL with *err: a network the
@@ -255,6 +353,24 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
             if (dyn[r->goals.v[i].comp])
                 why = "a goal depends on the moves";
     }
+    /* the inputs by role, for scattering */
+    b->nrows = n;
+    Scatter sc = {.nroles = pn->roles.n};
+    sc.inputs = base_xcalloc(sc.nroles + 1, sizeof *sc.inputs);
+    sc.whole = base_xcalloc(sc.nroles + 1, 1);
+    sc.mark = base_xcalloc(n + 1, sizeof *sc.mark);
+    uint32_t *role_of = base_xcalloc(n + 1, sizeof *role_of);
+    for (uint32_t i = 0; i < pn->inputs.n; i++) {
+        vec_push(sc.inputs[pn->inputs.v[i].role], pn->inputs.v[i].comp);
+        role_of[pn->inputs.v[i].comp] = pn->inputs.v[i].role;
+    }
+    for (uint32_t k = 0; k < sc.nroles; k++) {
+        sc.whole[k] = 1;
+        for (uint32_t i = 0; i < pn->roles.v[k].legal.n; i++)
+            sc.whole[k] &= pn->roles.v[k].legal.v[i].input != PN_NONE;
+    }
+    for (uint32_t i = 0; i < pn->inputs.n; i++)
+        vec_push(b->zero, pn->inputs.v[i].comp * W);
     /* the programs, in topological order */
     for (uint32_t s = 0; !why && s < nsccs; s++) {
         uint32_t c0 = order.v[at.v[s]];
@@ -280,8 +396,13 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
                 why = "a cycle through a base or an input";
                 break;
             }
-            emit_gate(p, pn, c, W);
             b->ngates[prog]++;
+            if (prog == PROG_MOVE && !cyclic) {
+                emit_move_gate(b, &sc, pn, c, role_of, W);
+                continue;
+            }
+            emit_gate(p, pn, c, W);
+            b->nlinks[prog] += pn->comps.v[c].nin;
         }
         if (cyclic) {
             uint32_t len = p->n - head - 2;
@@ -327,10 +448,18 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
         if (pn->comps.v[pb->comp].kind == PN_BASE)
             b->change[b->nchange++] = i;
     }
-    b->ninput = pn->inputs.n;
-    b->input = base_xmalloc((b->ninput + 1) * sizeof *b->input);
-    for (uint32_t i = 0; i < b->ninput; i++)
-        b->input[i] = pn->inputs.v[i].comp * W;
+    /* per input component, the scattered rows that list it */
+    uint32_t *sat = base_xcalloc(n + 2, sizeof *sat), *srow = base_xmalloc((sc.pair_in.n + 1) * sizeof *srow);
+    for (uint32_t i = 0; i < sc.pair_in.n; i++)
+        sat[sc.pair_in.v[i] + 1]++;
+    for (uint32_t c = 0; c < n; c++)
+        sat[c + 1] += sat[c];
+    uint32_t *fill = base_xcalloc(n + 1, sizeof *fill);
+    for (uint32_t i = 0; i < sc.pair_in.n; i++) {
+        uint32_t c = sc.pair_in.v[i];
+        srow[sat[c] + fill[c]++] = sc.pair_row.v[i] * W;
+    }
+    free(fill);
     b->nroles = pn->roles.n;
     b->roles = base_xcalloc(b->nroles + 1, sizeof *b->roles);
     for (uint32_t k = 0; k < b->nroles; k++) {
@@ -341,7 +470,7 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
         r->block0 = b->nblocks;
         b->nblocks += r->nblocks;
         r->legal = base_xmalloc((r->nlegal + 1) * sizeof *r->legal);
-        r->input = base_xmalloc((r->nlegal + 1) * sizeof *r->input);
+        uint32_t *input = base_xmalloc((r->nlegal + 1) * sizeof *input);
         r->move = base_xmalloc((r->nlegal + 1) * sizeof *r->move);
         /* the moves in canonical order (the API's), each with its entry */
         for (uint32_t i = 0; i < r->nlegal; i++)
@@ -358,8 +487,21 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
                     hi = mid;
             }
             r->legal[lo] = l->comp * W;
-            r->input[lo] = l->input == PN_NONE ? UINT32_MAX : pn->inputs.v[l->input].comp * W;
+            input[lo] = l->input == PN_NONE ? UINT32_MAX : pn->inputs.v[l->input].comp;
         }
+        r->set_at = base_xcalloc(r->nlegal + 1, sizeof *r->set_at);
+        U32Vec set = {0};
+        for (uint32_t i = 0; i < r->nlegal; i++) {
+            uint32_t c = input[i];
+            if (c != UINT32_MAX) {
+                vec_push(set, c * W);
+                for (uint32_t j = sat[c]; j < sat[c + 1]; j++)
+                    vec_push(set, srow[j]);
+            }
+            r->set_at[i + 1] = set.n;
+        }
+        r->set = set.v ? set.v : base_xcalloc(1, sizeof *r->set);
+        free(input);
         r->ngoals = pr->goals.n;
         r->goal = base_xmalloc((r->ngoals + 1) * sizeof *r->goal);
         r->value = base_xmalloc((r->ngoals + 1) * sizeof *r->value);
@@ -368,9 +510,22 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
             r->value[i] = pr->goals.v[i].value == PN_NONE ? -1 : (int)pr->goals.v[i].value;
         }
     }
-    b->plan = base_sprintf("batch: full evaluation of the network for %u lanes (%u words a row): %u components, %u gates "
-                           "of the state, %u of the goals (passes where a lane ends), %u of the moves",
-                           W * 64, W, n, b->ngates[PROG_STATE], b->ngates[PROG_GOALS], b->ngates[PROG_MOVE]);
+    free(sat);
+    free(srow);
+    b->plan = base_sprintf("batch: full evaluation of the network for %u lanes (%u words a row): %u components; gates "
+                           "(links): %u (%llu) of the state, %u (%llu) of the goals (passes where a lane ends), %u (%llu) "
+                           "of the moves; %u rows scattered from the moves",
+                           W * 64, W, n, b->ngates[PROG_STATE], (unsigned long long)b->nlinks[PROG_STATE],
+                           b->ngates[PROG_GOALS], (unsigned long long)b->nlinks[PROG_GOALS], b->ngates[PROG_MOVE],
+                           (unsigned long long)b->nlinks[PROG_MOVE], b->nscatter);
+    for (uint32_t k = 0; k < sc.nroles; k++)
+        vec_free(sc.inputs[k]);
+    free(sc.inputs);
+    free(sc.whole);
+    free(sc.mark);
+    vec_free(sc.pair_in);
+    vec_free(sc.pair_row);
+    free(role_of);
     free(dyn);
     free(need);
     free(val);
@@ -379,6 +534,14 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
     vec_free(stack);
     return b;
 fail:
+    for (uint32_t k = 0; k < sc.nroles; k++)
+        vec_free(sc.inputs[k]);
+    free(sc.inputs);
+    free(sc.whole);
+    free(sc.mark);
+    vec_free(sc.pair_in);
+    vec_free(sc.pair_row);
+    free(role_of);
     free(dyn);
     free(need);
     free(val);
@@ -455,7 +618,7 @@ static inline __attribute__((always_inline)) void run_prog(uint64_t *restrict ro
     }
 }
 
-static void run(GdlBatch *b, int prog)
+static inline HOT_INLINE void run(GdlBatch *b, int prog)
 {
     const U32Vec *p = &b->net->prog[prog];
     const uint32_t *s = p->v, *e = p->v + p->n;
@@ -469,7 +632,7 @@ static void run(GdlBatch *b, int prog)
 }
 
 /* a[c] bit r = a[r] bit c, for a 64 x 64 matrix of bits. */
-static void transpose64(uint64_t a[64])
+static inline HOT_INLINE void transpose64(uint64_t a[64])
 {
     uint64_t m = 0x00000000FFFFFFFFULL;
     for (unsigned j = 32; j != 0; j >>= 1, m ^= m << j)
@@ -481,7 +644,7 @@ static void transpose64(uint64_t a[64])
 }
 
 /* bits[lane * nblocks + r->block0 + blk]: role r's legal moves in each lane. */
-static void legal_bits(GdlBatch *b, const BatchRole *r)
+static inline HOT_INLINE void legal_bits(GdlBatch *b, const BatchRole *r)
 {
     uint64_t a[64];
     unsigned mb = b->net->nblocks;
@@ -499,7 +662,7 @@ static void legal_bits(GdlBatch *b, const BatchRole *r)
 }
 
 /* The index, in r's legal list, of the k-th legal move of lane l. */
-static uint32_t kth(const uint64_t *bits, uint32_t nblocks, uint64_t k)
+static inline HOT_INLINE uint32_t kth(const uint64_t *bits, uint32_t nblocks, uint64_t k)
 {
     for (uint32_t blk = 0; blk < nblocks; blk++) {
         uint64_t x = bits[blk];
@@ -529,7 +692,7 @@ static GdlStatus batch_fail(GdlBatch *b, GdlStatus st, const char *fmt, ...)
 /* Draws every role's move in every lane (into choice), or in the lanes of
  * the mask only, roles in role order within a lane, as one machine draws
  * them. */
-static GdlStatus draw(GdlBatch *b, const uint64_t *only)
+static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only)
 {
     const BatchNet *n = b->net;
     unsigned mb = n->nblocks;
@@ -546,7 +709,7 @@ static GdlStatus draw(GdlBatch *b, const uint64_t *only)
             if (cnt == 0)
                 return batch_fail(b, GDL_GAME_FAULT, "lane %u, step %llu: role %s has no legal move in a state that is not terminal",
                                   l, (unsigned long long)b->steps[l], gdl_game_role_name(b->m->game, k));
-            b->choice[(size_t)l * n->nroles + k] = kth(bits, r->nblocks, gdl_rng_below(&b->rng[l], cnt));
+            b->choice[(size_t)l * n->nroles + k] = kth(bits, r->nblocks, rt_rng_below(&b->rng[l], cnt));
         }
     }
     return GDL_OK;
@@ -581,8 +744,9 @@ static GdlStatus read_goals(GdlBatch *b, const uint64_t *mask)
     return GDL_OK;
 }
 
-/* One step of every lane. */
-static GdlStatus pass(GdlBatch *b)
+/* One step of every lane. Compiled twice on x86-64, for the processors of
+ * x86-64-v3 (popcnt, AVX2) and for the others, the loader choosing. */
+static HOT_CLONES GdlStatus pass(GdlBatch *b)
 {
     const BatchNet *n = b->net;
     unsigned W = b->W;
@@ -643,16 +807,17 @@ static GdlStatus pass(GdlBatch *b)
     }
     if ((st = draw(b, NULL)) != GDL_OK)
         return st;
-    /* the joint moves, as inputs */
-    for (uint32_t i = 0; i < n->ninput; i++)
+    /* the joint moves, as inputs and the rows scattered from them */
+    for (uint32_t i = 0; i < n->zero.n; i++)
         for (unsigned w = 0; w < W; w++)
-            rows[n->input[i] + w] = 0;
+            rows[n->zero.v[i] + w] = 0;
     for (uint32_t k = 0; k < n->nroles; k++) {
         const BatchRole *r = &n->roles[k];
         for (unsigned l = 0; l < b->lanes; l++) {
-            uint32_t in = r->input[b->choice[(size_t)l * n->nroles + k]];
-            if (in != UINT32_MAX)
-                rows[in + l / 64] |= (uint64_t)1 << (l & 63);
+            uint32_t i = b->choice[(size_t)l * n->nroles + k];
+            uint64_t bit = (uint64_t)1 << (l & 63);
+            for (uint32_t j = r->set_at[i]; j < r->set_at[i + 1]; j++)
+                rows[r->set[j] + l / 64] |= bit;
         }
     }
     run(b, PROG_MOVE);
@@ -677,7 +842,7 @@ static void batch_start(GdlBatch *b, uint64_t seed)
 {
     const BatchNet *n = b->net;
     unsigned W = b->W;
-    memset(b->rows, 0, (size_t)n->ncomp * W * sizeof *b->rows);
+    memset(b->rows, 0, (size_t)n->nrows * W * sizeof *b->rows);
     for (uint32_t i = 0; i < n->ones.n; i++)
         for (unsigned w = 0; w < W; w++)
             b->rows[n->ones.v[i] + w] = ~(uint64_t)0;
@@ -702,7 +867,7 @@ static GdlBatch *batch_alloc(BatchNet *net, GdlMachine *m, unsigned lanes, uint6
     b->W = lanes / 64;
     b->max_steps = max_steps;
     size_t nr = net->nroles ? net->nroles : 1;
-    b->rows = base_xcalloc((size_t)net->ncomp * b->W + 1, sizeof *b->rows);
+    b->rows = base_xcalloc((size_t)net->nrows * b->W + 1, sizeof *b->rows);
     b->nextbuf = base_xcalloc((size_t)net->nchange * b->W + 1, sizeof *b->nextbuf);
     b->bits = base_xcalloc((size_t)lanes * net->nblocks + 1, sizeof *b->bits);
     b->ended_mask = base_xcalloc(b->W, sizeof *b->ended_mask);
