@@ -168,17 +168,15 @@ static void need_from(const Propnet *pn, uint32_t c, uint8_t *need, uint8_t bit,
     }
 }
 
-/* Evaluates the network on the initial state, one lane, in topological
- * order (cycles to their least fixpoint, as pn's evaluation), inputs off. */
-static void eval_init(const Propnet *pn, const U32Vec *order, const U32Vec *at, uint32_t nsccs, uint8_t *val)
+/* Evaluates the gates of the network for one lane, in topological order
+ * (cycles from false to their least fixpoint, as pn's evaluation), from
+ * the bases and inputs in val. */
+static void eval_one(const Propnet *pn, const U32Vec *order, const U32Vec *at, uint32_t nsccs, uint8_t *val)
 {
-    for (uint32_t i = 0; i < pn->base.n; i++)
-        if (pn->comps.v[pn->base.v[i].comp].kind == PN_BASE)
-            val[pn->base.v[i].comp] = pn->base.v[i].init;
-    for (uint32_t c = 0; c < pn->comps.n; c++)
-        if (pn->comps.v[c].kind == PN_CONST)
-            val[c] = pn->comps.v[c].const_value;
-    for (uint32_t s = 0; s < nsccs; s++)
+    for (uint32_t s = 0; s < nsccs; s++) {
+        for (uint32_t j = at->v[s]; j < at->v[s + 1]; j++)
+            if (is_gate(pn, order->v[j]))
+                val[order->v[j]] = 0;
         for (bool changed = true; changed;) {
             changed = false;
             for (uint32_t j = at->v[s]; j < at->v[s + 1]; j++) {
@@ -193,9 +191,77 @@ static void eval_init(const Propnet *pn, const U32Vec *order, const U32Vec *at, 
                 if (v != val[c])
                     val[c] = v, changed = true;
             }
-            if (at->v[s + 1] - at->v[s] == 1)
-                break;
         }
+    }
+}
+
+/* The initial state, one lane, inputs off: val. */
+static void eval_init(const Propnet *pn, const U32Vec *order, const U32Vec *at, uint32_t nsccs, uint8_t *val)
+{
+    memset(val, 0, pn->comps.n);
+    for (uint32_t i = 0; i < pn->base.n; i++)
+        if (pn->comps.v[pn->base.v[i].comp].kind == PN_BASE)
+            val[pn->base.v[i].comp] = pn->base.v[i].init;
+    for (uint32_t c = 0; c < pn->comps.n; c++)
+        if (pn->comps.v[c].kind == PN_CONST)
+            val[c] = pn->comps.v[c].const_value;
+    eval_one(pn, order, at, nsccs, val);
+}
+
+/* How often each input is played (per component, out of *steps), over
+ * random playouts of one lane: SAMPLE_STEPS steps at most, and no more
+ * than SAMPLE_WORK gate visits. The scattering reads the inputs played in
+ * most states (a noop) directly. */
+enum { SAMPLE_STEPS = 256, SAMPLE_WORK = 20000000 };
+static void sample_inputs(const Propnet *pn, const U32Vec *order, const U32Vec *at, uint32_t nsccs, uint32_t *played,
+                          uint32_t *steps)
+{
+    uint32_t n = pn->comps.n;
+    uint8_t *val = base_xcalloc(n + 1, 1), *nx = base_xcalloc(pn->base.n + 1, 1);
+    U32Vec legal = {0};
+    GdlRng rng;
+    gdl_rng_seed(&rng, 1);
+    uint64_t work = 0, per = pn_links(pn) + n;
+    *steps = 0;
+    eval_init(pn, order, at, nsccs, val);
+    while (*steps < SAMPLE_STEPS && work + per < SAMPLE_WORK) {
+        bool stuck = false;
+        if (val[pn->terminal]) {
+            eval_init(pn, order, at, nsccs, val);
+            work += per;
+        }
+        for (uint32_t i = 0; i < pn->inputs.n; i++)
+            val[pn->inputs.v[i].comp] = 0;
+        for (uint32_t k = 0; k < pn->roles.n && !stuck; k++) {
+            const PnRole *r = &pn->roles.v[k];
+            legal.n = 0;
+            for (uint32_t i = 0; i < r->legal.n; i++)
+                if (val[r->legal.v[i].comp] && r->legal.v[i].input != PN_NONE)
+                    vec_push(legal, pn->inputs.v[r->legal.v[i].input].comp);
+            if (!legal.n) {
+                stuck = true;
+                break;
+            }
+            uint32_t c = legal.v[rt_rng_below(&rng, legal.n)];
+            val[c] = 1;
+            played[c]++;
+        }
+        if (stuck)
+            break;
+        eval_one(pn, order, at, nsccs, val);
+        work += per;
+        for (uint32_t i = 0; i < pn->base.n; i++)
+            nx[i] = pn->base.v[i].next == PN_NONE ? 0 : val[pn->base.v[i].next];
+        for (uint32_t i = 0; i < pn->base.n; i++)
+            if (pn->comps.v[pn->base.v[i].comp].kind == PN_BASE)
+                val[pn->base.v[i].comp] = nx[i];
+        eval_one(pn, order, at, nsccs, val);
+        work += per;
+        ++*steps;
+    }
+    vec_free(legal);
+    free(val);
+    free(nx);
 }
 
 static void net_free(BatchNet *n)
@@ -233,19 +299,69 @@ static void net_free(BatchNet *n)
  * rows a lane's move sets: BatchRole.set), or, when they are most of the
  * role's inputs, the NOT of the row of the others (exactly one input of
  * each role is set in every lane), or a true row when they are all. */
-enum { SCATTER_MIN = 4 };
+enum { SCATTER_MIN = 4, SCATTER_HEAVY = 16 };
 typedef struct Scatter {
     uint32_t nroles;
     U32Vec *inputs;     /* per role, its input components */
     uint8_t *whole;     /* per role: every legal move has an input (complements are exact) */
-    uint32_t *mark;     /* per component: the gate that marked it as its input (+1) */
+    uint32_t *mark;     /* per component: the stamp of the gate that marked it as its input */
+    uint32_t stamp;
+    uint32_t *uses;     /* per component: how many scattered rows would list it */
+    uint8_t *heavy;     /* per component: an input the gates read rather than scatter */
     U32Vec pair_in, pair_row; /* (input component, scattered row) */
     uint32_t one;       /* a true row, once one is needed (0: none yet) */
+    /* the rows made so far, to share one between gates that scatter the
+     * same inputs (every "the other role played noop"): by a hash of the
+     * inputs, open addressing; each row's inputs are pair_in[at .. at + n) */
+    struct ScatterRow { uint64_t hash; uint32_t row, at, n; } *tab;
+    uint32_t tab_cap, tab_n;
+    U32Vec set;         /* scratch: the inputs of the row being made */
 } Scatter;
 
-/* Emits gate c of the move program, its inputs scattered when it pays. */
+/* The row, made or shared, set by the lanes whose move is one of sc->set's
+ * inputs. */
+static uint32_t scatter_row(BatchNet *b, Scatter *sc, unsigned W)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (uint32_t i = 0; i < sc->set.n; i++)
+        h = (h ^ sc->set.v[i]) * 1099511628211ULL;
+    if (2 * (sc->tab_n + 1) > sc->tab_cap) {
+        uint32_t cap = sc->tab_cap ? 2 * sc->tab_cap : 64;
+        struct ScatterRow *t = base_xcalloc(cap, sizeof *t);
+        for (uint32_t i = 0; i < sc->tab_cap; i++)
+            if (sc->tab[i].n) {
+                uint32_t j = (uint32_t)sc->tab[i].hash & (cap - 1);
+                while (t[j].n)
+                    j = (j + 1) & (cap - 1);
+                t[j] = sc->tab[i];
+            }
+        free(sc->tab);
+        sc->tab = t;
+        sc->tab_cap = cap;
+    }
+    uint32_t j = (uint32_t)h & (sc->tab_cap - 1);
+    for (; sc->tab[j].n; j = (j + 1) & (sc->tab_cap - 1))
+        if (sc->tab[j].hash == h && sc->tab[j].n == sc->set.n &&
+            memcmp(sc->pair_in.v + sc->tab[j].at, sc->set.v, sc->set.n * sizeof *sc->set.v) == 0)
+            return sc->tab[j].row;
+    uint32_t t = b->nrows++;
+    b->nscatter++;
+    vec_push(b->zero, t * W);
+    sc->tab[j] = (struct ScatterRow){.hash = h, .row = t, .at = sc->pair_in.n, .n = sc->set.n};
+    sc->tab_n++;
+    for (uint32_t i = 0; i < sc->set.n; i++) {
+        vec_push(sc->pair_in, sc->set.v[i]);
+        vec_push(sc->pair_row, t);
+    }
+    return t;
+}
+
+/* Emits gate c of the move program, its inputs scattered when it pays; or,
+ * when counting, only counts in sc->uses how many rows would list each
+ * input. An input that many rows would list (a noop, which the role whose
+ * turn it is not plays in every lane) is read by the gate instead. */
 static void emit_move_gate(BatchNet *b, Scatter *sc, const Propnet *pn, uint32_t c, const uint32_t *role_of,
-                           unsigned W)
+                           unsigned W, bool counting)
 {
     const PnComp *k = &pn->comps.v[c];
     U32Vec *p = &b->prog[PROG_MOVE];
@@ -253,18 +369,20 @@ static void emit_move_gate(BatchNet *b, Scatter *sc, const Propnet *pn, uint32_t
     for (uint32_t i = 0; i < k->nin; i++)
         direct += pn->comps.v[pn->in.v[k->in_at + i]].kind == PN_INPUT;
     if (k->kind != PN_OR || direct < SCATTER_MIN) {
-        emit_gate(p, pn, c, W);
-        b->nlinks[PROG_MOVE] += k->nin;
+        if (!counting) {
+            emit_gate(p, pn, c, W);
+            b->nlinks[PROG_MOVE] += k->nin;
+        }
         return;
     }
     U32Vec ins = {0};
-    uint32_t *count = base_xcalloc(sc->nroles + 1, sizeof *count);
+    uint32_t *count = base_xcalloc(sc->nroles + 1, sizeof *count), stamp = ++sc->stamp;
     for (uint32_t i = 0; i < k->nin; i++) {
         uint32_t x = pn->in.v[k->in_at + i];
         if (pn->comps.v[x].kind != PN_INPUT)
             vec_push(ins, x);
-        else if (sc->mark[x] != c + 1) {
-            sc->mark[x] = c + 1;
+        else if (sc->mark[x] != stamp) {
+            sc->mark[x] = stamp;
             count[role_of[x]]++;
         }
     }
@@ -273,7 +391,7 @@ static void emit_move_gate(BatchNet *b, Scatter *sc, const Propnet *pn, uint32_t
         if (!count[r])
             continue;
         if (count[r] == all->n && sc->whole[r]) {
-            if (!sc->one) {
+            if (!counting && !sc->one) {
                 sc->one = b->nrows++;
                 vec_push(b->ones, sc->one * W);
             }
@@ -281,25 +399,45 @@ static void emit_move_gate(BatchNet *b, Scatter *sc, const Propnet *pn, uint32_t
             continue;
         }
         bool flip = sc->whole[r] && all->n - count[r] < count[r];
-        uint32_t t = b->nrows++;
-        b->nscatter++;
-        vec_push(b->zero, t * W);
+        sc->set.n = 0;
+        uint32_t heavy0 = ins.n; /* the heavy inputs of the set, read directly */
         for (uint32_t i = 0; i < all->n; i++)
-            if ((sc->mark[all->v[i]] == c + 1) != flip) {
-                vec_push(sc->pair_in, all->v[i]);
-                vec_push(sc->pair_row, t);
+            if ((sc->mark[all->v[i]] == stamp) != flip) {
+                if (counting)
+                    sc->uses[all->v[i]]++;
+                else if (sc->heavy[all->v[i]])
+                    vec_push(ins, all->v[i]);
+                else
+                    vec_push(sc->set, all->v[i]);
             }
+        if (counting)
+            continue;
+        uint32_t t = UINT32_MAX;
+        if (sc->set.n)
+            t = scatter_row(b, sc, W);
         if (flip) {
+            /* NOT(the others): NOT(OR(their row, their heavy inputs)) */
+            uint32_t nh = ins.n - heavy0;
+            if (t != UINT32_MAX)
+                vec_push(ins, t);
             uint32_t u = b->nrows++;
-            emit_raw(p, OP_NOT, u, &t, 1, W);
-            b->ngates[PROG_MOVE]++;
+            emit_raw(p, OP_OR, u, ins.v + heavy0, ins.n - heavy0, W);
+            b->nlinks[PROG_MOVE] += ins.n - heavy0;
+            uint32_t v = b->nrows++;
+            emit_raw(p, OP_NOT, v, &u, 1, W);
+            b->ngates[PROG_MOVE] += 2;
             b->nlinks[PROG_MOVE]++;
-            t = u;
+            ins.n = heavy0;
+            (void)nh;
+            vec_push(ins, v);
+        } else if (t != UINT32_MAX) {
+            vec_push(ins, t);
         }
-        vec_push(ins, t);
     }
-    emit_raw(p, OP_OR, c, ins.v, ins.n, W);
-    b->nlinks[PROG_MOVE] += ins.n;
+    if (!counting) {
+        emit_raw(p, OP_OR, c, ins.v, ins.n, W);
+        b->nlinks[PROG_MOVE] += ins.n;
+    }
     vec_free(ins);
     free(count);
 }
@@ -359,6 +497,7 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
     sc.inputs = base_xcalloc(sc.nroles + 1, sizeof *sc.inputs);
     sc.whole = base_xcalloc(sc.nroles + 1, 1);
     sc.mark = base_xcalloc(n + 1, sizeof *sc.mark);
+    sc.uses = base_xcalloc(n + 1, sizeof *sc.uses);
     uint32_t *role_of = base_xcalloc(n + 1, sizeof *role_of);
     for (uint32_t i = 0; i < pn->inputs.n; i++) {
         vec_push(sc.inputs[pn->inputs.v[i].role], pn->inputs.v[i].comp);
@@ -371,6 +510,23 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
     }
     for (uint32_t i = 0; i < pn->inputs.n; i++)
         vec_push(b->zero, pn->inputs.v[i].comp * W);
+    for (uint32_t s = 0; s < nsccs; s++) {
+        uint32_t c0 = order.v[at.v[s]];
+        if (at.v[s + 1] - at.v[s] == 1 && is_gate(pn, c0) && need[c0] && dyn[c0])
+            emit_move_gate(b, &sc, pn, c0, role_of, W, true);
+    }
+    /* heavy: listed by many rows, and played in more than one state in 16
+     * (a lane then sets as many rows as the gates would read words) */
+    sc.heavy = base_xcalloc(n + 1, 1);
+    {
+        uint32_t *played = base_xcalloc(n + 1, sizeof *played), steps = 0;
+        sample_inputs(pn, &order, &at, nsccs, played, &steps);
+        for (uint32_t i = 0; i < pn->inputs.n; i++) {
+            uint32_t c = pn->inputs.v[i].comp;
+            sc.heavy[c] = sc.uses[c] > SCATTER_HEAVY && (uint64_t)played[c] * 16 > steps;
+        }
+        free(played);
+    }
     /* the programs, in topological order */
     for (uint32_t s = 0; !why && s < nsccs; s++) {
         uint32_t c0 = order.v[at.v[s]];
@@ -398,7 +554,7 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
             }
             b->ngates[prog]++;
             if (prog == PROG_MOVE && !cyclic) {
-                emit_move_gate(b, &sc, pn, c, role_of, W);
+                emit_move_gate(b, &sc, pn, c, role_of, W, false);
                 continue;
             }
             emit_gate(p, pn, c, W);
@@ -523,8 +679,12 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
     free(sc.inputs);
     free(sc.whole);
     free(sc.mark);
+    free(sc.uses);
+    free(sc.heavy);
     vec_free(sc.pair_in);
     vec_free(sc.pair_row);
+    vec_free(sc.set);
+    free(sc.tab);
     free(role_of);
     free(dyn);
     free(need);
@@ -539,8 +699,12 @@ fail:
     free(sc.inputs);
     free(sc.whole);
     free(sc.mark);
+    free(sc.uses);
+    free(sc.heavy);
     vec_free(sc.pair_in);
     vec_free(sc.pair_row);
+    vec_free(sc.set);
+    free(sc.tab);
     free(role_of);
     free(dyn);
     free(need);
