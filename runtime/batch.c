@@ -55,6 +55,8 @@
 #define HOT_CLONES
 #endif
 
+typedef unsigned __int128 u128;
+
 enum { OP_AND = 0, OP_OR = 1, OP_NOT = 2, OP_SCC = 3 };
 #define OP_SHIFT 28
 #define OP_COUNT ((1u << OP_SHIFT) - 1)
@@ -67,6 +69,7 @@ typedef struct BatchRole {
     uint32_t *set_at;   /* the rows a lane's choice of move i sets: set[set_at[i] .. set_at[i + 1]) */
     uint32_t *set;      /* (its input's and the scattered rows that list that input) */
     Gt *move;           /* its move, a term of the machine's store */
+    u128 *magic;        /* ceil(2^128 / n) for n = 2 .. nlegal (fastmod) */
     uint32_t ngoals;
     uint32_t *goal;     /* row offset of each (goal r v) */
     int *value;         /* its v, 0..100, or -1 when v is no such number */
@@ -107,6 +110,7 @@ struct GdlBatch {
     uint64_t *rows;     /* nrows x W words */
     uint64_t *nextbuf;  /* nchange x W */
     uint64_t *bits;     /* lanes x nblocks: the legal moves of the state each lane moved from */
+    uint8_t *bytes;     /* lanes x 4: a small role's legal moves per lane (legal_bytes) */
     uint64_t *ended_mask; /* W words: the lanes whose playout ended in the last pass */
     GdlRng *rng;
     uint64_t *steps;    /* per lane, the steps of its playout so far */
@@ -273,6 +277,7 @@ static void net_free(BatchNet *n)
         free(r->legal);
         free(r->set_at);
         free(r->set);
+        free(r->magic);
         free(r->move);
         free(r->goal);
         free(r->value);
@@ -658,6 +663,9 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
         }
         r->set = set.v ? set.v : base_xcalloc(1, sizeof *r->set);
         free(input);
+        r->magic = base_xcalloc(r->nlegal + 1, sizeof *r->magic);
+        for (uint32_t d = 2; d <= r->nlegal; d++)
+            r->magic[d] = ~(u128)0 / d + 1;
         r->ngoals = pr->goals.n;
         r->goal = base_xmalloc((r->ngoals + 1) * sizeof *r->goal);
         r->value = base_xmalloc((r->ngoals + 1) * sizeof *r->value);
@@ -807,7 +815,8 @@ static inline HOT_INLINE void transpose64(uint64_t a[64])
         }
 }
 
-/* bits[lane * nblocks + r->block0 + blk]: role r's legal moves in each lane. */
+/* bits[lane * nblocks + r->block0 + blk]: role r's legal moves in each lane,
+ * by 64 x 64 transposes. */
 static inline HOT_INLINE void legal_bits(GdlBatch *b, const BatchRole *r)
 {
     uint64_t a[64];
@@ -825,20 +834,93 @@ static inline HOT_INLINE void legal_bits(GdlBatch *b, const BatchRole *r)
         }
 }
 
+/* a[c] byte r = a[r] byte c, for an 8 x 8 matrix of bytes. */
+static inline HOT_INLINE void transpose_bytes(uint64_t a[8])
+{
+    static const uint64_t m[3] = {0x00000000FFFFFFFFULL, 0x0000FFFF0000FFFFULL, 0x00FF00FF00FF00FFULL};
+    for (unsigned i = 0, j = 4; j; j >>= 1, i++)
+        for (unsigned k = 0; k < 8; k = (k + j + 1) & ~j) {
+            uint64_t t = ((a[k] >> (8 * j)) ^ a[k + j]) & m[i];
+            a[k] ^= t << (8 * j);
+            a[k + j] ^= t;
+        }
+}
+
+/* x byte j bit i = x byte i bit j: an 8 x 8 matrix of bits. */
+static inline HOT_INLINE uint64_t transpose8(uint64_t x)
+{
+    uint64_t t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAULL;
+    x = x ^ t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCULL;
+    x = x ^ t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ULL;
+    return x ^ t ^ (t << 28);
+}
+
+/* For a role of at most SMALL_ROLE legal moves: bytes[g * lanes + lane] bit
+ * i is whether its move 8 g + i is legal in the lane, by 8 x 8 transposes
+ * (the 64 x 64 one moves 64 rows however few are used). */
+enum { SMALL_ROLE = 32 };
+static inline HOT_INLINE void legal_bytes(GdlBatch *b, const BatchRole *r)
+{
+    uint32_t ng = (r->nlegal + 7) / 8;
+    for (unsigned w = 0; w < b->W; w++)
+        for (uint32_t g = 0; g < ng; g++) {
+            uint64_t a[8];
+            for (uint32_t i = 0; i < 8; i++)
+                a[i] = 8 * g + i < r->nlegal ? b->rows[r->legal[8 * g + i] + w] : 0;
+            transpose_bytes(a); /* a[lb] byte i: row 8 g + i's lanes 8 lb .. 8 lb + 7 */
+            uint8_t *out = b->bytes + (size_t)g * b->lanes + w * 64;
+            for (unsigned lb = 0; lb < 8; lb++) {
+                uint64_t y = transpose8(a[lb]); /* byte j: lane 8 lb + j's rows */
+                memcpy(out + 8 * lb, &y, 8);
+            }
+        }
+}
+
+/* The index of the k-th set bit of x (k < its popcount). */
+static inline HOT_INLINE uint32_t kth_bit(uint64_t x, uint64_t k)
+{
+    while (k--)
+        x &= x - 1;
+    return (uint32_t)__builtin_ctzll(x);
+}
+
 /* The index, in r's legal list, of the k-th legal move of lane l. */
 static inline HOT_INLINE uint32_t kth(const uint64_t *bits, uint32_t nblocks, uint64_t k)
 {
     for (uint32_t blk = 0; blk < nblocks; blk++) {
         uint64_t x = bits[blk];
         unsigned c = (unsigned)__builtin_popcountll(x);
-        if (k < c) {
-            while (k--)
-                x &= x - 1;
-            return blk * 64 + (uint32_t)__builtin_ctzll(x);
-        }
+        if (k < c)
+            return blk * 64 + kth_bit(x, k);
         k -= c;
     }
     return UINT32_MAX;
+}
+
+/* x % d for any x, by Lemire, Kaser and Kurz's direct remainder (2019):
+ * M = ceil(2^128 / d), precomputed; the same as the division, which is
+ * most of a draw's cost. */
+static inline HOT_INLINE uint64_t fastmod(uint64_t x, u128 M, uint64_t d)
+{
+    u128 low = M * x;
+    u128 bottom = ((u128)(uint64_t)low * d) >> 64, top = (low >> 64) * d;
+    return (uint64_t)((bottom + top) >> 64);
+}
+
+/* rt_rng_below(r, n) exactly, with the remainder by M (r's magic[n]). */
+static inline HOT_INLINE uint64_t below(GdlRng *r, uint64_t n, const u128 *magic)
+{
+    for (;;) {
+        uint64_t x = rt_rng_next(r);
+        if (n == 1)
+            return 0;
+        if (x <= UINT64_MAX - n)
+            return fastmod(x, magic[n], n);
+        if (x < UINT64_MAX - UINT64_MAX % n)
+            return x % n;
+    }
 }
 
 static GdlStatus batch_fail(GdlBatch *b, GdlStatus st, const char *fmt, ...) BASE_PRINTF(3, 4);
@@ -855,25 +937,51 @@ static GdlStatus batch_fail(GdlBatch *b, GdlStatus st, const char *fmt, ...)
 
 /* Draws every role's move in every lane (into choice), or in the lanes of
  * the mask only, roles in role order within a lane, as one machine draws
- * them. */
-static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only)
+ * them; when set, sets the rows of the moves drawn. */
+static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only, bool set)
 {
     const BatchNet *n = b->net;
     unsigned mb = n->nblocks;
     for (uint32_t k = 0; k < n->nroles; k++) {
         const BatchRole *r = &n->roles[k];
-        legal_bits(b, r);
+        bool small = r->nlegal <= SMALL_ROLE;
+        uint32_t ng = (r->nlegal + 7) / 8;
+        if (small)
+            legal_bytes(b, r);
+        else
+            legal_bits(b, r);
         for (unsigned l = 0; l < b->lanes; l++) {
             if (only && !(only[l / 64] >> (l & 63) & 1))
                 continue;
-            const uint64_t *bits = b->bits + (size_t)l * mb + r->block0;
-            uint64_t cnt = 0;
-            for (uint32_t blk = 0; blk < r->nblocks; blk++)
-                cnt += (uint64_t)__builtin_popcountll(bits[blk]);
-            if (cnt == 0)
-                return batch_fail(b, GDL_GAME_FAULT, "lane %u, step %llu: role %s has no legal move in a state that is not terminal",
-                                  l, (unsigned long long)b->steps[l], gdl_game_role_name(b->m->game, k));
-            b->choice[(size_t)l * n->nroles + k] = kth(bits, r->nblocks, rt_rng_below(&b->rng[l], cnt));
+            uint64_t *bits = b->bits + (size_t)l * mb + r->block0, cnt = 0;
+            uint32_t i;
+            if (small) {
+                uint64_t x = 0;
+                for (uint32_t g = 0; g < ng; g++)
+                    x |= (uint64_t)b->bytes[(size_t)g * b->lanes + l] << (8 * g);
+                if (r->nblocks)
+                    bits[0] = x;
+                cnt = (uint64_t)__builtin_popcountll(x);
+                if (cnt == 0)
+                    goto none;
+                i = kth_bit(x, below(&b->rng[l], cnt, r->magic));
+            } else {
+                for (uint32_t blk = 0; blk < r->nblocks; blk++)
+                    cnt += (uint64_t)__builtin_popcountll(bits[blk]);
+                if (cnt == 0)
+                    goto none;
+                i = kth(bits, r->nblocks, below(&b->rng[l], cnt, r->magic));
+            }
+            b->choice[(size_t)l * n->nroles + k] = i;
+            if (set) {
+                uint64_t bit = (uint64_t)1 << (l & 63);
+                for (uint32_t j = r->set_at[i]; j < r->set_at[i + 1]; j++)
+                    b->rows[r->set[j] + l / 64] |= bit;
+            }
+            continue;
+        none:
+            return batch_fail(b, GDL_GAME_FAULT, "lane %u, step %llu: role %s has no legal move in a state that is not terminal",
+                              l, (unsigned long long)b->steps[l], gdl_game_role_name(b->m->game, k));
         }
     }
     return GDL_OK;
@@ -937,7 +1045,7 @@ static HOT_CLONES GdlStatus pass(GdlBatch *b)
     }
     if (any_c) {
         /* the capped lanes draw their moves, as a playout does before the cap stops it */
-        if ((st = draw(b, capped)) != GDL_OK)
+        if ((st = draw(b, capped, false)) != GDL_OK)
             return st;
     }
     uint64_t any = any_t | any_c;
@@ -969,21 +1077,12 @@ static HOT_CLONES GdlStatus pass(GdlBatch *b)
         for (unsigned w = 0; w < W; w++)
             R[w] = 0;
     }
-    if ((st = draw(b, NULL)) != GDL_OK)
-        return st;
-    /* the joint moves, as inputs and the rows scattered from them */
+    /* the joint moves drawn, as inputs and the rows scattered from them */
     for (uint32_t i = 0; i < n->zero.n; i++)
         for (unsigned w = 0; w < W; w++)
             rows[n->zero.v[i] + w] = 0;
-    for (uint32_t k = 0; k < n->nroles; k++) {
-        const BatchRole *r = &n->roles[k];
-        for (unsigned l = 0; l < b->lanes; l++) {
-            uint32_t i = b->choice[(size_t)l * n->nroles + k];
-            uint64_t bit = (uint64_t)1 << (l & 63);
-            for (uint32_t j = r->set_at[i]; j < r->set_at[i + 1]; j++)
-                rows[r->set[j] + l / 64] |= bit;
-        }
-    }
+    if ((st = draw(b, NULL, true)) != GDL_OK)
+        return st;
     run(b, PROG_MOVE);
     for (uint32_t j = 0; j < n->nchange; j++) {
         uint32_t nx = n->next[n->change[j]];
@@ -1035,6 +1134,7 @@ static GdlBatch *batch_alloc(BatchNet *net, GdlMachine *m, unsigned lanes, uint6
     b->nextbuf = base_xcalloc((size_t)net->nchange * b->W + 1, sizeof *b->nextbuf);
     b->bits = base_xcalloc((size_t)lanes * net->nblocks + 1, sizeof *b->bits);
     b->ended_mask = base_xcalloc(b->W, sizeof *b->ended_mask);
+    b->bytes = base_xcalloc((size_t)lanes * (SMALL_ROLE / 8), 1);
     b->rng = base_xcalloc(lanes, sizeof *b->rng);
     b->steps = base_xcalloc(lanes, sizeof *b->steps);
     b->ended = base_xcalloc(lanes, 1);
@@ -1099,6 +1199,7 @@ void gdl_batch_free(GdlBatch *b)
     free(b->nextbuf);
     free(b->bits);
     free(b->ended_mask);
+    free(b->bytes);
     free(b->rng);
     free(b->steps);
     free(b->ended);
