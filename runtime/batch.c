@@ -38,6 +38,7 @@
  * the playouts a single machine plays with that seed, which is what
  * `gdlc verify --batch` checks against ref.
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -57,6 +58,17 @@
 
 typedef unsigned __int128 u128;
 
+/* A role of at most SMALL_ROLE legal moves has them gathered by 8 x 8
+ * transposes (legal_bytes) and sets its moves' rows from one-hot rows
+ * (gather); a larger one by 64 x 64 transposes and lane by lane. */
+enum { SMALL_ROLE = 32 };
+
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 enum { OP_AND = 0, OP_OR = 1, OP_NOT = 2, OP_SCC = 3 };
 #define OP_SHIFT 28
 #define OP_COUNT ((1u << OP_SHIFT) - 1)
@@ -67,6 +79,8 @@ typedef struct BatchRole {
     uint32_t block0;    /* where its blocks start in a lane's legal bits */
     uint32_t *legal;    /* row offset of each */
     uint32_t *set_at;   /* the rows a lane's choice of move i sets: set[set_at[i] .. set_at[i + 1]) */
+    uint32_t t0;        /* a small role's: where its moves' words start in a pass's one-hot rows */
+    uint32_t oh0;       /* a small role's: where its one-hot bytes start (lanes x 4 each) */
     uint32_t *set;      /* (its input's and the scattered rows that list that input) */
     Gt *move;           /* its move, a term of the machine's store */
     u128 *magic;        /* ceil(2^128 / n) for n = 2 .. nlegal (fastmod) */
@@ -98,6 +112,13 @@ typedef struct BatchNet {
     U32Vec init_on, init_off; /* rows of the bases and state gates true, false in the initial state */
     U32Vec ones;        /* constant rows that are true */
     uint32_t nblocks;   /* the blocks of every role: a lane's legal bits */
+    /* the rows the small roles' moves set, gathered from one-hot rows (a
+     * row per move, the lanes that drew it): row g_row[i] is the OR of
+     * one-hot rows g_t[g_at[i] .. g_at[i + 1]) */
+    uint32_t nt;        /* one-hot rows a pass (the small roles' moves) */
+    uint32_t nsmall;    /* small roles */
+    uint32_t ngather;
+    uint32_t *g_row, *g_at, *g_t;
     char *plan;
 } BatchNet;
 
@@ -111,6 +132,8 @@ struct GdlBatch {
     uint64_t *nextbuf;  /* nchange x W */
     uint64_t *bits;     /* lanes x nblocks: the legal moves of the state each lane moved from */
     uint8_t *bytes;     /* lanes x 4: a small role's legal moves per lane (legal_bytes) */
+    uint8_t *onehot;    /* small roles x 4 x lanes: the move drawn per lane, one-hot by 8 */
+    uint64_t *onehot_rows; /* W x nt: per small role's move, the lanes that drew it */
     uint64_t *ended_mask; /* W words: the lanes whose playout ended in the last pass */
     GdlRng *rng;
     uint64_t *steps;    /* per lane, the steps of its playout so far */
@@ -293,6 +316,9 @@ static void net_free(BatchNet *n)
     vec_free(n->init_on);
     vec_free(n->init_off);
     vec_free(n->ones);
+    free(n->g_row);
+    free(n->g_at);
+    free(n->g_t);
     free(n->plan);
     free(n);
 }
@@ -663,7 +689,7 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
         }
         r->set = set.v ? set.v : base_xcalloc(1, sizeof *r->set);
         free(input);
-        r->magic = base_xcalloc(r->nlegal + 1, sizeof *r->magic);
+        r->magic = base_xcalloc(r->nlegal + 2, sizeof *r->magic); /* magic[1] = 0 */
         for (uint32_t d = 2; d <= r->nlegal; d++)
             r->magic[d] = ~(u128)0 / d + 1;
         r->ngoals = pr->goals.n;
@@ -673,6 +699,35 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
             r->goal[i] = pr->goals.v[i].comp * W;
             r->value[i] = pr->goals.v[i].value == PN_NONE ? -1 : (int)pr->goals.v[i].value;
         }
+    }
+    /* the small roles' rows, gathered from one-hot rows */
+    {
+        VEC(uint64_t) pairs = {0}; /* row << 32 | t */
+        for (uint32_t k = 0; k < b->nroles; k++) {
+            BatchRole *r = &b->roles[k];
+            if (r->nlegal > SMALL_ROLE)
+                continue;
+            r->t0 = b->nt;
+            r->oh0 = b->nsmall++ * (SMALL_ROLE / 8);
+            b->nt += r->nlegal;
+            for (uint32_t i = 0; i < r->nlegal; i++)
+                for (uint32_t j = r->set_at[i]; j < r->set_at[i + 1]; j++)
+                    vec_push(pairs, (uint64_t)r->set[j] << 32 | (r->t0 + i));
+        }
+        qsort(pairs.v, pairs.n, sizeof *pairs.v, u64_cmp);
+        b->g_row = base_xmalloc((pairs.n + 1) * sizeof *b->g_row);
+        b->g_at = base_xmalloc((pairs.n + 2) * sizeof *b->g_at);
+        b->g_t = base_xmalloc((pairs.n + 1) * sizeof *b->g_t);
+        for (uint32_t i = 0; i < pairs.n; i++) {
+            uint32_t row = (uint32_t)(pairs.v[i] >> 32);
+            if (!b->ngather || b->g_row[b->ngather - 1] != row) {
+                b->g_at[b->ngather] = i;
+                b->g_row[b->ngather++] = row;
+            }
+            b->g_t[i] = (uint32_t)pairs.v[i];
+        }
+        b->g_at[b->ngather] = pairs.n;
+        vec_free(pairs);
     }
     free(sat);
     free(srow);
@@ -857,10 +912,9 @@ static inline HOT_INLINE uint64_t transpose8(uint64_t x)
     return x ^ t ^ (t << 28);
 }
 
-/* For a role of at most SMALL_ROLE legal moves: bytes[g * lanes + lane] bit
- * i is whether its move 8 g + i is legal in the lane, by 8 x 8 transposes
- * (the 64 x 64 one moves 64 rows however few are used). */
-enum { SMALL_ROLE = 32 };
+/* For a small role: bytes[g * lanes + lane] bit i is whether its move
+ * 8 g + i is legal in the lane, by 8 x 8 transposes (the 64 x 64 one moves
+ * 64 rows however few are used). */
 static inline HOT_INLINE void legal_bytes(GdlBatch *b, const BatchRole *r)
 {
     uint32_t ng = (r->nlegal + 7) / 8;
@@ -878,12 +932,31 @@ static inline HOT_INLINE void legal_bytes(GdlBatch *b, const BatchRole *r)
         }
 }
 
-/* The index of the k-th set bit of x (k < its popcount). */
+/* The index of the k-th set bit of x (k < its popcount), without a branch
+ * (a loop of k steps mispredicts its exit on every draw): the byte that
+ * holds it from the bytes' running popcounts, then sel, the k-th set bit
+ * of each byte value. */
+static uint8_t sel_table[256][8];
 static inline HOT_INLINE uint32_t kth_bit(uint64_t x, uint64_t k)
 {
-    while (k--)
-        x &= x - 1;
-    return (uint32_t)__builtin_ctzll(x);
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    uint64_t c = x - ((x >> 1) & 0x5555555555555555ULL);
+    c = (c & 0x3333333333333333ULL) + ((c >> 2) & 0x3333333333333333ULL);
+    c = (c + (c >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    uint64_t prefix = c * ones; /* byte i: the set bits of bytes 0 .. i */
+    /* the bytes whose running count is at most k come before the bit */
+    uint64_t le = ((k * ones | highs) - prefix) & highs;
+    uint32_t byte = (uint32_t)__builtin_popcountll(le);
+    uint32_t before = (uint32_t)(((prefix << 8) >> (8 * byte)) & 0xff);
+    return 8 * byte + sel_table[(x >> (8 * byte)) & 0xff][k - before];
+}
+
+static void sel_table_make(void)
+{
+    for (unsigned v = 0; v < 256; v++)
+        for (unsigned b = 0, k = 0; b < 8; b++)
+            if (v >> b & 1)
+                sel_table[v][k++] = (uint8_t)b;
 }
 
 /* The index, in r's legal list, of the k-th legal move of lane l. */
@@ -914,9 +987,12 @@ static inline HOT_INLINE uint64_t below(GdlRng *r, uint64_t n, const u128 *magic
 {
     for (;;) {
         uint64_t x = rt_rng_next(r);
-        if (n == 1)
-            return 0;
-        if (x <= UINT64_MAX - n)
+        if (n == 1) { /* a noop: rejected only at UINT64_MAX, as rt_rng_below */
+            if (__builtin_expect(x != UINT64_MAX, 1))
+                return 0;
+            continue;
+        }
+        if (__builtin_expect(x <= UINT64_MAX - n, 1))
             return fastmod(x, magic[n], n);
         if (x < UINT64_MAX - UINT64_MAX % n)
             return x % n;
@@ -973,7 +1049,11 @@ static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only, bool 
                 i = kth(bits, r->nblocks, below(&b->rng[l], cnt, r->magic));
             }
             b->choice[(size_t)l * n->nroles + k] = i;
-            if (set) {
+            if (set && small) {
+                uint8_t *oh = b->onehot + (size_t)r->oh0 * b->lanes + l;
+                for (uint32_t g = 0; g < ng; g++)
+                    oh[(size_t)g * b->lanes] = (uint8_t)(((i >> 3) == g) << (i & 7));
+            } else if (set) {
                 uint64_t bit = (uint64_t)1 << (l & 63);
                 for (uint32_t j = r->set_at[i]; j < r->set_at[i + 1]; j++)
                     b->rows[r->set[j] + l / 64] |= bit;
@@ -985,6 +1065,42 @@ static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only, bool 
         }
     }
     return GDL_OK;
+}
+
+/* The rows the small roles' moves set: their one-hot bytes transposed to a
+ * row per move, then ORed into the rows that list it. */
+static inline HOT_INLINE void gather(GdlBatch *b)
+{
+    const BatchNet *n = b->net;
+    unsigned W = b->W;
+    for (uint32_t k = 0; k < n->nroles; k++) {
+        const BatchRole *r = &n->roles[k];
+        if (r->nlegal > SMALL_ROLE)
+            continue;
+        uint32_t ng = (r->nlegal + 7) / 8;
+        for (unsigned w = 0; w < W; w++)
+            for (uint32_t g = 0; g < ng; g++) {
+                const uint8_t *in = b->onehot + ((size_t)r->oh0 + g) * b->lanes + w * 64;
+                uint64_t a[8];
+                for (unsigned lb = 0; lb < 8; lb++) {
+                    memcpy(&a[lb], in + 8 * lb, 8); /* byte j: lane 8 lb + j's bits of moves 8 g .. */
+                    a[lb] = transpose8(a[lb]);      /* byte i: move 8 g + i's lanes 8 lb .. */
+                }
+                transpose_bytes(a); /* a[i]: move 8 g + i's 64 lanes */
+                uint64_t *t = b->onehot_rows + (size_t)w * n->nt + r->t0 + 8 * g;
+                for (uint32_t i = 0; i < 8 && 8 * g + i < r->nlegal; i++)
+                    t[i] = a[i];
+            }
+    }
+    for (unsigned w = 0; w < W; w++) {
+        const uint64_t *t = b->onehot_rows + (size_t)w * n->nt;
+        for (uint32_t i = 0; i < n->ngather; i++) {
+            uint64_t acc = 0;
+            for (uint32_t j = n->g_at[i]; j < n->g_at[i + 1]; j++)
+                acc |= t[n->g_t[j]];
+            b->rows[n->g_row[i] + w] |= acc;
+        }
+    }
 }
 
 /* Reads the goals of the terminal lanes in mask (W words) into goals. */
@@ -1083,6 +1199,7 @@ static HOT_CLONES GdlStatus pass(GdlBatch *b)
             rows[n->zero.v[i] + w] = 0;
     if ((st = draw(b, NULL, true)) != GDL_OK)
         return st;
+    gather(b);
     run(b, PROG_MOVE);
     for (uint32_t j = 0; j < n->nchange; j++) {
         uint32_t nx = n->next[n->change[j]];
@@ -1135,6 +1252,8 @@ static GdlBatch *batch_alloc(BatchNet *net, GdlMachine *m, unsigned lanes, uint6
     b->bits = base_xcalloc((size_t)lanes * net->nblocks + 1, sizeof *b->bits);
     b->ended_mask = base_xcalloc(b->W, sizeof *b->ended_mask);
     b->bytes = base_xcalloc((size_t)lanes * (SMALL_ROLE / 8), 1);
+    b->onehot = base_xcalloc((size_t)lanes * (SMALL_ROLE / 8) * (net->nsmall + 1), 1);
+    b->onehot_rows = base_xcalloc((size_t)b->W * net->nt + 1, sizeof *b->onehot_rows);
     b->rng = base_xcalloc(lanes, sizeof *b->rng);
     b->steps = base_xcalloc(lanes, sizeof *b->steps);
     b->ended = base_xcalloc(lanes, 1);
@@ -1179,6 +1298,8 @@ static GdlStatus batch_new_(GdlMachine *m, unsigned lanes, uint64_t seed, uint64
 
 GdlStatus gdl_batch_new(GdlMachine *m, unsigned lanes, uint64_t seed, uint64_t max_steps, GdlBatch **out)
 {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, sel_table_make);
     RT_GUARDED(m, batch_new_(m, lanes, seed, max_steps, out));
 }
 
@@ -1200,6 +1321,8 @@ void gdl_batch_free(GdlBatch *b)
     free(b->bits);
     free(b->ended_mask);
     free(b->bytes);
+    free(b->onehot);
+    free(b->onehot_rows);
     free(b->rng);
     free(b->steps);
     free(b->ended);
