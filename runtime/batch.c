@@ -146,6 +146,7 @@ struct GdlBatch {
     const volatile int *cancel;
     GdlBatchStats total;
     bool moved;         /* a pass has run: choice and the legal rows are the last pass's */
+    int bug;            /* rt_batch_plant's, for tests (0: none) */
     char *err;
 };
 
@@ -1035,6 +1036,8 @@ static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only, bool 
                 uint64_t x = 0;
                 for (uint32_t g = 0; g < ng; g++)
                     x |= (uint64_t)b->bytes[(size_t)g * b->lanes + l] << (8 * g);
+                if (__builtin_expect(b->bug == RT_BATCH_BUG_MASK63, 0) && l == 63 && (x & (x - 1)))
+                    x &= ~((uint64_t)1 << (63 - __builtin_clzll(x))); /* the last legal move lost */
                 if (r->nblocks)
                     bits[0] = x;
                 cnt = (uint64_t)__builtin_popcountll(x);
@@ -1042,6 +1045,13 @@ static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only, bool 
                     goto none;
                 i = kth_bit(x, below(&b->rng[l], cnt, r->magic));
             } else {
+                if (__builtin_expect(b->bug == RT_BATCH_BUG_MASK63, 0) && l == 63)
+                    for (uint32_t blk = r->nblocks; blk-- > 0;)
+                        if (bits[blk]) {
+                            if (blk || (bits[0] & (bits[0] - 1)))
+                                bits[blk] &= ~((uint64_t)1 << (63 - __builtin_clzll(bits[blk])));
+                            break;
+                        }
                 for (uint32_t blk = 0; blk < r->nblocks; blk++)
                     cnt += (uint64_t)__builtin_popcountll(bits[blk]);
                 if (cnt == 0)
@@ -1233,6 +1243,8 @@ static void batch_start(GdlBatch *b, uint64_t seed)
         gdl_rng_seed(&b->rng[l], seed + l);
         b->steps[l] = 0;
     }
+    if (b->bug == RT_BATCH_BUG_SHARE)
+        gdl_rng_seed(&b->rng[1], seed); /* lane 1 plays lane 0's moves */
     memset(b->ended, 0, b->lanes);
     b->total = (GdlBatchStats){0};
     b->moved = false;
@@ -1334,6 +1346,8 @@ void gdl_batch_free(GdlBatch *b)
 }
 
 void gdl_batch_restart(GdlBatch *b, uint64_t seed) { batch_start(b, seed); }
+
+void rt_batch_plant(GdlBatch *b, int bug) { b->bug = bug; }
 
 unsigned gdl_batch_lanes(const GdlBatch *b) { return b->lanes; }
 const char *gdl_batch_plan(const GdlBatch *b) { return b->net->plan; }

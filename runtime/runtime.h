@@ -333,6 +333,12 @@ GdlStatus rt_machine_oom(GdlMachine *m, const char *what);
         return r_;                                                             \
     } while (0)
 
+/* A bug planted in a batch (batch.c), for the tests that show they catch
+ * one: lane 63 loses the last of its legal moves (when it has two or
+ * more), or lane 1 shares lane 0's generator (from the next restart). */
+enum { RT_BATCH_BUG_MASK63 = 1, RT_BATCH_BUG_SHARE = 2 };
+void rt_batch_plant(GdlBatch *b, int bug);
+
 /* GDL_OK when s is a state of m's game, else GDL_BAD_ARGUMENT (message set). */
 GdlStatus rt_state_check(GdlMachine *m, const GdlState *s);
 /* The facts of s (a state of m's game) as m's own term ids, sorted by id:

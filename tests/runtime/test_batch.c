@@ -1,0 +1,320 @@
+/* test_batch.c: the batched playouts (gdl_batch_*, runtime/batch.c).
+ *
+ * The central check (lanes_agree): every lane of a batch is followed, pass
+ * by pass, by one machine of engine pn playing the playouts of generator
+ * seed + lane as gdlc bench plays them (restarts, and the moves drawn at
+ * the step cap): how each pass began for the lane (playing, terminal with
+ * its goals, capped), the legal moves, the joint move drawn and the state
+ * made must all be equal. A bug planted in the lanes (lane 63 loses a
+ * legal move; lane 1 shares lane 0's generator) must be caught, in that
+ * lane alone. Then the arguments, a game past the grounding's budget,
+ * forks run in threads (the same totals as run one after the other), the
+ * cancel flag and deadline, and restarts. */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "api_helpers.h"
+#include "../../runtime/runtime.h"
+
+#ifndef GDLC_SOURCE_DIR
+#error "GDLC_SOURCE_DIR must be defined"
+#endif
+#define GAME(name) GDLC_SOURCE_DIR "/games/" name ".kif"
+
+static GdlGame *load(const char *path)
+{
+    GdlGame *g = NULL;
+    assert_int_equal(gdl_game_load_file(path, &g, NULL), GDL_OK);
+    return g;
+}
+
+typedef struct Follower {
+    GdlState *s;
+    GdlRng rng;
+    uint64_t steps;
+} Follower;
+
+static char *moves_text(GdlMachine *m, const GdlMove *moves, size_t n)
+{
+    size_t cap = 64, len = 0;
+    char *t = malloc(cap);
+    t[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *x = gdl_move_text(m, moves[i]);
+        while (len + strlen(x) + 2 > cap)
+            t = realloc(t, cap *= 2);
+        len += (size_t)sprintf(t + len, "%s%s", i ? " " : "", x);
+    }
+    return t;
+}
+
+/* Plays passes of a batch of game (lanes, seed, max_steps, a planted bug)
+ * beside one pn machine per lane; returns the number of lanes that
+ * diverged, and the first of them in *first. */
+static unsigned lanes_agree(const char *path, unsigned lanes, uint64_t seed, uint64_t max_steps, unsigned passes,
+                            int bug, unsigned *first)
+{
+    GdlGame *g = load(path);
+    GdlMachine *bm = NULL, *pm = NULL;
+    assert_int_equal(gdl_machine_new(g, "ref", &bm), GDL_OK);
+    assert_int_equal(gdl_machine_new(g, "pn", &pm), GDL_OK);
+    GdlBatch *b = NULL;
+    assert_int_equal(gdl_batch_new(bm, lanes, seed, max_steps, &b), GDL_OK);
+    if (bug) {
+        rt_batch_plant(b, bug);
+        gdl_batch_restart(b, seed);
+    }
+    unsigned nroles = gdl_game_role_count(g);
+    GdlState *init = NULL;
+    assert_int_equal(gdl_state_initial(pm, &init), GDL_OK);
+    Follower *f = calloc(lanes, sizeof *f);
+    bool *bad = calloc(lanes, sizeof *bad);
+    for (unsigned l = 0; l < lanes; l++) {
+        f[l].s = gdl_state_copy(init);
+        gdl_rng_seed(&f[l].rng, seed + l);
+    }
+    unsigned diverged = 0, ended = 0, capped = 0;
+    *first = UINT32_MAX;
+    for (unsigned p = 0; p < passes; p++) {
+        assert_int_equal(gdl_batch_run(b, 1, NULL), GDL_OK);
+        for (unsigned l = 0; l < lanes; l++) {
+            if (bad[l])
+                continue;
+            GdlBatchLane info;
+            assert_int_equal(gdl_batch_lane_pass(b, l, &info), GDL_OK);
+            bool terminal = false, ok = true;
+            assert_int_equal(gdl_state_is_terminal(pm, f[l].s, &terminal), GDL_OK);
+            GdlMove joint[GDL_BATCH_MAX_ROLES];
+            if (terminal) {
+                int goals[GDL_BATCH_MAX_ROLES];
+                assert_int_equal(gdl_state_goals(pm, f[l].s, goals), GDL_OK);
+                ok = info.ended == GDL_BATCH_TERMINAL && info.ended_steps == f[l].steps;
+                for (unsigned k = 0; ok && k < nroles; k++)
+                    ok = info.goals[k] == goals[k];
+            } else if (f[l].steps == max_steps) {
+                assert_int_equal(gdl_state_random_joint_move(pm, f[l].s, &f[l].rng, joint), GDL_OK);
+                ok = info.ended == GDL_BATCH_CAPPED && info.ended_steps == max_steps;
+                capped += ok;
+            } else {
+                ok = info.ended == GDL_BATCH_PLAYING;
+            }
+            if (ok && info.ended) {
+                ended++;
+                gdl_state_free(f[l].s);
+                f[l].s = gdl_state_copy(init);
+                f[l].steps = 0;
+            }
+            for (unsigned k = 0; ok && k < nroles; k++) {
+                const GdlMove *mb, *mp;
+                size_t nb, np;
+                assert_int_equal(gdl_batch_lane_legal(b, l, k, &mb, &nb), GDL_OK);
+                char *tb = moves_text(bm, mb, nb);
+                assert_int_equal(gdl_state_legal(pm, f[l].s, k, &mp, &np), GDL_OK);
+                char *tp = moves_text(pm, mp, np);
+                ok = strcmp(tb, tp) == 0;
+                free(tb);
+                free(tp);
+            }
+            if (ok) {
+                assert_int_equal(gdl_state_random_joint_move(pm, f[l].s, &f[l].rng, joint), GDL_OK);
+                for (unsigned k = 0; ok && k < nroles; k++)
+                    ok = strcmp(gdl_move_text(bm, info.joint[k]), gdl_move_text(pm, joint[k])) == 0;
+            }
+            if (ok) {
+                GdlState *nx = NULL, *ls = NULL;
+                assert_int_equal(gdl_state_next(pm, f[l].s, joint, &nx), GDL_OK);
+                gdl_state_free(f[l].s);
+                f[l].s = nx;
+                f[l].steps++;
+                assert_int_equal(gdl_batch_lane_state(b, l, &ls), GDL_OK);
+                ok = gdl_state_equal(ls, f[l].s);
+                gdl_state_free(ls);
+            }
+            if (!ok) {
+                bad[l] = true;
+                diverged++;
+                if (*first == UINT32_MAX)
+                    *first = l;
+            }
+        }
+    }
+    if (!bug) {
+        /* the check saw playouts end both ways */
+        assert_true(ended > lanes);
+        assert_true(capped > 0);
+    }
+    for (unsigned l = 0; l < lanes; l++)
+        gdl_state_free(f[l].s);
+    free(f);
+    free(bad);
+    gdl_state_free(init);
+    gdl_batch_free(b);
+    gdl_machine_free(pm);
+    gdl_machine_free(bm);
+    gdl_game_free(g);
+    return diverged;
+}
+
+static void lanes_agree_with_single_machines(void **state)
+{
+    (void)state;
+    unsigned first;
+    /* caps short enough that some playouts end at them, others terminal */
+    assert_int_equal(lanes_agree(GAME("tictactoe"), 128, 7, 7, 60, 0, &first), 0);
+    assert_int_equal(lanes_agree(GAME("connect4"), 64, 11, 30, 90, 0, &first), 0);
+    assert_int_equal(lanes_agree(GAME("breakthrough"), 64, 3, 60, 130, 0, &first), 0);
+    assert_int_equal(lanes_agree(GAME("tictactoe"), 512, 1, 8, 30, 0, &first), 0);
+}
+
+static void planted_bugs_are_caught_in_their_lane(void **state)
+{
+    (void)state;
+    unsigned first;
+    assert_int_equal(lanes_agree(GAME("tictactoe"), 128, 7, 7, 20, RT_BATCH_BUG_MASK63, &first), 1);
+    assert_int_equal(first, 63);
+    assert_int_equal(lanes_agree(GAME("connect4"), 64, 5, 30, 20, RT_BATCH_BUG_MASK63, &first), 1);
+    assert_int_equal(first, 63);
+    assert_int_equal(lanes_agree(GAME("tictactoe"), 64, 7, 7, 20, RT_BATCH_BUG_SHARE, &first), 1);
+    assert_int_equal(first, 1);
+}
+
+static void bad_arguments(void **state)
+{
+    (void)state;
+    GdlGame *g = load(GAME("tictactoe"));
+    GdlMachine *m = NULL;
+    assert_int_equal(gdl_machine_new(g, "ref", &m), GDL_OK);
+    GdlBatch *b = NULL;
+    static const unsigned bad_lanes[] = {0, 32, 100, GDL_BATCH_MAX_LANES + 64};
+    for (size_t i = 0; i < sizeof bad_lanes / sizeof *bad_lanes; i++) {
+        assert_int_equal(gdl_batch_new(m, bad_lanes[i], 1, 100, &b), GDL_BAD_ARGUMENT);
+        assert_null(b);
+        assert_non_null(strstr(gdl_machine_error(m), "multiple of 64"));
+    }
+    assert_int_equal(gdl_batch_new(m, 64, 1, 0, &b), GDL_BAD_ARGUMENT);
+    assert_non_null(strstr(gdl_machine_error(m), "step cap"));
+    assert_int_equal(gdl_batch_new(m, 64, 1, 100, &b), GDL_OK);
+    GdlBatchLane info;
+    assert_int_equal(gdl_batch_lane_pass(b, 0, &info), GDL_BAD_ARGUMENT);
+    assert_non_null(strstr(gdl_batch_error(b), "not run a pass"));
+    assert_int_equal(gdl_batch_run(b, 1, NULL), GDL_OK);
+    assert_int_equal(gdl_batch_lane_pass(b, 64, &info), GDL_BAD_ARGUMENT);
+    assert_non_null(strstr(gdl_batch_error(b), "no lane 64"));
+    const GdlMove *moves;
+    size_t n;
+    assert_int_equal(gdl_batch_lane_legal(b, 0, 2, &moves, &n), GDL_BAD_ARGUMENT);
+    assert_int_equal(gdl_batch_lane_legal(b, 0, 1, &moves, &n), GDL_OK);
+    assert_int_equal(gdl_batch_lanes(b), 64);
+    assert_non_null(strstr(gdl_batch_plan(b), "64 lanes"));
+    gdl_batch_free(b);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
+static void past_the_budget_names_the_engine(void **state)
+{
+    (void)state;
+    GdlGame *g = load(GAME("amazons")); /* one-move Amazons: millions of legal moves */
+    GdlMachine *m = NULL;
+    assert_int_equal(gdl_machine_new(g, "ref", &m), GDL_OK);
+    GdlBatch *b = NULL;
+    assert_int_equal(gdl_batch_new(m, 64, 1, 100, &b), GDL_LIMIT);
+    assert_null(b);
+    assert_non_null(strstr(gdl_machine_error(m), "grounding stopped"));
+    assert_non_null(strstr(gdl_machine_error(m), "engine jit plays"));
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
+typedef struct Run {
+    GdlBatch *b;
+    GdlBatchStats stats;
+    GdlStatus st;
+} Run;
+
+static void *run_thread(void *arg)
+{
+    Run *r = arg;
+    r->st = gdl_batch_run(r->b, 200, &r->stats);
+    return NULL;
+}
+
+static void forks_run_in_threads(void **state)
+{
+    (void)state;
+    GdlGame *g = load(GAME("connect4"));
+    GdlMachine *m = NULL;
+    assert_int_equal(gdl_machine_new(g, "ref", &m), GDL_OK);
+    GdlBatch *b = NULL;
+    assert_int_equal(gdl_batch_new(m, 128, 1, 1000, &b), GDL_OK);
+    Run r[3] = {{.b = b}};
+    for (int i = 1; i < 3; i++)
+        assert_int_equal(gdl_batch_fork(b, 1 + 128 * (uint64_t)i, &r[i].b), GDL_OK);
+    pthread_t t[3];
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, run_thread, &r[i]), 0);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(pthread_join(t[i], NULL), 0);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(r[i].st, GDL_OK);
+        assert_int_equal(r[i].stats.passes, 200);
+        assert_int_equal(r[i].stats.state_changes, 200 * 128);
+        /* the same totals again, one after the other */
+        GdlBatchStats again;
+        gdl_batch_restart(r[i].b, 1 + 128 * (uint64_t)i);
+        assert_int_equal(gdl_batch_run(r[i].b, 200, &again), GDL_OK);
+        assert_int_equal(again.playouts, r[i].stats.playouts);
+        assert_int_equal(again.capped, r[i].stats.capped);
+    }
+    /* the network outlives the first batch */
+    gdl_batch_free(r[0].b);
+    assert_int_equal(gdl_batch_run(r[1].b, 10, NULL), GDL_OK);
+    gdl_batch_free(r[1].b);
+    gdl_batch_free(r[2].b);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
+static void cancel_and_deadline(void **state)
+{
+    (void)state;
+    GdlGame *g = load(GAME("tictactoe"));
+    GdlMachine *m = NULL;
+    assert_int_equal(gdl_machine_new(g, "ref", &m), GDL_OK);
+    GdlBatch *b = NULL;
+    assert_int_equal(gdl_batch_new(m, 64, 1, 100, &b), GDL_OK);
+    volatile int flag = 1;
+    gdl_batch_set_cancel_flag(b, &flag);
+    GdlBatchStats s;
+    assert_int_equal(gdl_batch_run(b, 0, &s), GDL_CANCELLED);
+    assert_int_equal(s.passes, 0);
+    assert_non_null(strstr(gdl_batch_error(b), "cancelled"));
+    flag = 0;
+    gdl_batch_set_deadline(b, gdl_now() + 0.05);
+    assert_int_equal(gdl_batch_run(b, 0, &s), GDL_CANCELLED);
+    assert_true(s.passes > 0);
+    gdl_batch_set_deadline(b, 0);
+    assert_int_equal(gdl_batch_run(b, 5, &s), GDL_OK);
+    gdl_batch_free(b);
+    gdl_machine_free(m);
+    gdl_game_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(lanes_agree_with_single_machines),
+        cmocka_unit_test(planted_bugs_are_caught_in_their_lane),
+        cmocka_unit_test(bad_arguments),
+        cmocka_unit_test(past_the_budget_names_the_engine),
+        cmocka_unit_test(forks_run_in_threads),
+        cmocka_unit_test(cancel_and_deadline),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
