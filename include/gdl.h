@@ -479,6 +479,33 @@ typedef struct GdlBatchLane {
     GdlMove joint[GDL_BATCH_MAX_ROLES]; /* the joint move made (role_count moves) */
 } GdlBatchLane;
 GdlStatus gdl_batch_lane_state(GdlBatch *b, unsigned lane, GdlState **out);
+/* Leaf evaluation (MCTS): one random playout from each of n states of the
+ * batch's machine's game, run in the lanes; goals[i * role_count + k] is
+ * role k's goal at the end of state i's playout, GDL_NO_GOAL for every
+ * role when it reached the step cap (counted from state i). The moves come
+ * from the lanes' generators, which go on from where they were, so the
+ * answers are the same for the same seed and the same calls; after it the
+ * lanes go on from where they stopped (gdl_batch_restart starts again).
+ * A state holding a fact the network has no base proposition for, or
+ * contradicting one it proved fixed, is GDL_BAD_ARGUMENT. */
+GdlStatus gdl_batch_playouts(GdlBatch *b, const GdlState *const *states, size_t n, int *goals);
+
+/* The per-step form (a learning loop): the caller chooses every lane's
+ * moves. A role's actions are its possible moves, in canonical order
+ * (gdl_batch_role_moves: the array is the batch's, valid for its life);
+ * gdl_batch_legal_mask writes lanes x actions bytes, mask[lane * actions +
+ * a] 1 when action a is legal in the lane's state; gdl_batch_terminal
+ * writes a byte per lane and, when goals is not NULL, lanes x role_count
+ * goals (GDL_NO_GOAL in lanes not terminal); gdl_batch_step plays
+ * actions[lane * role_count + k] in every lane (GDL_BAD_ARGUMENT, nothing
+ * played, when a lane is terminal or an action is not legal);
+ * gdl_batch_reset_lanes puts the lanes with which[lane] non-zero (NULL:
+ * all) back at the initial state. */
+size_t gdl_batch_role_moves(GdlBatch *b, unsigned role, const GdlMove **moves);
+GdlStatus gdl_batch_legal_mask(GdlBatch *b, unsigned role, uint8_t *mask);
+GdlStatus gdl_batch_terminal(GdlBatch *b, uint8_t *terminal, int *goals);
+GdlStatus gdl_batch_step(GdlBatch *b, const uint32_t *actions);
+GdlStatus gdl_batch_reset_lanes(GdlBatch *b, const uint8_t *which);
 GdlStatus gdl_batch_lane_legal(GdlBatch *b, unsigned lane, unsigned role, const GdlMove **moves, size_t *count);
 GdlStatus gdl_batch_lane_pass(GdlBatch *b, unsigned lane, GdlBatchLane *info);
 

@@ -103,7 +103,10 @@ typedef struct BatchNet {
     uint32_t *base;     /* row offset of each base proposition */
     uint32_t *next;     /* row offset of its next component, UINT32_MAX: never true */
     Gt *fact;
+    uint32_t fact_cap;  /* open addressing: fact -> its base index + 1 */
+    uint32_t *fact_tab;
     uint32_t nchange;   /* bases whose row a pass writes (the fixed ones are constants) */
+    uint8_t *fixed;     /* per base: 0 it changes, 1 always true, 2 never true */
     uint32_t *change;   /* their indices in base[] */
     uint32_t nrows;     /* the components' rows, then the scattered ones and their NOTs */
     U32Vec zero;        /* the rows the moves set, cleared every pass */
@@ -147,6 +150,12 @@ struct GdlBatch {
     GdlBatchStats total;
     bool moved;         /* a pass has run: choice and the legal rows are the last pass's */
     int bug;            /* rt_batch_plant's, for tests (0: none) */
+    bool fresh;         /* the state program's rows are the bases' (gdl_batch_legal_mask, ...) */
+    /* gdl_batch_playouts: the states to play out from and what came of them */
+    const GdlState *const *jobs;
+    size_t njobs, next_job, jobs_done;
+    int64_t *job;       /* per lane: the index of the state it plays out from, -1: none */
+    int *job_goals;     /* njobs x nroles */
     char *err;
 };
 
@@ -312,6 +321,8 @@ static void net_free(BatchNet *n)
     free(n->base);
     free(n->next);
     free(n->fact);
+    free(n->fact_tab);
+    free(n->fixed);
     free(n->change);
     vec_free(n->zero);
     vec_free(n->init_on);
@@ -628,6 +639,7 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
     b->next = base_xmalloc((b->nbase + 1) * sizeof *b->next);
     b->fact = base_xmalloc((b->nbase + 1) * sizeof *b->fact);
     b->change = base_xmalloc((b->nbase + 1) * sizeof *b->change);
+    b->fixed = base_xcalloc(b->nbase + 1, 1);
     for (uint32_t i = 0; i < b->nbase; i++) {
         const PnBase *pb = &pn->base.v[i];
         b->base[i] = pb->comp * W;
@@ -635,6 +647,17 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
         b->fact[i] = pb->fact;
         if (pn->comps.v[pb->comp].kind == PN_BASE)
             b->change[b->nchange++] = i;
+        else
+            b->fixed[i] = pn->comps.v[pb->comp].const_value ? 1 : 2;
+    }
+    for (b->fact_cap = 16; b->fact_cap < 2 * b->nbase + 2; b->fact_cap *= 2)
+        ;
+    b->fact_tab = base_xcalloc(b->fact_cap, sizeof *b->fact_tab);
+    for (uint32_t i = 0; i < b->nbase; i++) {
+        uint32_t j = (b->fact[i] * 2654435761u) & (b->fact_cap - 1);
+        while (b->fact_tab[j])
+            j = (j + 1) & (b->fact_cap - 1);
+        b->fact_tab[j] = i + 1;
     }
     /* per input component, the scattered rows that list it */
     uint32_t *sat = base_xcalloc(n + 2, sizeof *sat), *srow = base_xmalloc((sc.pair_in.n + 1) * sizeof *srow);
@@ -778,6 +801,15 @@ fail:
     vec_free(stack);
     net_free(b);
     return NULL;
+}
+
+/* The index of fact f among n's bases, or UINT32_MAX. */
+static uint32_t base_of(const BatchNet *n, Gt f)
+{
+    for (uint32_t j = (f * 2654435761u) & (n->fact_cap - 1); n->fact_tab[j]; j = (j + 1) & (n->fact_cap - 1))
+        if (n->fact[n->fact_tab[j] - 1] == f)
+            return n->fact_tab[j] - 1;
+    return UINT32_MAX;
 }
 
 /* ---- running the programs ------------------------------------------------ */
@@ -1142,6 +1174,92 @@ static GdlStatus read_goals(GdlBatch *b, const uint64_t *mask)
     return GDL_OK;
 }
 
+/* Every base takes its next row (through nextbuf: the next rows may read
+ * the bases). */
+static inline HOT_INLINE void write_next(GdlBatch *b)
+{
+    const BatchNet *n = b->net;
+    unsigned W = b->W;
+    for (uint32_t j = 0; j < n->nchange; j++) {
+        uint32_t nx = n->next[n->change[j]];
+        for (unsigned w = 0; w < W; w++)
+            b->nextbuf[(size_t)j * W + w] = nx == UINT32_MAX ? 0 : b->rows[nx + w];
+    }
+    for (uint32_t j = 0; j < n->nchange; j++)
+        memcpy(b->rows + n->base[n->change[j]], b->nextbuf + (size_t)j * W, W * sizeof *b->rows);
+}
+
+/* Sets lane l's bases to the facts of s (checked by gdl_batch_playouts), or
+ * to the initial state's when s is NULL. */
+static void load_lane(GdlBatch *b, unsigned l, const GdlState *s)
+{
+    const BatchNet *n = b->net;
+    uint64_t bit = (uint64_t)1 << (l & 63);
+    unsigned w = l / 64;
+    for (uint32_t j = 0; j < n->nchange; j++)
+        b->rows[n->base[n->change[j]] + w] &= ~bit;
+    if (!s) {
+        for (uint32_t i = 0; i < n->init_on.n; i++)
+            b->rows[n->init_on.v[i] + w] |= bit; /* state gates too: recomputed */
+        return;
+    }
+    const Gt *facts = rt_own_facts(b->m, s);
+    for (uint32_t i = 0; i < s->n; i++)
+        b->rows[n->base[base_of(n, facts[i])] + w] |= bit;
+}
+
+/* gdl_batch_playouts: the lanes in R ended their playouts (b->ended says
+ * how, b->goals their goals). The results of those that played a job are
+ * kept; each takes the next state waiting, or the initial state when none
+ * is, and the state program runs again; a state taken that is terminal
+ * ends at once (a playout of no step), until none is. */
+static GdlStatus next_jobs(GdlBatch *b, const uint64_t *R)
+{
+    const BatchNet *n = b->net;
+    unsigned W = b->W;
+    uint64_t again[8];
+    memcpy(again, R, W * sizeof *again);
+    for (bool any = true; any;) {
+        for (unsigned l = 0; l < b->lanes; l++) {
+            if (!(again[l / 64] >> (l & 63) & 1))
+                continue;
+            if (b->job[l] >= 0) {
+                int *out = b->job_goals + (size_t)b->job[l] * n->nroles;
+                for (uint32_t k = 0; k < n->nroles; k++)
+                    out[k] = b->ended[l] == GDL_BATCH_TERMINAL ? b->goals[(size_t)l * n->nroles + k] : GDL_NO_GOAL;
+                b->jobs_done++;
+            }
+            if (b->next_job < b->njobs) {
+                b->job[l] = (int64_t)b->next_job;
+                load_lane(b, l, b->jobs[b->next_job++]);
+            } else {
+                b->job[l] = -1;
+                load_lane(b, l, NULL);
+            }
+            b->steps[l] = 0;
+        }
+        run(b, PROG_STATE);
+        /* the states taken that are terminal */
+        any = false;
+        for (unsigned w = 0; w < W; w++) {
+            again[w] &= b->rows[n->terminal + w];
+            any |= again[w] != 0;
+        }
+        if (any) {
+            run(b, PROG_GOALS);
+            GdlStatus st = read_goals(b, again);
+            if (st != GDL_OK)
+                return st;
+            for (unsigned l = 0; l < b->lanes; l++)
+                if (again[l / 64] >> (l & 63) & 1) {
+                    b->ended[l] = GDL_BATCH_TERMINAL;
+                    b->ended_steps[l] = 0;
+                }
+        }
+    }
+    return GDL_OK;
+}
+
 /* One step of every lane. Compiled twice on x86-64, for the processors of
  * x86-64-v3 (popcnt, AVX2) and for the others, the loader choosing. */
 static HOT_CLONES GdlStatus pass(GdlBatch *b)
@@ -1191,6 +1309,11 @@ static HOT_CLONES GdlStatus pass(GdlBatch *b)
         }
         for (unsigned w = 0; w < W; w++)
             R[w] |= capped[w];
+        if (b->jobs) {
+            if ((st = next_jobs(b, R)) != GDL_OK)
+                return st;
+            goto draw_all;
+        }
         /* restart them: the initial state's rows blended in */
         const U32Vec *on = &n->init_on, *off = &n->init_off;
         for (uint32_t i = 0; i < on->n; i++)
@@ -1203,6 +1326,7 @@ static HOT_CLONES GdlStatus pass(GdlBatch *b)
         for (unsigned w = 0; w < W; w++)
             R[w] = 0;
     }
+draw_all:
     /* the joint moves drawn, as inputs and the rows scattered from them */
     for (uint32_t i = 0; i < n->zero.n; i++)
         for (unsigned w = 0; w < W; w++)
@@ -1211,18 +1335,13 @@ static HOT_CLONES GdlStatus pass(GdlBatch *b)
         return st;
     gather(b);
     run(b, PROG_MOVE);
-    for (uint32_t j = 0; j < n->nchange; j++) {
-        uint32_t nx = n->next[n->change[j]];
-        for (unsigned w = 0; w < W; w++)
-            b->nextbuf[(size_t)j * W + w] = nx == UINT32_MAX ? 0 : rows[nx + w];
-    }
-    for (uint32_t j = 0; j < n->nchange; j++)
-        memcpy(rows + n->base[n->change[j]], b->nextbuf + (size_t)j * W, W * sizeof *rows);
+    write_next(b);
     for (unsigned l = 0; l < b->lanes; l++)
         b->steps[l]++;
     b->total.state_changes += b->lanes;
     b->total.passes++;
     b->moved = true;
+    b->fresh = false;
     return GDL_OK;
 }
 
@@ -1272,6 +1391,7 @@ static GdlBatch *batch_alloc(BatchNet *net, GdlMachine *m, unsigned lanes, uint6
     b->goals = base_xcalloc((size_t)lanes * nr, sizeof *b->goals);
     b->ended_steps = base_xcalloc(lanes, sizeof *b->ended_steps);
     b->choice = base_xcalloc((size_t)lanes * nr, sizeof *b->choice);
+    b->job = base_xcalloc(lanes, sizeof *b->job);
     batch_start(b, seed);
     return b;
 }
@@ -1341,6 +1461,7 @@ void gdl_batch_free(GdlBatch *b)
     free(b->goals);
     free(b->ended_steps);
     free(b->choice);
+    free(b->job);
     free(b->err);
     free(b);
 }
@@ -1369,6 +1490,167 @@ GdlStatus gdl_batch_run(GdlBatch *b, uint64_t passes, GdlBatchStats *stats)
     if (stats)
         *stats = b->total;
     return st;
+}
+
+GdlStatus gdl_batch_playouts(GdlBatch *b, const GdlState *const *states, size_t n, int *goals)
+{
+    const BatchNet *net = b->net;
+    for (size_t i = 0; i < n; i++) {
+        GdlStatus st = rt_state_check(b->m, states[i]);
+        if (st != GDL_OK)
+            return batch_fail(b, st, "state %zu: %s", i, gdl_machine_error(b->m));
+        const Gt *facts = rt_own_facts(b->m, states[i]);
+        for (uint32_t j = 0; j < states[i]->n; j++)
+            if (base_of(net, facts[j]) == UINT32_MAX)
+                return batch_fail(b, GDL_BAD_ARGUMENT, "state %zu: the fact %s is none the network holds", i,
+                                  gt_text(&b->m->store, facts[j]));
+        /* the facts the network fixed must be as fixed */
+        uint32_t fixed_on = 0, held_on = 0;
+        for (uint32_t j = 0; j < net->nbase; j++)
+            fixed_on += net->fixed[j] == 1;
+        for (uint32_t j = 0; j < states[i]->n; j++) {
+            uint8_t f = net->fixed[base_of(net, facts[j])];
+            if (f == 2)
+                return batch_fail(b, GDL_BAD_ARGUMENT, "state %zu: the fact %s can never hold", i,
+                                  gt_text(&b->m->store, facts[j]));
+            held_on += f == 1;
+        }
+        if (held_on != fixed_on)
+            return batch_fail(b, GDL_BAD_ARGUMENT, "state %zu: a fact that always holds is missing", i);
+    }
+    if (n == 0)
+        return GDL_OK;
+    b->jobs = states;
+    b->njobs = n;
+    b->next_job = b->jobs_done = 0;
+    b->job_goals = goals;
+    /* every lane takes a state (or the initial one), as after an end */
+    for (unsigned l = 0; l < b->lanes; l++)
+        b->job[l] = -1, b->ended[l] = GDL_BATCH_PLAYING;
+    uint64_t all[8];
+    for (unsigned w = 0; w < b->W; w++)
+        all[w] = ~(uint64_t)0;
+    GdlStatus st = next_jobs(b, all);
+    while (st == GDL_OK && b->jobs_done < n) {
+        if ((b->cancel && __atomic_load_n(b->cancel, __ATOMIC_RELAXED)) || (b->deadline > 0 && gdl_now() >= b->deadline))
+            st = batch_fail(b, GDL_CANCELLED, "cancelled: the batch's deadline passed or its cancel flag was set");
+        else
+            st = pass(b);
+    }
+    for (unsigned l = 0; l < b->lanes; l++)
+        b->job[l] = -1;
+    b->jobs = NULL;
+    b->job_goals = NULL;
+    b->fresh = false;
+    return st;
+}
+
+/* ---- stepping the lanes from outside -------------------------------------- */
+
+static void ensure_fresh(GdlBatch *b)
+{
+    if (!b->fresh) {
+        run(b, PROG_STATE);
+        b->fresh = true;
+    }
+}
+
+size_t gdl_batch_role_moves(GdlBatch *b, unsigned role, const GdlMove **moves)
+{
+    if (role >= b->net->nroles) {
+        *moves = NULL;
+        return 0;
+    }
+    *moves = b->net->roles[role].move;
+    return b->net->roles[role].nlegal;
+}
+
+GdlStatus gdl_batch_legal_mask(GdlBatch *b, unsigned role, uint8_t *mask)
+{
+    const BatchNet *n = b->net;
+    if (role >= n->nroles)
+        return batch_fail(b, GDL_BAD_ARGUMENT, "no role %u", role);
+    ensure_fresh(b);
+    const BatchRole *r = &n->roles[role];
+    for (unsigned l = 0; l < b->lanes; l++)
+        for (uint32_t i = 0; i < r->nlegal; i++)
+            mask[(size_t)l * r->nlegal + i] = (uint8_t)(b->rows[r->legal[i] + l / 64] >> (l & 63) & 1);
+    return GDL_OK;
+}
+
+GdlStatus gdl_batch_terminal(GdlBatch *b, uint8_t *terminal, int *goals)
+{
+    const BatchNet *n = b->net;
+    ensure_fresh(b);
+    uint64_t T[8];
+    for (unsigned w = 0; w < b->W; w++)
+        T[w] = b->rows[n->terminal + w];
+    for (unsigned l = 0; l < b->lanes; l++) {
+        terminal[l] = (uint8_t)(T[l / 64] >> (l & 63) & 1);
+        if (goals)
+            for (uint32_t k = 0; k < n->nroles; k++)
+                goals[(size_t)l * n->nroles + k] = GDL_NO_GOAL;
+    }
+    bool any = false;
+    for (unsigned w = 0; w < b->W; w++)
+        any |= T[w] != 0;
+    if (goals && any) {
+        run(b, PROG_GOALS);
+        GdlStatus st = read_goals(b, T);
+        if (st != GDL_OK)
+            return st;
+        for (unsigned l = 0; l < b->lanes; l++)
+            if (terminal[l])
+                memcpy(goals + (size_t)l * n->nroles, b->goals + (size_t)l * n->nroles, n->nroles * sizeof *goals);
+    }
+    return GDL_OK;
+}
+
+GdlStatus gdl_batch_reset_lanes(GdlBatch *b, const uint8_t *which)
+{
+    for (unsigned l = 0; l < b->lanes; l++)
+        if (!which || which[l]) {
+            load_lane(b, l, NULL);
+            b->steps[l] = 0;
+        }
+    b->fresh = false;
+    return GDL_OK;
+}
+
+GdlStatus gdl_batch_step(GdlBatch *b, const uint32_t *actions)
+{
+    const BatchNet *n = b->net;
+    unsigned W = b->W;
+    ensure_fresh(b);
+    for (unsigned l = 0; l < b->lanes; l++) {
+        if (b->rows[n->terminal + l / 64] >> (l & 63) & 1)
+            return batch_fail(b, GDL_BAD_ARGUMENT, "lane %u is terminal: reset it before a step", l);
+        for (uint32_t k = 0; k < n->nroles; k++) {
+            const BatchRole *r = &n->roles[k];
+            uint32_t a = actions[(size_t)l * n->nroles + k];
+            if (a >= r->nlegal || !(b->rows[r->legal[a] + l / 64] >> (l & 63) & 1))
+                return batch_fail(b, GDL_BAD_ARGUMENT, "lane %u: move %u of role %s is not legal", l, a,
+                                  gdl_game_role_name(b->m->game, k));
+        }
+    }
+    for (uint32_t i = 0; i < n->zero.n; i++)
+        for (unsigned w = 0; w < W; w++)
+            b->rows[n->zero.v[i] + w] = 0;
+    for (uint32_t k = 0; k < n->nroles; k++) {
+        const BatchRole *r = &n->roles[k];
+        for (unsigned l = 0; l < b->lanes; l++) {
+            uint32_t i = actions[(size_t)l * n->nroles + k];
+            b->choice[(size_t)l * n->nroles + k] = i;
+            for (uint32_t j = r->set_at[i]; j < r->set_at[i + 1]; j++)
+                b->rows[r->set[j] + l / 64] |= (uint64_t)1 << (l & 63);
+        }
+    }
+    run(b, PROG_MOVE);
+    write_next(b);
+    for (unsigned l = 0; l < b->lanes; l++)
+        b->steps[l]++;
+    b->fresh = false;
+    return GDL_OK;
 }
 
 static GdlStatus lane_check(GdlBatch *b, unsigned lane)
