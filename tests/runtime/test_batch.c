@@ -21,6 +21,7 @@
 
 #include "api_helpers.h"
 #include "../../runtime/runtime.h"
+#include "../gen/gen.h"
 
 #ifndef GDLC_SOURCE_DIR
 #error "GDLC_SOURCE_DIR must be defined"
@@ -54,16 +55,31 @@ static char *moves_text(GdlMachine *m, const GdlMove *moves, size_t n)
     return t;
 }
 
-/* Plays passes of a batch of game (lanes, seed, max_steps, a planted bug)
- * beside one pn machine per lane; returns the number of lanes that
- * diverged, and the first of them in *first. */
-static unsigned lanes_agree(const char *path, unsigned lanes, uint64_t seed, uint64_t max_steps, unsigned passes,
-                            int bug, unsigned *first)
+/* What following a batch's lanes found. */
+typedef struct Followed {
+    unsigned diverged; /* lanes that diverged */
+    unsigned first;    /* the first of them (UINT32_MAX: none) */
+    unsigned ended, capped; /* playouts seen to end, of which at the cap */
+    bool fault;        /* the game faulted (a lane without a legal move, no goal): both sides stop */
+} Followed;
+
+#define TRY(call)                                                              \
+    do {                                                                       \
+        if ((call) != GDL_OK) {                                                \
+            f.fault = true;                                                    \
+            goto out;                                                          \
+        }                                                                      \
+    } while (0)
+
+/* Plays passes of a batch of g (lanes, seed, max_steps, a planted bug)
+ * beside one machine of engine per lane. */
+static Followed follow(GdlGame *g, const char *engine, unsigned lanes, uint64_t seed, uint64_t max_steps,
+                       unsigned passes, int bug)
 {
-    GdlGame *g = load(path);
+    Followed f = {.first = UINT32_MAX};
     GdlMachine *bm = NULL, *pm = NULL;
     assert_int_equal(gdl_machine_new(g, "ref", &bm), GDL_OK);
-    assert_int_equal(gdl_machine_new(g, "pn", &pm), GDL_OK);
+    assert_int_equal(gdl_machine_new(g, engine, &pm), GDL_OK);
     GdlBatch *b = NULL;
     assert_int_equal(gdl_batch_new(bm, lanes, seed, max_steps, &b), GDL_OK);
     if (bug) {
@@ -72,93 +88,146 @@ static unsigned lanes_agree(const char *path, unsigned lanes, uint64_t seed, uin
     }
     unsigned nroles = gdl_game_role_count(g);
     GdlState *init = NULL;
-    assert_int_equal(gdl_state_initial(pm, &init), GDL_OK);
-    Follower *f = calloc(lanes, sizeof *f);
+    Follower *fl = calloc(lanes, sizeof *fl);
     bool *bad = calloc(lanes, sizeof *bad);
+    TRY(gdl_state_initial(pm, &init));
     for (unsigned l = 0; l < lanes; l++) {
-        f[l].s = gdl_state_copy(init);
-        gdl_rng_seed(&f[l].rng, seed + l);
+        fl[l].s = gdl_state_copy(init);
+        gdl_rng_seed(&fl[l].rng, seed + l);
     }
-    unsigned diverged = 0, ended = 0, capped = 0;
-    *first = UINT32_MAX;
     for (unsigned p = 0; p < passes; p++) {
-        assert_int_equal(gdl_batch_run(b, 1, NULL), GDL_OK);
+        TRY(gdl_batch_run(b, 1, NULL));
         for (unsigned l = 0; l < lanes; l++) {
             if (bad[l])
                 continue;
+            Follower *x = &fl[l];
             GdlBatchLane info;
             assert_int_equal(gdl_batch_lane_pass(b, l, &info), GDL_OK);
             bool terminal = false, ok = true;
-            assert_int_equal(gdl_state_is_terminal(pm, f[l].s, &terminal), GDL_OK);
+            TRY(gdl_state_is_terminal(pm, x->s, &terminal));
             GdlMove joint[GDL_BATCH_MAX_ROLES];
             if (terminal) {
                 int goals[GDL_BATCH_MAX_ROLES];
-                assert_int_equal(gdl_state_goals(pm, f[l].s, goals), GDL_OK);
-                ok = info.ended == GDL_BATCH_TERMINAL && info.ended_steps == f[l].steps;
+                TRY(gdl_state_goals(pm, x->s, goals));
+                ok = info.ended == GDL_BATCH_TERMINAL && info.ended_steps == x->steps;
                 for (unsigned k = 0; ok && k < nroles; k++)
                     ok = info.goals[k] == goals[k];
-            } else if (f[l].steps == max_steps) {
-                assert_int_equal(gdl_state_random_joint_move(pm, f[l].s, &f[l].rng, joint), GDL_OK);
+            } else if (x->steps == max_steps) {
+                TRY(gdl_state_random_joint_move(pm, x->s, &x->rng, joint));
                 ok = info.ended == GDL_BATCH_CAPPED && info.ended_steps == max_steps;
-                capped += ok;
+                f.capped += ok;
             } else {
                 ok = info.ended == GDL_BATCH_PLAYING;
             }
             if (ok && info.ended) {
-                ended++;
-                gdl_state_free(f[l].s);
-                f[l].s = gdl_state_copy(init);
-                f[l].steps = 0;
+                f.ended++;
+                gdl_state_free(x->s);
+                x->s = gdl_state_copy(init);
+                x->steps = 0;
             }
             for (unsigned k = 0; ok && k < nroles; k++) {
                 const GdlMove *mb, *mp;
                 size_t nb, np;
                 assert_int_equal(gdl_batch_lane_legal(b, l, k, &mb, &nb), GDL_OK);
                 char *tb = moves_text(bm, mb, nb);
-                assert_int_equal(gdl_state_legal(pm, f[l].s, k, &mp, &np), GDL_OK);
+                TRY(gdl_state_legal(pm, x->s, k, &mp, &np));
                 char *tp = moves_text(pm, mp, np);
                 ok = strcmp(tb, tp) == 0;
                 free(tb);
                 free(tp);
             }
             if (ok) {
-                assert_int_equal(gdl_state_random_joint_move(pm, f[l].s, &f[l].rng, joint), GDL_OK);
+                TRY(gdl_state_random_joint_move(pm, x->s, &x->rng, joint));
                 for (unsigned k = 0; ok && k < nroles; k++)
                     ok = strcmp(gdl_move_text(bm, info.joint[k]), gdl_move_text(pm, joint[k])) == 0;
             }
             if (ok) {
                 GdlState *nx = NULL, *ls = NULL;
-                assert_int_equal(gdl_state_next(pm, f[l].s, joint, &nx), GDL_OK);
-                gdl_state_free(f[l].s);
-                f[l].s = nx;
-                f[l].steps++;
+                TRY(gdl_state_next(pm, x->s, joint, &nx));
+                gdl_state_free(x->s);
+                x->s = nx;
+                x->steps++;
                 assert_int_equal(gdl_batch_lane_state(b, l, &ls), GDL_OK);
-                ok = gdl_state_equal(ls, f[l].s);
+                ok = gdl_state_equal(ls, x->s);
                 gdl_state_free(ls);
             }
             if (!ok) {
                 bad[l] = true;
-                diverged++;
-                if (*first == UINT32_MAX)
-                    *first = l;
+                f.diverged++;
+                if (f.first == UINT32_MAX)
+                    f.first = l;
             }
         }
     }
-    if (!bug) {
-        /* the check saw playouts end both ways */
-        assert_true(ended > lanes);
-        assert_true(capped > 0);
-    }
+out:
     for (unsigned l = 0; l < lanes; l++)
-        gdl_state_free(f[l].s);
-    free(f);
+        gdl_state_free(fl[l].s);
+    free(fl);
     free(bad);
     gdl_state_free(init);
     gdl_batch_free(b);
     gdl_machine_free(pm);
     gdl_machine_free(bm);
+    return f;
+}
+
+/* follow on a shipped game, which must not fault; the number of lanes
+ * that diverged, the first in *first. */
+static unsigned lanes_agree(const char *path, unsigned lanes, uint64_t seed, uint64_t max_steps, unsigned passes,
+                            int bug, unsigned *first)
+{
+    GdlGame *g = load(path);
+    Followed f = follow(g, "pn", lanes, seed, max_steps, passes, bug);
     gdl_game_free(g);
-    return diverged;
+    assert_false(f.fault);
+    if (!bug) {
+        /* the check saw playouts end both ways */
+        assert_true(f.ended > lanes);
+        assert_true(f.capped > 0);
+    }
+    *first = f.first;
+    return f.diverged;
+}
+
+/* Random games (tests/gen: gengdl SEED prints one), each followed by ref:
+ * GDLC_BATCH_GEN_SEEDS of them (default 150). A game the batch cannot
+ * take (past the budget, an initial state that is terminal) or that
+ * faults is counted, not checked; most must be checked. */
+static void random_games_agree_with_ref(void **state)
+{
+    (void)state;
+    const char *v = getenv("GDLC_BATCH_GEN_SEEDS");
+    uint64_t n = v && *v ? strtoull(v, NULL, 10) : 150, checked = 0, declined = 0, faulted = 0;
+    for (uint64_t seed = 1; seed <= n; seed++) {
+        char *text = gen_game(seed);
+        GdlGame *g = NULL;
+        GdlStatus st = gdl_game_load_string("gen.kif", text, strlen(text), &g, NULL);
+        free(text);
+        if (st != GDL_OK)
+            continue;
+        GdlMachine *m = NULL;
+        assert_int_equal(gdl_machine_new(g, "ref", &m), GDL_OK);
+        GdlBatch *b = NULL;
+        st = gdl_batch_new(m, 64, seed, 20, &b);
+        gdl_batch_free(b);
+        gdl_machine_free(m);
+        if (st != GDL_OK) {
+            assert_int_equal(st, GDL_LIMIT);
+            declined++;
+        } else {
+            Followed f = follow(g, "ref", 64, seed, 20, 25, 0);
+            if (f.diverged)
+                fail_msg("gengdl %llu: lane %u of the batch diverges from ref", (unsigned long long)seed, f.first);
+            if (f.fault)
+                faulted++;
+            else
+                checked++;
+        }
+        gdl_game_free(g);
+    }
+    printf("random games: %llu checked, %llu declined, %llu faulted\n", (unsigned long long)checked,
+           (unsigned long long)declined, (unsigned long long)faulted);
+    assert_true(checked * 2 > n);
 }
 
 static void lanes_agree_with_single_machines(void **state)
@@ -488,6 +557,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lanes_agree_with_single_machines),
         cmocka_unit_test(planted_bugs_are_caught_in_their_lane),
+        cmocka_unit_test(random_games_agree_with_ref),
         cmocka_unit_test(bad_arguments),
         cmocka_unit_test(past_the_budget_names_the_engine),
         cmocka_unit_test(forks_run_in_threads),
