@@ -703,8 +703,14 @@ static int lane_differs(const char *path, unsigned lane, const RefLane *r, const
     return CLI_FAULT;
 }
 
+/* verify_lane's answer when a query of ref was cut by the deadline: the
+ * check stops there, no divergence. */
+enum { LANE_CUT = -1 };
+
 static int lane_ref_fault(const char *path, unsigned lane, const RefLane *r, const char *what, GdlMachine *ref)
 {
+    if (strncmp(gdl_machine_error(ref), "cancelled", 9) == 0)
+        return LANE_CUT;
     fprintf(stderr, "%s: lane %u, playout %llu, step %llu: %s: engine ref fails: %s\n", path, lane,
             (unsigned long long)r->playout, (unsigned long long)r->step, what, gdl_machine_error(ref));
     return CLI_FAULT;
@@ -803,6 +809,27 @@ static int verify_lane(GdlMachine *ref, GdlBatch *b, GdlMachine *bm, const GdlGa
     return rc;
 }
 
+/* Whether ref faults in some lane's state: no goal where it is terminal,
+ * no legal move of a role where it is not. */
+static bool ref_faults(GdlMachine *ref, const GdlGame *g, const RefLane *r, unsigned lanes)
+{
+    for (unsigned l = 0; l < lanes; l++) {
+        bool terminal = false;
+        if (gdl_state_is_terminal(ref, r[l].s, &terminal) != GDL_OK)
+            return true;
+        int goals[GDL_BATCH_MAX_ROLES];
+        if (terminal && gdl_state_goals(ref, r[l].s, goals) != GDL_OK)
+            return true;
+        for (unsigned k = 0; !terminal && k < gdl_game_role_count(g); k++) {
+            const GdlMove *m;
+            size_t n;
+            if (gdl_state_legal(ref, r[l].s, k, &m, &n) != GDL_OK)
+                return true;
+        }
+    }
+    return false;
+}
+
 static int verify_batch(PlayOpts *o, const char *path)
 {
     Session s;
@@ -837,9 +864,20 @@ static int verify_batch(PlayOpts *o, const char *path)
     }
     double end = gdl_now() + o->seconds;
     gdl_machine_set_deadline(ref, end + deadline_grace(o->seconds));
-    uint64_t passes = 0, ended = 0;
+    uint64_t passes = 0, ended = 0, checked = 0;
+    bool faulted = false, cut = false;
     while (rc == CLI_OK && gdl_now() < end) {
-        if (gdl_batch_run(b, 1, NULL) != GDL_OK) {
+        GdlStatus st = gdl_batch_run(b, 1, NULL);
+        if (st == GDL_GAME_FAULT && ref_faults(ref, s.game, r, lanes)) {
+            /* a fault of the game, which ref reports in a lane too */
+            printf("%s: the batch agrees with ref until a game fault both report, after %llu passes (%llu states "
+                   "checked, %llu playouts ended): %s\n",
+                   path, (unsigned long long)passes, (unsigned long long)checked, (unsigned long long)ended,
+                   gdl_batch_error(b));
+            faulted = true;
+            break;
+        }
+        if (st != GDL_OK) {
             fprintf(stderr, "%s: pass %llu: %s\n", path, (unsigned long long)passes + 1, gdl_batch_error(b));
             rc = CLI_FAULT;
             break;
@@ -849,13 +887,22 @@ static int verify_batch(PlayOpts *o, const char *path)
             uint64_t before = r[l].playout;
             rc = verify_lane(ref, b, s.m, s.game, path, l, &r[l], init, o->max_steps);
             ended += r[l].playout != before;
+            checked += rc == CLI_OK;
+        }
+        if (rc == LANE_CUT) {
+            rc = CLI_OK;
+            cut = true;
+            break;
         }
         if (rc == CLI_OK && o->playouts && ended >= o->playouts)
             break;
     }
-    if (rc == CLI_OK)
-        printf("%s: the batch agrees with ref: %u lanes, %llu passes, %llu states checked, %llu playouts ended\n", path,
-               lanes, (unsigned long long)passes, (unsigned long long)(passes * lanes), (unsigned long long)ended);
+    if (rc == CLI_OK && faulted && ended == 0)
+        rc = CLI_FAULT; /* agreement on nothing but a fault checks little: the game is at fault */
+    else if (rc == CLI_OK && !faulted)
+        printf("%s: the batch agrees with ref: %u lanes, %llu passes, %llu states checked, %llu playouts ended%s\n",
+               path, lanes, (unsigned long long)passes, (unsigned long long)checked, (unsigned long long)ended,
+               cut ? " (the last pass cut at the deadline)" : "");
     for (unsigned l = 0; l < lanes; l++)
         gdl_state_free(r[l].s);
     free(r);

@@ -1411,7 +1411,7 @@ static GdlStatus batch_new_(GdlMachine *m, unsigned lanes, uint64_t seed, uint64
     char *why = NULL;
     GroundLimits lim = {.deadline = m->ctl.deadline, .cancel = m->ctl.flag};
     if (!cp_propnet(&m->game->front.ir, &lim, &m->store, PN_OPT_ENGINE, &pn, NULL, &why)) {
-        GdlStatus st = rt_fail(&m->ctl, GDL_LIMIT, "%s; the batched engine plays the network alone: engine jit plays this game one state at a time",
+        GdlStatus st = rt_fail(&m->ctl, GDL_LIMIT, "%s; the batch plays the network alone: engine jit plays it, one state at a time",
                                why ? why : "no network");
         free(why);
         pn_free(&pn);
@@ -1420,7 +1420,7 @@ static GdlStatus batch_new_(GdlMachine *m, unsigned lanes, uint64_t seed, uint64
     BatchNet *net = net_make(&pn, &m->store, lanes / 64, &why);
     pn_free(&pn);
     if (!net) {
-        GdlStatus st = rt_fail(&m->ctl, GDL_LIMIT, "%s; engine jit plays it one state at a time", why);
+        GdlStatus st = rt_fail(&m->ctl, GDL_LIMIT, "%s; engine jit plays it, one state at a time", why);
         free(why);
         return st;
     }

@@ -6,6 +6,8 @@
 # FROM places later (default 0), so that two engines can sample other games;
 # with EXCEPT 1, on every game but that sample (the plain build's share of
 # a corpus the sanitizer build samples: tests/CMakeLists.txt).
+# ENGINE batch=N checks the batched playouts of N lanes instead
+# (`gdlc verify --batch N`; PLAYOUTS then counts ended playouts).
 # An engine that grounds (pn) refuses a game past its grounding budget with
 # a message naming the relation and "engine jit plays it": such games are
 # counted and listed, not failed.
@@ -19,12 +21,17 @@ need_corpus "$manifest" "$shared"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 pass=0 fail=0 faulty=0 states=0 budget=0 i=0
+case $engine in
+batch=*) select="--batch ${engine#batch=}" ;;
+*) select="--engine $engine" ;;
+esac
 for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "no" { print $1 }' "$manifest"); do
     if grep -q "^$path	" "$here/../frontend/corpus-rejected.tsv"; then continue; fi
     i=$((i + 1))
     in=$(((i - 1 + every - from % every) % every == 0))
     if [ "$in" = "$except" ]; then continue; fi
-    "$gdlc" verify "$shared/games/$path" --engine "$engine" --playouts "$playouts" --seconds "$seconds" >"$out" 2>&1
+    # shellcheck disable=SC2086
+    "$gdlc" verify "$shared/games/$path" $select --playouts "$playouts" --seconds "$seconds" >"$out" 2>&1
     rc=$?
     if [ $rc -eq 1 ] && grep -q "agrees with ref, but every playout ([0-9]*) ended in a game fault both report" "$out"; then
         # a faulty game (merrills has two goal values from its first state):
@@ -33,6 +40,8 @@ for path in $(awk -F'\t' 'NR > 1 && ($2 == "ok" || $2 == "truncated") && $9 == "
     elif [ $rc -eq 1 ] && grep -q "grounding stopped: .*relation '[^']*'.*; engine jit plays it" "$out"; then
         budget=$((budget + 1))
         echo "over budget: $path: $(grep -o "grounding stopped: [^;]*" "$out" | head -n 1)"
+    elif [ $rc -le 1 ] && grep -q "the batch agrees with ref until a game fault both report" "$out"; then
+        faulty=$((faulty + 1))
     elif [ $rc -eq 0 ]; then
         pass=$((pass + 1))
         n=$(sed -n 's/.* \([0-9][0-9]*\) states checked.*/\1/p' "$out" | tail -n 1)
