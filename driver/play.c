@@ -103,6 +103,7 @@ typedef struct PlayOpts {
     uint64_t playouts;  /* verify's --playouts, at least 1 */
     unsigned batch;     /* bench's and verify's --batch: lanes (0: one machine) */
     unsigned threads;   /* bench --batch's --threads (default 1) */
+    int batch_eval;     /* --batch-eval: GDL_BATCH_EVAL_* + 1 (0: the batch's choice) */
 } PlayOpts;
 
 /* Parses the options the playing commands share; positional arguments are
@@ -166,6 +167,20 @@ static bool parse_play_opts(CliArgs *a, PlayOpts *o, const char **pos, int maxpo
                 return false;
             }
             *(batch ? &o->batch : &o->threads) = (unsigned)x;
+        } else if (cli_opt_value(a, "--batch-eval", &v, &bad)) {
+            if (bad)
+                return false;
+            if (strcmp(v, "full") != 0 && strcmp(v, "changes") != 0 && strcmp(v, "auto") != 0) {
+                cli_usage_error(a->cmd, "--batch-eval takes full, changes or auto, not '%s'", v);
+                return false;
+            }
+            if (strcmp(a->cmd, "bench") != 0 && strcmp(a->cmd, "verify") != 0) {
+                cli_usage_error(a->cmd, "--batch-eval is for gdlc bench --batch and gdlc verify --batch");
+                return false;
+            }
+            o->batch_eval = strcmp(v, "full") == 0      ? GDL_BATCH_EVAL_FULL + 1
+                            : strcmp(v, "changes") == 0 ? GDL_BATCH_EVAL_CHANGES + 1
+                                                        : 0;
         } else if (cli_opt_flag(a, "--json")) {
             if (strcmp(a->cmd, "bench") != 0) {
                 cli_usage_error(a->cmd, "--json is for gdlc bench");
@@ -621,8 +636,13 @@ static int bench_batch(CliArgs *a, PlayOpts *o, const char *path)
         session_close(&s);
         return CLI_FAULT;
     }
-    for (unsigned i = 1; i < nt; i++)
+    if (o->batch_eval)
+        gdl_batch_set_evaluation(t[0].b, o->batch_eval - 1);
+    for (unsigned i = 1; i < nt; i++) {
         gdl_batch_fork(t[0].b, o->seed + (uint64_t)i * o->batch, &t[i].b);
+        if (o->batch_eval)
+            gdl_batch_set_evaluation(t[i].b, o->batch_eval - 1);
+    }
     double start = gdl_now(), end = start + o->seconds;
     for (unsigned i = 0; i < nt; i++) {
         t[i].end = end;
@@ -849,6 +869,8 @@ static int verify_batch(PlayOpts *o, const char *path)
         session_close(&s);
         return CLI_FAULT;
     }
+    if (o->batch_eval)
+        gdl_batch_set_evaluation(b, o->batch_eval - 1);
     unsigned lanes = o->batch;
     RefLane *r = base_xcalloc(lanes, sizeof *r);
     GdlState *init = NULL;
@@ -925,8 +947,8 @@ static int bench_run(CliArgs *a)
         return cli_usage_error(a->cmd, "give one game file");
     if (o.batch)
         return bench_batch(a, &o, pos[0]);
-    if (o.threads)
-        return cli_usage_error(a->cmd, "--threads is for gdlc bench --batch");
+    if (o.threads || o.batch_eval)
+        return cli_usage_error(a->cmd, "%s is for gdlc bench --batch", o.threads ? "--threads" : "--batch-eval");
     int rc = session_open(&s, pos[0], o.engine, NULL);
     if (rc != CLI_OK)
         return rc;
@@ -1304,6 +1326,8 @@ static int verify_run(CliArgs *a)
         return cli_usage_error(a->cmd, "give one game file");
     if (o.batch)
         return verify_batch(&o, pos[0]);
+    if (o.batch_eval)
+        return cli_usage_error(a->cmd, "--batch-eval is for gdlc verify --batch");
     uint64_t playouts = o.playouts ? o.playouts : 10;
     Session s;
     int rc = session_open(&s, pos[0], o.engine ? o.engine : "jit", NULL);

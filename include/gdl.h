@@ -459,6 +459,14 @@ GdlStatus gdl_batch_run(GdlBatch *b, uint64_t passes, GdlBatchStats *stats);
 void gdl_batch_set_deadline(GdlBatch *b, double deadline);
 void gdl_batch_set_cancel_flag(GdlBatch *b, const volatile int *flag);
 unsigned gdl_batch_lanes(const GdlBatch *b);
+/* How the state's part of the network is evaluated each pass: whole
+ * (GDL_BATCH_EVAL_FULL, branch-free), or only the gates an input of which
+ * changed in some lane of a word since the last pass
+ * (GDL_BATCH_EVAL_CHANGES); gdl_batch_new chooses by the words each reads
+ * over a sample of passes, and gdl_batch_plan says which. */
+enum { GDL_BATCH_EVAL_FULL = 0, GDL_BATCH_EVAL_CHANGES = 1 };
+GdlStatus gdl_batch_set_evaluation(GdlBatch *b, int how);
+int gdl_batch_evaluation(const GdlBatch *b);
 const char *gdl_batch_plan(const GdlBatch *b);
 const char *gdl_batch_error(const GdlBatch *b);
 

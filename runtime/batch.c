@@ -98,6 +98,8 @@ typedef struct BatchNet {
     BatchRole *roles;
     U32Vec prog[3];     /* state, goals, move */
     uint32_t ngates[3];
+    uint32_t max_scc;   /* the most gates of a cyclic block */
+    bool by_changes;    /* gdl_batch_new's choice of evaluation for the state program */
     uint64_t nlinks[3];
     uint32_t nbase;
     uint32_t *base;     /* row offset of each base proposition */
@@ -151,12 +153,18 @@ struct GdlBatch {
     bool moved;         /* a pass has run: choice and the legal rows are the last pass's */
     int bug;            /* rt_batch_plant's, for tests (0: none) */
     bool fresh;         /* the state program's rows are the bases' (gdl_batch_legal_mask, ...) */
+    bool by_changes;    /* the state program by changed rows (run_prog_changed), not whole */
+    bool counting;      /* count the words the state program reads into work */
+    uint64_t work;
+    uint8_t *chg;       /* per row: changed since the last pass (by_changes) */
+    uint64_t *old;      /* a cyclic block's rows before it runs again */
     /* gdl_batch_playouts: the states to play out from and what came of them */
     const GdlState *const *jobs;
     size_t njobs, next_job, jobs_done;
     int64_t *job;       /* per lane: the index of the state it plays out from, -1: none */
     int *job_goals;     /* njobs x nroles */
     char *err;
+    char *plan;         /* gdl_batch_plan's */
 };
 
 /* ---- making the network's programs ------------------------------------- */
@@ -588,6 +596,8 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
         if (cyclic) {
             vec_push(*p, 0); /* OP_SCC and the block's length, below */
             vec_push(*p, size);
+            if (size > b->max_scc)
+                b->max_scc = size;
         }
         for (uint32_t j = at.v[s]; j < at.v[s + 1]; j++) {
             uint32_t c = order.v[j];
@@ -755,7 +765,7 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
     }
     free(sat);
     free(srow);
-    b->plan = base_sprintf("batch: full evaluation of the network for %u lanes (%u words a row): %u components; gates "
+    b->plan = base_sprintf("%u lanes (%u words a row): %u components; gates "
                            "(links): %u (%llu) of the state, %u (%llu) of the goals (passes where a lane ends), %u (%llu) "
                            "of the moves; %u rows scattered from the moves",
                            W * 64, W, n, b->ngates[PROG_STATE], (unsigned long long)b->nlinks[PROG_STATE],
@@ -875,6 +885,91 @@ static inline __attribute__((always_inline)) void run_prog(uint64_t *restrict ro
                 d[w] = acc[w];
         }
         p = in + cnt;
+    }
+}
+
+static inline HOT_INLINE void run(GdlBatch *b, int prog);
+
+/* The state program by changed rows: a gate none of whose inputs changed
+ * since the last pass keeps its row, unread; chg[row] says whether the
+ * row changed (the bases' set by write_next, the gates' here). A cyclic
+ * block runs whole when an input changed, its old rows kept in old to
+ * tell which changed. *work counts the words read (a flag counts one). */
+static inline HOT_INLINE void run_prog_changed(uint64_t *restrict rows, uint8_t *restrict chg, uint64_t *old,
+                                               const uint32_t *p, const uint32_t *end, unsigned W, uint64_t *work)
+{
+    uint64_t words = 0;
+    while (p < end) {
+        uint32_t op = p[0] >> OP_SHIFT, cnt = p[0] & OP_COUNT;
+        if (op == OP_SCC) {
+            const uint32_t *b = p + 2, *e = p + 2 + cnt;
+            uint8_t any = 0;
+            uint32_t k = 0;
+            for (const uint32_t *q = b; q < e; q += 2 + (q[0] & OP_COUNT)) {
+                for (uint32_t i = 0; i < (q[0] & OP_COUNT); i++)
+                    any |= chg[q[2 + i] / W];
+                memcpy(old + (size_t)k++ * W, rows + q[1], W * sizeof *rows);
+            }
+            words += (uint64_t)cnt * (W + 1) / 2;
+            if (any) {
+                run_prog(rows, p, e, W);
+                words += (uint64_t)cnt * W;
+            }
+            k = 0;
+            for (const uint32_t *q = b; q < e; q += 2 + (q[0] & OP_COUNT))
+                chg[q[1] / W] = any && memcmp(old + (size_t)k++ * W, rows + q[1], W * sizeof *rows) != 0;
+            p = e;
+            continue;
+        }
+        const uint32_t *in = p + 2;
+        uint8_t any = 0;
+        for (uint32_t i = 0; i < cnt; i++)
+            any |= chg[in[i] / W];
+        words += (uint64_t)cnt * (W + 1) / 2;
+        uint8_t changed = 0;
+        if (any) {
+            uint64_t acc[8];
+            uint64_t *restrict d = rows + p[1];
+            if (op == OP_NOT) {
+                for (unsigned w = 0; w < W; w++)
+                    acc[w] = ~rows[in[0] + w];
+            } else {
+                for (unsigned w = 0; w < W; w++)
+                    acc[w] = cnt ? rows[in[0] + w] : op == OP_AND ? ~(uint64_t)0 : 0;
+                for (uint32_t i = 1; i < cnt; i++)
+                    for (unsigned w = 0; w < W; w++)
+                        acc[w] = op == OP_AND ? acc[w] & rows[in[i] + w] : acc[w] | rows[in[i] + w];
+            }
+            uint64_t diff = 0;
+            for (unsigned w = 0; w < W; w++) {
+                diff |= acc[w] ^ d[w];
+                d[w] = acc[w];
+            }
+            changed = diff != 0;
+            words += (uint64_t)cnt * W;
+        }
+        chg[p[1] / W] = changed;
+        p = in + cnt;
+    }
+    if (work)
+        *work += words;
+}
+
+static inline HOT_INLINE void run_state(GdlBatch *b)
+{
+    const U32Vec *p = &b->net->prog[PROG_STATE];
+    if (!b->by_changes) {
+        run(b, PROG_STATE);
+        return;
+    }
+    const uint32_t *s = p->v, *e = p->v + p->n;
+    uint64_t *work = b->counting ? &b->work : NULL;
+    switch (b->W) {
+    case 1: run_prog_changed(b->rows, b->chg, b->old, s, e, 1, work); break;
+    case 2: run_prog_changed(b->rows, b->chg, b->old, s, e, 2, work); break;
+    case 4: run_prog_changed(b->rows, b->chg, b->old, s, e, 4, work); break;
+    case 8: run_prog_changed(b->rows, b->chg, b->old, s, e, 8, work); break;
+    default: run_prog_changed(b->rows, b->chg, b->old, s, e, b->W, work); break;
     }
 }
 
@@ -1185,9 +1280,19 @@ static inline HOT_INLINE void write_next(GdlBatch *b)
         for (unsigned w = 0; w < W; w++)
             b->nextbuf[(size_t)j * W + w] = nx == UINT32_MAX ? 0 : b->rows[nx + w];
     }
-    for (uint32_t j = 0; j < n->nchange; j++)
-        memcpy(b->rows + n->base[n->change[j]], b->nextbuf + (size_t)j * W, W * sizeof *b->rows);
+    for (uint32_t j = 0; j < n->nchange; j++) {
+        uint64_t *row = b->rows + n->base[n->change[j]], *nx = b->nextbuf + (size_t)j * W, diff = 0;
+        for (unsigned w = 0; w < W; w++) {
+            diff |= row[w] ^ nx[w];
+            row[w] = nx[w];
+        }
+        b->chg[n->base[n->change[j]] / W] = diff != 0;
+    }
 }
+
+/* Every row changed: the next state program reads them all (after lanes
+ * were loaded from outside the passes). */
+static void all_changed(GdlBatch *b) { memset(b->chg, 1, b->net->nrows); }
 
 /* Sets lane l's bases to the facts of s (checked by gdl_batch_playouts), or
  * to the initial state's when s is NULL. */
@@ -1238,7 +1343,8 @@ static GdlStatus next_jobs(GdlBatch *b, const uint64_t *R)
             }
             b->steps[l] = 0;
         }
-        run(b, PROG_STATE);
+        all_changed(b);
+        run_state(b);
         /* the states taken that are terminal */
         any = false;
         for (unsigned w = 0; w < W; w++) {
@@ -1268,7 +1374,7 @@ static HOT_CLONES GdlStatus pass(GdlBatch *b)
     unsigned W = b->W;
     uint64_t *rows = b->rows;
     GdlStatus st;
-    run(b, PROG_STATE);
+    run_state(b);
     /* lanes that end: terminal, or at the cap (which draw first) */
     uint64_t *R = b->ended_mask, any_t = 0, any_c = 0;
     uint64_t capped[8];
@@ -1367,7 +1473,11 @@ static void batch_start(GdlBatch *b, uint64_t seed)
     memset(b->ended, 0, b->lanes);
     b->total = (GdlBatchStats){0};
     b->moved = false;
+    b->fresh = false;
+    all_changed(b);
 }
+
+static void plan_make(GdlBatch *b);
 
 static GdlBatch *batch_alloc(BatchNet *net, GdlMachine *m, unsigned lanes, uint64_t seed, uint64_t max_steps)
 {
@@ -1392,8 +1502,35 @@ static GdlBatch *batch_alloc(BatchNet *net, GdlMachine *m, unsigned lanes, uint6
     b->ended_steps = base_xcalloc(lanes, sizeof *b->ended_steps);
     b->choice = base_xcalloc((size_t)lanes * nr, sizeof *b->choice);
     b->job = base_xcalloc(lanes, sizeof *b->job);
+    b->chg = base_xcalloc(net->nrows + 1, 1);
+    b->old = base_xcalloc((size_t)net->max_scc * b->W + 1, sizeof *b->old);
+    b->by_changes = net->by_changes;
     batch_start(b, seed);
+    plan_make(b);
     return b;
+}
+
+/* The evaluation of the state program: SAMPLE_PASSES passes by changed
+ * rows, counting the words read (a flag read counts half a row's words),
+ * against the words of whole evaluation; by changes when they read under
+ * 70% of it. Counted, not timed: the same choice on a busy machine. */
+enum { SAMPLE_PASSES = 32 };
+static void choose_evaluation(GdlBatch *b, uint64_t seed)
+{
+    BatchNet *n = b->net;
+    b->by_changes = b->counting = true;
+    b->work = 0;
+    uint64_t passes = 0;
+    while (passes < SAMPLE_PASSES && pass(b) == GDL_OK)
+        passes++;
+    uint64_t full = passes * n->nlinks[PROG_STATE] * b->W;
+    n->by_changes = passes > 0 && b->work * 10 < full * 7;
+    b->by_changes = n->by_changes;
+    b->counting = false;
+    free(b->err);
+    b->err = NULL;
+    batch_start(b, seed);
+    plan_make(b);
 }
 
 static GdlStatus batch_new_(GdlMachine *m, unsigned lanes, uint64_t seed, uint64_t max_steps, GdlBatch **out)
@@ -1424,7 +1561,9 @@ static GdlStatus batch_new_(GdlMachine *m, unsigned lanes, uint64_t seed, uint64
         free(why);
         return st;
     }
-    *out = batch_alloc(net, m, lanes, seed, max_steps);
+    GdlBatch *b = batch_alloc(net, m, lanes, seed, max_steps);
+    choose_evaluation(b, seed);
+    *out = b;
     return GDL_OK;
 }
 
@@ -1462,6 +1601,9 @@ void gdl_batch_free(GdlBatch *b)
     free(b->ended_steps);
     free(b->choice);
     free(b->job);
+    free(b->chg);
+    free(b->old);
+    free(b->plan);
     free(b->err);
     free(b);
 }
@@ -1470,8 +1612,27 @@ void gdl_batch_restart(GdlBatch *b, uint64_t seed) { batch_start(b, seed); }
 
 void rt_batch_plant(GdlBatch *b, int bug) { b->bug = bug; }
 
+GdlStatus gdl_batch_set_evaluation(GdlBatch *b, int how)
+{
+    if (how != GDL_BATCH_EVAL_FULL && how != GDL_BATCH_EVAL_CHANGES)
+        return batch_fail(b, GDL_BAD_ARGUMENT, "no evaluation %d (GDL_BATCH_EVAL_FULL or GDL_BATCH_EVAL_CHANGES)", how);
+    b->by_changes = how == GDL_BATCH_EVAL_CHANGES;
+    all_changed(b);
+    plan_make(b);
+    return GDL_OK;
+}
+
+int gdl_batch_evaluation(const GdlBatch *b) { return b->by_changes ? GDL_BATCH_EVAL_CHANGES : GDL_BATCH_EVAL_FULL; }
+
 unsigned gdl_batch_lanes(const GdlBatch *b) { return b->lanes; }
-const char *gdl_batch_plan(const GdlBatch *b) { return b->net->plan; }
+const char *gdl_batch_plan(const GdlBatch *b) { return b->plan; }
+
+static void plan_make(GdlBatch *b)
+{
+    free(b->plan);
+    b->plan = base_sprintf("batch: the network's state %s each pass, for %s", b->by_changes ? "by changed rows (the gates "
+                           "an input of which changed in a word)" : "whole (full evaluation)", b->net->plan);
+}
 const char *gdl_batch_error(const GdlBatch *b) { return b->err ? b->err : ""; }
 void gdl_batch_set_deadline(GdlBatch *b, double deadline) { b->deadline = deadline; }
 void gdl_batch_set_cancel_flag(GdlBatch *b, const volatile int *flag) { b->cancel = flag; }
@@ -1550,7 +1711,7 @@ GdlStatus gdl_batch_playouts(GdlBatch *b, const GdlState *const *states, size_t 
 static void ensure_fresh(GdlBatch *b)
 {
     if (!b->fresh) {
-        run(b, PROG_STATE);
+        run_state(b);
         b->fresh = true;
     }
 }
@@ -1613,6 +1774,7 @@ GdlStatus gdl_batch_reset_lanes(GdlBatch *b, const uint8_t *which)
             load_lane(b, l, NULL);
             b->steps[l] = 0;
         }
+    all_changed(b);
     b->fresh = false;
     return GDL_OK;
 }

@@ -9,6 +9,7 @@
 #    threads, the plan), over one thread and two;
 #  - a game past the grounding budget (one-move Amazons) is refused with
 #    exit 1, naming the engine that plays it;
+#  - --batch-eval changes (the state's gates by changed rows) agrees too;
 #  - usage errors: lanes not a multiple of 64 or past 512, --threads
 #    without --batch, --batch for a command that takes none.
 set -u
@@ -21,13 +22,19 @@ for game in tictactoe connect4 breakthrough reversi amazons_split; do
 done
 expect 0 "verify --batch 512" "$gdlc" verify "$g/tictactoe.kif" --batch 512 --seconds 1 --max-steps 6
 has "verify --batch 512" "the batch agrees with ref: 512 lanes" "$tmp/out"
+expect 0 "verify --batch-eval changes" "$gdlc" verify "$g/reversi.kif" --batch 64 --batch-eval changes --seconds 1 --max-steps 30
+has "verify --batch-eval changes" "the batch agrees with ref" "$tmp/out"
+expect 0 "bench --batch-eval changes" "$gdlc" bench "$g/connect4.kif" --batch 64 --batch-eval changes --seconds 0.2
+has "bench --batch-eval changes" "by changed rows" "$tmp/out"
+expect 2 "--batch-eval junk" "$gdlc" bench "$g/connect4.kif" --batch 64 --batch-eval junk
+expect 2 "--batch-eval alone" "$gdlc" bench "$g/connect4.kif" --batch-eval full
 expect 1 "a goal that is no number" "$gdlc" verify "$src/tests/runtime/pn/goal_not_number.kif" --batch 64 --seconds 1
 has "a goal that is no number" "until a game fault both report" "$tmp/out"
 has "a goal that is no number" "not a number from 0 to 100" "$tmp/out"
 
 expect 0 "bench --batch --json" "$gdlc" bench "$g/connect4.kif" --batch 128 --seconds 0.3 --json
 for key in '"engine": "batch"' '"lanes": 128' '"threads": 1' '"state_changes_per_s": ' '"playouts_per_s": ' \
-    '"capped_playouts": ' '"plan": "batch: full evaluation' '"load_to_ready_s": ' '"peak_rss_kb": '; do
+    '"capped_playouts": ' '"plan": "batch: the network'"'"'s state whole' '"load_to_ready_s": ' '"peak_rss_kb": '; do
     has "bench --batch --json: $key" "$key" "$tmp/out"
 done
 expect 0 "bench --batch --threads 2" "$gdlc" bench "$g/tictactoe.kif" --batch 64 --threads 2 --seconds 0.3

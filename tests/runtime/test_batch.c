@@ -7,7 +7,8 @@
  * its goals, capped), the legal moves, the joint move drawn and the state
  * made must all be equal. A bug planted in the lanes (lane 63 loses a
  * legal move; lane 1 shares lane 0's generator) must be caught, in that
- * lane alone. Then the arguments, a game past the grounding's budget,
+ * lane alone. Both evaluations (whole, by changed rows) are followed, on
+ * the shipped games and on random ones. Then the arguments, a game past the grounding's budget,
  * forks run in threads (the same totals as run one after the other), the
  * cancel flag and deadline, and restarts. */
 #include <pthread.h>
@@ -71,6 +72,9 @@ typedef struct Followed {
         }                                                                      \
     } while (0)
 
+/* The evaluation follow forces (-1: the batch's choice). */
+static int forced_eval = -1;
+
 /* Plays passes of a batch of g (lanes, seed, max_steps, a planted bug)
  * beside one machine of engine per lane. */
 static Followed follow(GdlGame *g, const char *engine, unsigned lanes, uint64_t seed, uint64_t max_steps,
@@ -82,6 +86,10 @@ static Followed follow(GdlGame *g, const char *engine, unsigned lanes, uint64_t 
     assert_int_equal(gdl_machine_new(g, engine, &pm), GDL_OK);
     GdlBatch *b = NULL;
     assert_int_equal(gdl_batch_new(bm, lanes, seed, max_steps, &b), GDL_OK);
+    if (forced_eval >= 0) {
+        assert_int_equal(gdl_batch_set_evaluation(b, forced_eval), GDL_OK);
+        assert_int_equal(gdl_batch_evaluation(b), forced_eval);
+    }
     if (bug) {
         rt_batch_plant(b, bug);
         gdl_batch_restart(b, seed);
@@ -215,7 +223,9 @@ static void random_games_agree_with_ref(void **state)
             assert_int_equal(st, GDL_LIMIT);
             declined++;
         } else {
+            forced_eval = seed % 2 ? -1 : GDL_BATCH_EVAL_CHANGES; /* half of them by changed rows */
             Followed f = follow(g, "ref", 64, seed, 20, 25, 0);
+            forced_eval = -1;
             if (f.diverged)
                 fail_msg("gengdl %llu: lane %u of the batch diverges from ref", (unsigned long long)seed, f.first);
             if (f.fault)
@@ -239,6 +249,12 @@ static void lanes_agree_with_single_machines(void **state)
     assert_int_equal(lanes_agree(GAME("connect4"), 64, 11, 30, 90, 0, &first), 0);
     assert_int_equal(lanes_agree(GAME("breakthrough"), 64, 3, 60, 130, 0, &first), 0);
     assert_int_equal(lanes_agree(GAME("tictactoe"), 512, 1, 8, 30, 0, &first), 0);
+    /* the state's gates by changed rows, where the batch chooses whole */
+    forced_eval = GDL_BATCH_EVAL_CHANGES;
+    assert_int_equal(lanes_agree(GAME("tictactoe"), 128, 7, 7, 60, 0, &first), 0);
+    assert_int_equal(lanes_agree(GAME("connect4"), 64, 11, 30, 90, 0, &first), 0);
+    assert_int_equal(lanes_agree(GAME("reversi"), 64, 2, 20, 50, 0, &first), 0);
+    forced_eval = -1;
 }
 
 static void planted_bugs_are_caught_in_their_lane(void **state)
