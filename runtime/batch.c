@@ -165,6 +165,7 @@ struct GdlBatch {
     int *job_goals;     /* njobs x nroles */
     char *err;
     char *plan;         /* gdl_batch_plan's */
+    size_t own_bytes;   /* what batch_alloc allocated */
 };
 
 /* ---- making the network's programs ------------------------------------- */
@@ -1529,6 +1530,11 @@ static GdlBatch *batch_alloc(BatchNet *net, GdlMachine *m, unsigned lanes, uint6
     b->ended_steps = base_xcalloc(lanes, sizeof *b->ended_steps);
     b->choice = base_xcalloc((size_t)lanes * nr, sizeof *b->choice);
     b->job = base_xcalloc(lanes, sizeof *b->job);
+    b->own_bytes = sizeof *b + ((size_t)net->nrows + (size_t)net->nchange + (size_t)net->nt + net->max_scc) * b->W * 8 +
+                   (size_t)lanes * (net->nblocks * 8 + SMALL_ROLE / 8 * (net->nsmall + 2) + sizeof *b->rng +
+                                    sizeof *b->steps + 1 + sizeof *b->ended_steps + sizeof *b->job +
+                                    nr * (sizeof *b->goals + sizeof *b->choice)) +
+                   net->nrows;
     b->chg = base_xcalloc(net->nrows + 1, 1);
     b->old = base_xcalloc((size_t)net->max_scc * b->W + 1, sizeof *b->old);
     b->by_changes = net->by_changes;
@@ -1657,8 +1663,15 @@ const char *gdl_batch_plan(const GdlBatch *b) { return b->plan; }
 static void plan_make(GdlBatch *b)
 {
     free(b->plan);
-    b->plan = base_sprintf("batch: the network's state %s each pass, for %s", b->by_changes ? "by changed rows (the gates "
-                           "an input of which changed in a word)" : "whole (full evaluation)", b->net->plan);
+    const BatchNet *n = b->net;
+    size_t prog = 0;
+    for (int i = 0; i < 3; i++)
+        prog += n->prog[i].n * sizeof *n->prog[i].v;
+    b->plan = base_sprintf("batch: the network's state %s each pass, for %s; memory: %zu KiB a batch (%zu bytes a lane; "
+                           "a state is %u bits), the programs %zu KiB",
+                           b->by_changes ? "by changed rows (the gates an input of which changed in a word)"
+                                         : "whole (full evaluation)",
+                           n->plan, (b->own_bytes + 1023) / 1024, b->own_bytes / b->lanes, n->nchange, (prog + 1023) / 1024);
 }
 const char *gdl_batch_error(const GdlBatch *b) { return b->err ? b->err : ""; }
 void gdl_batch_set_deadline(GdlBatch *b, double deadline) { b->deadline = deadline; }
