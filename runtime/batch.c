@@ -1198,7 +1198,13 @@ static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only, bool 
                 cnt = (uint64_t)__builtin_popcountll(x);
                 if (cnt == 0)
                     goto none;
-                i = kth_bit(x, below(&b->rng[l], cnt, r->magic));
+                if (cnt == 1) { /* a noop: the draw is made (rt_rng_below's), its answer is 0 */
+                    while (__builtin_expect(rt_rng_next(&b->rng[l]) == UINT64_MAX, 0))
+                        ;
+                    i = (uint32_t)__builtin_ctzll(x);
+                } else {
+                    i = kth_bit(x, below(&b->rng[l], cnt, r->magic));
+                }
             } else {
                 if (__builtin_expect(b->bug == RT_BATCH_BUG_MASK63, 0) && l == 63)
                     for (uint32_t blk = r->nblocks; blk-- > 0;)
@@ -1211,7 +1217,13 @@ static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only, bool 
                     cnt += (uint64_t)__builtin_popcountll(bits[blk]);
                 if (cnt == 0)
                     goto none;
-                i = kth(bits, r->nblocks, below(&b->rng[l], cnt, r->magic));
+                if (cnt == 1) {
+                    while (__builtin_expect(rt_rng_next(&b->rng[l]) == UINT64_MAX, 0))
+                        ;
+                    i = kth(bits, r->nblocks, 0);
+                } else {
+                    i = kth(bits, r->nblocks, below(&b->rng[l], cnt, r->magic));
+                }
             }
             b->choice[(size_t)l * n->nroles + k] = i;
             if (set && small) {
