@@ -1004,6 +1004,7 @@ const CliCommand cli_bench = {
     "bench",
     "measure state changes per second over random playthroughs",
     "usage: gdlc bench GAME.kif [--engine E] [--seconds S] [--seed N] [--max-steps K] [--json]\n"
+    "       gdlc bench GAME.kif --batch N [--threads T] [--batch-eval full|changes|auto] ...\n"
     "\n"
     "Plays random playthroughs for S seconds exactly as gdl-perf does (initial\n"
     "state; until terminal: legal moves of every role, a random move per role,\n"
@@ -1028,6 +1029,17 @@ const CliCommand cli_bench = {
     "                  playouts_per_s, avg_depth, load_to_ready_s,\n"
     "                  aot_compiled (engine aot only), plan (gdl_machine_plan:\n"
     "                  how the engine plays the game), peak_rss_kb\n"
+    "  --batch N       the batched playouts instead (include/gdl.h, gdl_batch_*):\n"
+    "                  the game's network evaluated for N lanes a pass (a multiple\n"
+    "                  of 64, up to 512), lane i playing the playouts of seed + i\n"
+    "                  back to back; the same keys, with engine \"batch\", lanes,\n"
+    "                  threads, state_changes_per_s_per_thread and batch_made_s (the\n"
+    "                  batch's making); the plan says how the network is evaluated\n"
+    "  --threads T     with --batch: T batches of N lanes, one a thread (their\n"
+    "                  lanes seeded on from the first's), nothing shared in the loop\n"
+    "  --batch-eval E  with --batch: the state's gates whole each pass (full), only\n"
+    "                  those an input of which changed (changes), or as the batch\n"
+    "                  chooses by counting both over a sample (auto, the default)\n"
     "\n"
     "exit status: 0 measured, 1 the game is rejected or faults, 2 usage error\n"
     "or unreadable game.\n",
@@ -1382,6 +1394,7 @@ const CliCommand cli_verify = {
     "verify",
     "play an engine and the reference interpreter side by side",
     "usage: gdlc verify GAME.kif [--engine E] [--playouts N] [--seed N] [--max-steps K] [--seconds T]\n"
+    "       gdlc verify GAME.kif --batch N [--batch-eval E] [--playouts N] [--seed N] [--max-steps K] [--seconds T]\n"
     "\n"
     "The engine and the reference interpreter play the same seeded random\n"
     "playthroughs side by side. At every state the state itself, terminality,\n"
@@ -1400,6 +1413,14 @@ const CliCommand cli_verify = {
     "\n"
     "A fault both engines report ends a playout without a divergence; the\n"
     "summary counts such playouts and names the first fault.\n"
+    "\n"
+    "With --batch N, a batch of N lanes (gdlc bench --batch) is checked instead,\n"
+    "every lane beside ref playing the playouts of seed + lane as bench plays\n"
+    "them (moves drawn at the --max-steps cap too): at every pass, how the\n"
+    "lane's pass began (playing, terminal with its goals, capped), every role's\n"
+    "legal moves, the joint move drawn and the state made; until --seconds, or\n"
+    "until --playouts N playouts have ended when given. A fault of the game\n"
+    "(no legal move, no goal) that ref reports in a lane too ends the check.\n"
     "\n"
     "exit status: 0 agreement, 1 a divergence, or every playout ended in a\n"
     "fault, 2 usage.\n",

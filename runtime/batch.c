@@ -499,7 +499,7 @@ static void emit_move_gate(BatchNet *b, Scatter *sc, const Propnet *pn, uint32_t
 static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **err)
 {
     uint32_t n = pn->comps.n;
-    BatchNet *b = base_xcalloc(1, sizeof *b);
+    BatchNet *b = base_xcalloc(1, sizeof *b), *made = NULL;
     atomic_init(&b->refs, 1);
     b->W = W;
     b->ncomp = n;
@@ -749,7 +749,8 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
                 for (uint32_t j = r->set_at[i]; j < r->set_at[i + 1]; j++)
                     vec_push(pairs, (uint64_t)r->set[j] << 32 | (r->t0 + i));
         }
-        qsort(pairs.v, pairs.n, sizeof *pairs.v, u64_cmp);
+        if (pairs.n)
+            qsort(pairs.v, pairs.n, sizeof *pairs.v, u64_cmp);
         b->g_row = base_xmalloc((pairs.n + 1) * sizeof *b->g_row);
         b->g_at = base_xmalloc((pairs.n + 2) * sizeof *b->g_at);
         b->g_t = base_xmalloc((pairs.n + 1) * sizeof *b->g_t);
@@ -772,25 +773,7 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
                            W * 64, W, n, b->ngates[PROG_STATE], (unsigned long long)b->nlinks[PROG_STATE],
                            b->ngates[PROG_GOALS], (unsigned long long)b->nlinks[PROG_GOALS], b->ngates[PROG_MOVE],
                            (unsigned long long)b->nlinks[PROG_MOVE], b->nscatter);
-    for (uint32_t k = 0; k < sc.nroles; k++)
-        vec_free(sc.inputs[k]);
-    free(sc.inputs);
-    free(sc.whole);
-    free(sc.mark);
-    free(sc.uses);
-    free(sc.heavy);
-    vec_free(sc.pair_in);
-    vec_free(sc.pair_row);
-    vec_free(sc.set);
-    free(sc.tab);
-    free(role_of);
-    free(dyn);
-    free(need);
-    free(val);
-    vec_free(order);
-    vec_free(at);
-    vec_free(stack);
-    return b;
+    made = b;
 fail:
     for (uint32_t k = 0; k < sc.nroles; k++)
         vec_free(sc.inputs[k]);
@@ -810,8 +793,9 @@ fail:
     vec_free(order);
     vec_free(at);
     vec_free(stack);
-    net_free(b);
-    return NULL;
+    if (!made)
+        net_free(b);
+    return made;
 }
 
 /* The index of fact f among n's bases, or UINT32_MAX. */
@@ -963,7 +947,7 @@ static inline HOT_INLINE void run_state(GdlBatch *b)
         run(b, PROG_STATE);
         return;
     }
-    const uint32_t *s = p->v, *e = p->v + p->n;
+    const uint32_t *s = p->v, *e = u32_at(p, p->n);
     uint64_t *work = b->counting ? &b->work : NULL;
     switch (b->W) {
     case 1: run_prog_changed(b->rows, b->chg, b->old, s, e, 1, work); break;
@@ -977,7 +961,7 @@ static inline HOT_INLINE void run_state(GdlBatch *b)
 static inline HOT_INLINE void run(GdlBatch *b, int prog)
 {
     const U32Vec *p = &b->net->prog[prog];
-    const uint32_t *s = p->v, *e = p->v + p->n;
+    const uint32_t *s = p->v, *e = u32_at(p, p->n);
     switch (b->W) {
     case 1: run_prog(b->rows, s, e, 1); break;
     case 2: run_prog(b->rows, s, e, 2); break;

@@ -23,8 +23,8 @@ echo "== build with ThreadSanitizer and run the threading tests"
 # gcc's ThreadSanitizer: clang 14's (Debian bookworm) missed a race planted
 # in gdl_state_depth_charge once other threads had come and gone in the process.
 CC=gcc cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DGDLC_TSAN=ON -DGDLC_WERROR=ON >/dev/null
-cmake --build build-tsan -j "$jobs" --target test_api test_jit test_player_threads
-(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest -R '^(unit/(api|jit)|player/threads)$' -j "$jobs" --output-on-failure)
+cmake --build build-tsan -j "$jobs" --target test_api test_jit test_player_threads test_batch
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest -R '^(unit/(api|jit|batch-threads)|player/threads)$' -j "$jobs" --output-on-failure)
 
 echo "== fuzz the front end, the engines and the GGP messages (libFuzzer, ${FUZZ_SECONDS:-60} s each)"
 CC=clang scripts/build.sh build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGDLC_FUZZ=ON -DGDLC_SANITIZE=ON
