@@ -1577,7 +1577,7 @@ static GdlStatus batch_new_(GdlMachine *m, unsigned lanes, uint64_t seed, uint64
     char *why = NULL;
     GroundLimits lim = {.deadline = m->ctl.deadline, .cancel = m->ctl.flag};
     if (!cp_propnet(&m->game->front.ir, &lim, &m->store, PN_OPT_ENGINE, &pn, NULL, &why)) {
-        GdlStatus st = rt_fail(&m->ctl, GDL_LIMIT, "%s; the batch plays the network alone: engine jit plays it, one state at a time",
+        GdlStatus st = rt_fail(&m->ctl, GDL_LIMIT, "%s; engine jit plays it, one state at a time (the batch needs the network)",
                                why ? why : "no network");
         free(why);
         pn_free(&pn);
