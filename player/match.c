@@ -104,7 +104,8 @@ static void bi_free(MatchPlayer *p)
 static const MatchPlayerOps builtin_ops = {bi_start, bi_play, bi_stop, bi_abort, bi_free};
 
 /* A built-in spec's options after its first comma: engine=E, threads=T,
- * analyses=0|1 (default 1: the analyses and, by time, the solver). */
+ * analyses=0|1 (default 1: the analyses and, by time, the solver),
+ * batch=L (UCT's leaves played out L times by a batch). */
 static bool spec_options(const char *opts, PlayOptions *po, char **engine, char **err)
 {
     while (*opts) {
@@ -131,8 +132,19 @@ static bool spec_options(const char *opts, PlayOptions *po, char **engine, char 
             po->threads = (unsigned)t;
         } else if (n == 10 && strncmp(opts, "analyses=", 9) == 0 && (opts[9] == '0' || opts[9] == '1')) {
             po->analyses = opts[9] == '1';
+        } else if (n > 6 && strncmp(opts, "batch=", 6) == 0) {
+            char *e;
+            errno = 0;
+            unsigned long l = strtoul(opts + 6, &e, 10);
+            if (e != opts + n || errno || l == 0 || l % 64 || l > GDL_BATCH_MAX_LANES || !isdigit((unsigned char)opts[6])) {
+                *err = player_fmt("bad batch in '%.*s' (expected a multiple of 64 from 64 to %u)", (int)n, opts,
+                                  GDL_BATCH_MAX_LANES);
+                return false;
+            }
+            po->batch = (unsigned)l;
         } else {
-            *err = player_fmt("unknown option '%.*s' (expected engine=E, threads=T or analyses=0|1)", (int)n, opts);
+            *err = player_fmt("unknown option '%.*s' (expected engine=E, threads=T, analyses=0|1 or batch=L)", (int)n,
+                              opts);
             return false;
         }
         opts += n + (end ? 1 : 0);

@@ -26,6 +26,13 @@
  * moves at the root, the other roles moving at random, and keeps only the
  * root's statistics.
  *
+ * Batched rounds (cfg.batch = L lanes): L iterations walk down one after
+ * the other, each counting its visits at once along its path (a virtual
+ * loss, so that the next walks elsewhere), and their L new leaves are then
+ * played out together by a batch of the network (gdl_batch_playouts), each
+ * result added to its path. A game the batch cannot take (past the
+ * grounding budget) plays depth charges.
+ *
  * The tree is bounded (max_nodes): past it an iteration plays out from the
  * leaf without adding a node. Across turns the subtree of the state
  * reached (a child or grandchild of the old root) is kept and the rest
@@ -77,6 +84,16 @@ struct Search {
     size_t caplegal;
     /* flat: the root statistics, kept in the root node */
     uint64_t rr;          /* flat's round-robin counter */
+    /* batched leaves */
+    GdlBatch *batch;      /* made at the first playout; NULL with batch_off: none */
+    bool batch_off;
+    const GdlState **bstates; /* a round's leaves (cfg.batch) */
+    int *bgoals;          /* cfg.batch x nroles */
+    Node ***bpath;        /* per leaf of a round: its path and choices */
+    uint32_t **bsel;
+    size_t *bdepth, *bcap;
+    double deadline;      /* search_run's, for the batch */
+    const volatile int *cancel;
 };
 
 void search_config_default(SearchConfig *c)
@@ -87,6 +104,7 @@ void search_config_default(SearchConfig *c)
     c->winning_moves = false; /* measured: halves the playouts per second of Connect
                                  Four, no gain in strength at equal playouts */
     c->max_nodes = 0;
+    c->batch = 0;
 }
 
 static void node_free(Search *s, Node *n)
@@ -303,6 +321,17 @@ void search_free(Search *s)
     free(s->fgoals);
     free(s->legal);
     gdl_state_free(s->scratch);
+    gdl_batch_free(s->batch);
+    free(s->bstates);
+    free(s->bgoals);
+    for (unsigned k = 0; s->bpath && k < s->cfg.batch; k++) {
+        free(s->bpath[k]);
+        free(s->bsel[k]);
+    }
+    free(s->bpath);
+    free(s->bsel);
+    free(s->bdepth);
+    free(s->bcap);
     free(s);
 }
 
@@ -533,6 +562,156 @@ static GdlStatus uct_iterate(Search *s)
     return GDL_OK;
 }
 
+/* A batched round's slot k: the path s->path / s->sel of depth kept. */
+static bool slot_keep(Search *s, unsigned k, size_t depth)
+{
+    unsigned R = s->nroles ? s->nroles : 1;
+    if (depth > s->bcap[k]) {
+        size_t cap = depth * 2;
+        Node **p = realloc(s->bpath[k], cap * sizeof *p);
+        if (!p)
+            return false;
+        s->bpath[k] = p;
+        uint32_t *q = realloc(s->bsel[k], cap * R * sizeof *q);
+        if (!q)
+            return false;
+        s->bsel[k] = q;
+        s->bcap[k] = cap;
+    }
+    memcpy(s->bpath[k], s->path, depth * sizeof *s->path);
+    memcpy(s->bsel[k], s->sel, depth * R * sizeof *s->sel);
+    s->bdepth[k] = depth;
+    return true;
+}
+
+/* Adds g's scores along slot k's path, whose visits were counted. */
+static void slot_score(Search *s, unsigned k, const float *g)
+{
+    unsigned R = s->nroles;
+    for (size_t d = 0; d < s->bdepth[k]; d++) {
+        Node *n = s->bpath[k][d];
+        const uint32_t *sel = s->bsel[k] + d * R;
+        for (unsigned r = 0; r < R; r++)
+            n->sum[n->off[r] + sel[r]] += g[r];
+    }
+}
+
+/* The batch of a batched round, made at the first; false when the game
+ * has none (then plain iterations). */
+static bool batch_ready(Search *s)
+{
+    if (s->batch)
+        return true;
+    unsigned L = s->cfg.batch, R = s->nroles ? s->nroles : 1;
+    s->bstates = calloc(L, sizeof *s->bstates);
+    s->bgoals = calloc((size_t)L * R, sizeof *s->bgoals);
+    s->bpath = calloc(L, sizeof *s->bpath);
+    s->bsel = calloc(L, sizeof *s->bsel);
+    s->bdepth = calloc(L, sizeof *s->bdepth);
+    s->bcap = calloc(L, sizeof *s->bcap);
+    if (!s->bstates || !s->bgoals || !s->bpath || !s->bsel || !s->bdepth || !s->bcap || s->nroles > 64 ||
+        gdl_batch_new(s->m, L, gdl_rng_next(&s->rng), 100000, &s->batch) != GDL_OK) {
+        s->batch_off = true;
+        return false;
+    }
+    return true;
+}
+
+/* cfg.batch iterations, their playouts in one batch; *done the
+ * iterations made. */
+static GdlStatus uct_round(Search *s, uint64_t *done)
+{
+    unsigned R = s->nroles, L = s->cfg.batch, leaves = 0;
+    GdlStatus st = GDL_OK;
+    for (unsigned k = 0; k < L && st == GDL_OK; k++) {
+        Node *n = s->root;
+        size_t depth = 0;
+        const float *g = NULL;
+        const GdlState *leaf = NULL;
+        for (;;) {
+            if (n->terminal) {
+                g = n->goals;
+                break;
+            }
+            if (!n->expanded) {
+                if ((st = node_expand(s, n)) != GDL_OK)
+                    return st;
+                if (n->terminal) {
+                    g = n->goals;
+                    break;
+                }
+            }
+            if (!path_room(s, depth))
+                return GDL_OUT_OF_MEMORY;
+            uint32_t *sel = s->sel + depth * R;
+            uint64_t key = 0, stride = 1;
+            for (unsigned r = 0; r < R; r++) {
+                sel[r] = ucb_pick(s, n, r);
+                s->joint[r] = n->moves[n->off[r] + sel[r]];
+                key += sel[r] * stride;
+                stride *= n->nm[r];
+            }
+            s->path[depth++] = n;
+            Node *kid = kid_find(n, key);
+            if (kid) {
+                n = kid;
+                continue;
+            }
+            if (s->nodes >= s->cfg.max_nodes) {
+                if ((st = play_after(s, n->state)) != GDL_OK)
+                    return st;
+                g = s->fgoals;
+                break;
+            }
+            GdlState *next = NULL;
+            if ((st = gdl_state_next(s->m, n->state, s->joint, &next)) != GDL_OK)
+                return st;
+            if ((st = node_make(s, next, &kid)) != GDL_OK)
+                return st;
+            if (!kid_add(n, key, kid)) {
+                node_free(s, kid);
+                return GDL_OUT_OF_MEMORY;
+            }
+            kid->visits++;
+            if (kid->terminal)
+                g = kid->goals;
+            else
+                leaf = kid->state;
+            break;
+        }
+        /* the visits at once (the virtual loss), the score when known */
+        for (size_t d = 0; d < depth; d++) {
+            Node *p = s->path[d];
+            p->visits++;
+            for (unsigned r = 0; r < R; r++)
+                p->cnt[p->off[r] + s->sel[d * R + r]]++;
+        }
+        if (!slot_keep(s, leaves, depth))
+            return GDL_OUT_OF_MEMORY;
+        if (g) {
+            slot_score(s, leaves, g);
+        } else {
+            s->bstates[leaves] = leaf;
+            leaves++;
+        }
+        ++*done;
+    }
+    if (leaves == 0)
+        return GDL_OK;
+    gdl_batch_set_deadline(s->batch, s->deadline);
+    gdl_batch_set_cancel_flag(s->batch, s->cancel);
+    if ((st = gdl_batch_playouts(s->batch, s->bstates, leaves, s->bgoals)) != GDL_OK)
+        return st;
+    for (unsigned k = 0; k < leaves; k++) {
+        for (unsigned r = 0; r < R; r++) {
+            int v = s->bgoals[(size_t)k * R + r];
+            s->fgoals[r] = v == GDL_NO_GOAL ? 0.0f : (float)v / 100.0f;
+        }
+        slot_score(s, k, s->fgoals);
+    }
+    return GDL_OK;
+}
+
 /* One flat iteration: role's next move round-robin, the others at random. */
 static GdlStatus flat_iterate(Search *s, unsigned role)
 {
@@ -571,6 +750,8 @@ GdlStatus search_run(Search *s, unsigned role, uint64_t playouts, double deadlin
      * expansion of a large game may take longer than a play clock */
     gdl_machine_set_deadline(s->m, deadline);
     gdl_machine_set_cancel_flag(s->m, cancel);
+    s->deadline = deadline;
+    s->cancel = cancel;
     GdlStatus st = GDL_OK;
     uint64_t i = 0;
     bool go = true;
@@ -584,6 +765,12 @@ GdlStatus search_run(Search *s, unsigned role, uint64_t playouts, double deadlin
         /* the clock every 16 iterations: a depth charge polls it too */
         if (deadline > 0 && (i & 15) == 0 && gdl_now() >= deadline)
             break;
+        if (s->cfg.strategy == PLAY_MCTS && s->cfg.batch && !s->batch_off && batch_ready(s)) {
+            st = uct_round(s, &i);
+            if (st != GDL_OK)
+                break;
+            continue;
+        }
         st = s->cfg.strategy == PLAY_FLAT ? flat_iterate(s, role) : uct_iterate(s);
         if (st != GDL_OK)
             break;

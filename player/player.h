@@ -42,6 +42,8 @@ typedef struct PlayOptions {
                                a quarter of the time left when that is less) */
     uint64_t seed;          /* the search's random numbers */
     bool analyses;          /* use the analyses and the solver (default true) */
+    unsigned batch;         /* UCT's leaves played out by a batch of this many lanes
+                               (SearchConfig.batch; 0, the default: one depth charge) */
     FILE *log;              /* one line per decision (NULL: none) */
     /* set non-zero by another thread: whatever the session is doing stops
      * at once (session_new returns NULL, session_play the move it has

@@ -21,6 +21,10 @@ typedef struct SearchConfig {
                               winning move plays only those; moves that lose at
                               once are dropped unless all do (default false) */
     size_t max_nodes;      /* tree size bound (0: 1 << 18) */
+    unsigned batch;        /* lanes of a batch (gdl_batch_playouts) playing out each new
+                              leaf that many times, the leaf's statistics taking them
+                              all (leaf parallelism); 0: one depth charge a leaf; a
+                              game the batch cannot take falls back to that */
 } SearchConfig;
 
 void search_config_default(SearchConfig *c);

@@ -542,6 +542,7 @@ static bool make_searches(Session *s)
     SearchConfig cfg;
     search_config_default(&cfg);
     cfg.strategy = s->o.strategy;
+    cfg.batch = s->o.batch;
     for (unsigned t = 0; t < s->nthreads; t++)
         if (!(s->search[t] = search_new(s->m[t], NULL, s->nroles, &cfg, s->o.seed * 0x9E3779B97F4A7C15ULL + t + 1)))
             return false;

@@ -7,6 +7,8 @@
 #  - seats rotate: with 2 matches each player sits in each seat once;
 #  - balance: the first seat's score with its interval, the same for the
 #    same seed, on another engine, and with --jobs 2;
+#  - UCT in batched rounds (batch=64): never loses to random at
+#    tic-tac-toe, the same moves for the same seed;
 #  - bad input: bad specs, the wrong number of players, a missing or
 #    rejected game, bad numbers, -o naming the game: a clear message, a
 #    non-zero exit, nothing run.
@@ -84,6 +86,14 @@ expect 2 "balance bad playouts" "$gdlc" balance "$ttt" --playouts 0
 expect 2 "balance no game" "$gdlc" balance
 expect 2 "balance missing game" "$gdlc" balance "$tmp/nothing.kif"
 expect 1 "balance rejected game" "$gdlc" balance "$tmp/bad.kif"
+# UCT in batched rounds (batch=L): no loss to random, the same matches for
+# the same seed; a lane count that is no multiple of 64 refused
+expect 0 "batched UCT" "$gdlc" match "$ttt" --player mcts:640,analyses=0,batch=64 --player random --matches 4 -o "$tmp/b1.json"
+check "batched UCT never loses" [ "$(jq '[.[] | .goalValues[.playerNamesFromHost | index("mcts:640,analyses=0,batch=64")]] | min' "$tmp/b1.json")" -ge 50 ]
+expect 0 "batched UCT again" "$gdlc" match "$ttt" --player mcts:640,analyses=0,batch=64 --player random --matches 4 -o "$tmp/b2.json"
+check "batched UCT: same seed, same moves" [ "$(jq -c '[.[].moves]' "$tmp/b1.json")" = "$(jq -c '[.[].moves]' "$tmp/b2.json")" ]
+expect 2 "batch=100" "$gdlc" match "$ttt" --player mcts:10,batch=100 --player random
+has "batch=100" "bad batch" "$tmp/err"
 expect 0 "help match" "$gdlc" help match
 has "help match text" "--player SPEC"
 expect 0 "help balance" "$gdlc" help balance
