@@ -493,30 +493,35 @@ static GdlStatus play_after(Search *s, const GdlState *from)
     return GDL_OK;
 }
 
-/* One UCT iteration. */
-static GdlStatus uct_iterate(Search *s)
+/* Walks down from the root by UCB1 (the path in s->path and s->sel, *depth
+ * long) and adds the node its last joint move leads to, visited once. *g
+ * is then the goals when they are known (a terminal node; the tree full,
+ * whose step past the leaf was played out at once), else NULL and *leaf
+ * the new node to play out. */
+static GdlStatus descend(Search *s, size_t *depth, const float **g, Node **leaf)
 {
     unsigned R = s->nroles;
     Node *n = s->root;
-    size_t depth = 0;
-    const float *g = NULL;
+    *depth = 0;
+    *g = NULL;
+    *leaf = NULL;
     for (;;) {
         if (n->terminal) {
-            g = n->goals;
-            break;
+            *g = n->goals;
+            return GDL_OK;
         }
         if (!n->expanded) {
             GdlStatus st = node_expand(s, n);
             if (st != GDL_OK)
                 return st;
             if (n->terminal) {
-                g = n->goals;
-                break;
+                *g = n->goals;
+                return GDL_OK;
             }
         }
-        if (!path_room(s, depth))
+        if (!path_room(s, *depth))
             return GDL_OUT_OF_MEMORY;
-        uint32_t *sel = s->sel + depth * R;
+        uint32_t *sel = s->sel + *depth * R;
         uint64_t key = 0, stride = 1;
         for (unsigned r = 0; r < R; r++) {
             sel[r] = ucb_pick(s, n, r);
@@ -524,7 +529,7 @@ static GdlStatus uct_iterate(Search *s)
             key += sel[r] * stride;
             stride *= n->nm[r];
         }
-        s->path[depth++] = n;
+        s->path[(*depth)++] = n;
         Node *kid = kid_find(n, key);
         if (kid) {
             n = kid;
@@ -533,10 +538,9 @@ static GdlStatus uct_iterate(Search *s)
         if (s->nodes >= s->cfg.max_nodes) {
             /* the tree is full: play out from the next state, adding nothing */
             GdlStatus st = play_after(s, n->state);
-            if (st != GDL_OK)
-                return st;
-            g = s->fgoals;
-            break;
+            if (st == GDL_OK)
+                *g = s->fgoals;
+            return st;
         }
         GdlState *next = NULL;
         GdlStatus st = gdl_state_next(s->m, n->state, s->joint, &next);
@@ -548,15 +552,28 @@ static GdlStatus uct_iterate(Search *s)
             node_free(s, kid);
             return GDL_OUT_OF_MEMORY;
         }
-        if (kid->terminal) {
-            g = kid->goals;
-        } else {
-            if ((st = playout(s, kid->state)) != GDL_OK)
-                return st;
-            g = s->fgoals;
-        }
         kid->visits++;
-        break;
+        if (kid->terminal)
+            *g = kid->goals;
+        else
+            *leaf = kid;
+        return GDL_OK;
+    }
+}
+
+/* One UCT iteration. */
+static GdlStatus uct_iterate(Search *s)
+{
+    size_t depth;
+    const float *g;
+    Node *leaf;
+    GdlStatus st = descend(s, &depth, &g, &leaf);
+    if (st != GDL_OK)
+        return st;
+    if (!g) {
+        if ((st = playout(s, leaf->state)) != GDL_OK)
+            return st;
+        g = s->fgoals;
     }
     backprop(s, depth, g);
     return GDL_OK;
@@ -624,74 +641,21 @@ static GdlStatus uct_round(Search *s, uint64_t *done)
     unsigned R = s->nroles, L = s->cfg.batch, leaves = 0;
     GdlStatus st = GDL_OK;
     for (unsigned k = 0; k < L && st == GDL_OK; k++) {
-        Node *n = s->root;
-        size_t depth = 0;
-        const float *g = NULL;
-        const GdlState *leaf = NULL;
-        for (;;) {
-            if (n->terminal) {
-                g = n->goals;
-                break;
-            }
-            if (!n->expanded) {
-                if ((st = node_expand(s, n)) != GDL_OK)
-                    return st;
-                if (n->terminal) {
-                    g = n->goals;
-                    break;
-                }
-            }
-            if (!path_room(s, depth))
-                return GDL_OUT_OF_MEMORY;
-            uint32_t *sel = s->sel + depth * R;
-            uint64_t key = 0, stride = 1;
-            for (unsigned r = 0; r < R; r++) {
-                sel[r] = ucb_pick(s, n, r);
-                s->joint[r] = n->moves[n->off[r] + sel[r]];
-                key += sel[r] * stride;
-                stride *= n->nm[r];
-            }
-            s->path[depth++] = n;
-            Node *kid = kid_find(n, key);
-            if (kid) {
-                n = kid;
-                continue;
-            }
-            if (s->nodes >= s->cfg.max_nodes) {
-                if ((st = play_after(s, n->state)) != GDL_OK)
-                    return st;
-                g = s->fgoals;
-                break;
-            }
-            GdlState *next = NULL;
-            if ((st = gdl_state_next(s->m, n->state, s->joint, &next)) != GDL_OK)
-                return st;
-            if ((st = node_make(s, next, &kid)) != GDL_OK)
-                return st;
-            if (!kid_add(n, key, kid)) {
-                node_free(s, kid);
-                return GDL_OUT_OF_MEMORY;
-            }
-            kid->visits++;
-            if (kid->terminal)
-                g = kid->goals;
-            else
-                leaf = kid->state;
-            break;
-        }
-        /* the visits at once (the virtual loss), the score when known */
-        for (size_t d = 0; d < depth; d++) {
-            Node *p = s->path[d];
-            p->visits++;
-            for (unsigned r = 0; r < R; r++)
-                p->cnt[p->off[r] + s->sel[d * R + r]]++;
-        }
+        size_t depth;
+        const float *g;
+        Node *leaf;
+        if ((st = descend(s, &depth, &g, &leaf)) != GDL_OK)
+            return st;
+        /* the visits at once, scoring nothing (the virtual loss); the score
+         * when known, else after the batch */
+        static const float nothing[64];
+        backprop(s, depth, nothing);
         if (!slot_keep(s, leaves, depth))
             return GDL_OUT_OF_MEMORY;
         if (g) {
             slot_score(s, leaves, g);
         } else {
-            s->bstates[leaves] = leaf;
+            s->bstates[leaves] = leaf->state;
             leaves++;
         }
         ++*done;
