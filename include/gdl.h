@@ -1,7 +1,10 @@
 /*
  * gdl.h: the public API of gdlc, a compiler of GDL games to state machines.
- * This is API version 1.2 (GDL_VERSION_NUMBER 10200): 1.0,
- * gdl_machine_new_until (1.1) and the batched playouts, gdl_batch_* (1.2).
+ * This is API version 1.3 (GDL_VERSION_NUMBER 10300): 1.0,
+ * gdl_machine_new_until (1.1), the batched playouts, gdl_batch_* (1.2),
+ * and a state's facts and the batch's lanes as arrays of bytes, for numpy
+ * (gdl_state_facts, gdl_batch_bases, gdl_batch_observe,
+ * gdl_batch_legal_columns: 1.3).
  *
  * The model is GGP-Base's StateMachine: a game has roles, an initial state,
  * legal moves per role, a next state per joint move, terminality and goal
@@ -144,8 +147,8 @@ extern "C" {
 /* The API's version: GDL_VERSION_NUMBER is MAJOR * 10000 + MINOR * 100 +
  * PATCH, for #if; gdl_version() is the library's, which may be newer than
  * the header an embedder compiled against. */
-#define GDL_VERSION "1.2.0"
-#define GDL_VERSION_NUMBER 10200
+#define GDL_VERSION "1.3.0"
+#define GDL_VERSION_NUMBER 10300
 
 /* The library's version, "MAJOR.MINOR.PATCH". */
 const char *gdl_version(void);
@@ -323,6 +326,9 @@ uint64_t gdl_state_hash(const GdlState *s);
  * (valid until the machine is freed; NULL for a state of another game). */
 size_t gdl_state_size(const GdlState *s);
 const char *gdl_state_fact(GdlMachine *m, const GdlState *s, size_t i);
+/* The facts as the machine's ids, in the same canonical order (1.3):
+ * *facts points into the machine, valid until the next call on it. */
+GdlStatus gdl_state_facts(GdlMachine *m, const GdlState *s, const GdlFact **facts, size_t *n);
 /* A state from facts written in KIF, e.g. "(cell 1 1 b) (control x)". */
 GdlStatus gdl_state_parse(GdlMachine *m, const char *text, GdlState **out);
 
@@ -516,6 +522,22 @@ GdlStatus gdl_batch_step(GdlBatch *b, const uint32_t *actions);
 GdlStatus gdl_batch_reset_lanes(GdlBatch *b, const uint8_t *which);
 GdlStatus gdl_batch_lane_legal(GdlBatch *b, unsigned lane, unsigned role, const GdlMove **moves, size_t *count);
 GdlStatus gdl_batch_lane_pass(GdlBatch *b, unsigned lane, GdlBatchLane *info);
+
+/* Every lane as bytes, for arrays of lanes x width laid out stride bytes
+ * apart (1.3; numpy's, in the Python package). gdl_batch_bases gives the
+ * batch's base propositions (facts of its machine, valid for the batch's
+ * life): gdl_batch_observe writes obs[lane * stride + column[i]] = 1 when
+ * base i holds in the lane's state, and 0 at every other byte of
+ * obs[lane * stride .. + width); gdl_batch_legal_columns does the same
+ * for role's actions (gdl_batch_role_moves' order) legal in the lane's
+ * state. column NULL is column i for item i (width must then hold every
+ * item); a column at or past width is left out. gdl_batch_reset_lanes
+ * after gdl_batch_terminal blends the initial state in, so that the masks
+ * after it cost no second evaluation. */
+size_t gdl_batch_bases(GdlBatch *b, const GdlFact **facts);
+GdlStatus gdl_batch_observe(GdlBatch *b, const uint32_t *column, size_t width, size_t stride, uint8_t *obs);
+GdlStatus gdl_batch_legal_columns(GdlBatch *b, unsigned role, const uint32_t *column, size_t width, size_t stride,
+                                  uint8_t *mask);
 
 /* ---- game analyses (over the propositional network) ----------------- */
 

@@ -343,7 +343,7 @@ static GdlStatus machine_new(const GdlGame *game, const char *engine, double dea
                              GdlMachine *volatile *mp, char **err)
 {
     if (!engine)
-        engine = "jit";
+        engine = gdl_engines()[0].name; /* jit; aot in a build without libtcc */
     /* "so:PATH", "ref:ground": the name is what comes before the colon,
      * and whether an argument may or must follow is the engine's say */
     const char *arg;
@@ -1634,6 +1634,24 @@ GdlStatus gdl_fact_parse(GdlMachine *m, const char *text, GdlFact *fact)
 const char *gdl_state_fact(GdlMachine *m, const GdlState *s, size_t i)
 {
     GUARDED_AS(m, const char *, NULL, state_fact_(m, s, i));
+}
+
+static GdlStatus state_facts_(GdlMachine *m, const GdlState *s, const GdlFact **facts, size_t *n)
+{
+    GdlStatus st = state_check(m, s);
+    if (st != GDL_OK)
+        return st;
+    state_sort(m, s);
+    *facts = m->sorted.v;
+    *n = m->sorted.n;
+    return GDL_OK;
+}
+
+GdlStatus gdl_state_facts(GdlMachine *m, const GdlState *s, const GdlFact **facts, size_t *n)
+{
+    *facts = NULL;
+    *n = 0;
+    GUARDED(m, state_facts_(m, s, facts, n));
 }
 
 const char *gdl_move_text(GdlMachine *m, GdlMove move)

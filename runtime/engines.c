@@ -12,18 +12,27 @@
 
 #include "runtime.h"
 
-static const EngineOps *const engines[] = {&rt_engine_ref, &rt_engine_jit, &rt_engine_aot, &rt_engine_so,
+/* TCC(x): x where libgdl has libtcc (GDLC_HAVE_LIBTCC), else nothing: a
+ * build without it (the Python package's: jit_none.c) has no engine jit
+ * and lists none of the names that compile by libtcc. */
+#ifdef GDLC_HAVE_LIBTCC
+#define TCC(...) __VA_ARGS__
+#else
+#define TCC(...)
+#endif
+
+static const EngineOps *const engines[] = {&rt_engine_ref, TCC(&rt_engine_jit, ) &rt_engine_aot, &rt_engine_so,
                                            &rt_engine_pn, &rt_engine_board};
 
 /* N stands for a number, PATH for a file; options of pn combine with
  * commas (pn:compiled,max-lines=N,no-phases). */
 static const GdlEngineInfo list[] = {
-    {"jit", "the default: a plan per game, the propositional network where its grounding fits a budget and "
+    TCC({"jit", "the default: a plan per game, the propositional network where its grounding fits a budget and "
             "it plays faster when timed, else the goal-directed C compiled in process by libtcc "
-            "(gdl_machine_plan says which)"},
-    {"jit:goal", "the goal-directed C alone, compiled in process by libtcc when the machine is made"},
-    {"jit:pn", "the propositional network where the grounding fits jit's budget, without the plan; "
-               "else the goal-directed C"},
+            "(gdl_machine_plan says which)"},)
+    TCC({"jit:goal", "the goal-directed C alone, compiled in process by libtcc when the machine is made"},)
+    TCC({"jit:pn", "the propositional network where the grounding fits jit's budget, without the plan; "
+               "else the goal-directed C"},)
     {"aot", "as jit, the goal-directed C compiled by the system compiler (GDLC_CC, CC or cc), cached in "
             "$XDG_CACHE_HOME/gdlc; a larger budget for the network"},
     {"aot:goal", "the goal-directed C alone, compiled by the system compiler and cached"},
@@ -33,23 +42,23 @@ static const GdlEngineInfo list[] = {
     {"pn", "the grounded game as a propositional network, evaluated from tables; refused past the "
            "grounding's budgets"},
     {"pn:max-atoms=N,max-rules=N,max-links=N", "pn within other grounding budgets (any of the three)"},
-    {"pn:compiled", "pn with its propagation compiled to C by libtcc, within a budget of lines "
-                    "(pn:compiled,max-lines=N); past it, the tables"},
+    TCC({"pn:compiled", "pn with its propagation compiled to C by libtcc, within a budget of lines "
+                    "(pn:compiled,max-lines=N); past it, the tables"},)
     {"pn:cc", "pn with its propagation compiled by the system compiler, cached as aot's objects are"},
     {"pn:no-phases", "pn with one network for every state, not one per phase (whose turn it is)"},
     {"pn:whole", "pn with the goals in the network of play, not in one of their own"},
     {"pn:ordered", "pn telling changes in topological order (a network without cycles)"},
     {"pn:queued", "pn telling changes from its depth-first queue"},
     {"pn:condensed", "pn grounding the condensed rules however small the grounding of the rules as written"},
-    {"board", "the board backend: the state as slots of small integers found from the rules, the rules as "
-              "loops over them, compiled by libtcc; a game it does not compile is played by jit:goal"},
+    TCC({"board", "the board backend: the state as slots of small integers found from the rules, the rules as "
+              "loops over them, compiled by libtcc; a game it does not compile is played by jit:goal"},)
     {"board:cc", "board compiled by the system compiler, cached as aot's objects are"},
-    {"board:tiered", "board by libtcc's code at once, then by the system compiler's, compiled by a thread of its "
-                     "own (as the plan of jit plays it)"},
-    {"board:reversed", "board with the layout's facts made in reverse order (for tests: next states then come "
-                       "out by id through a bitset, as when the plan of jit makes the board after the network)"},
-    {"board:unchecked", "board without the checks of its layout's claims (for tests: with keys=REL/ARITY:P.P, "
-                        "a relation's key positions given, a wrong layout then plays wrong)"},
+    TCC({"board:tiered", "board by libtcc's code at once, then by the system compiler's, compiled by a thread of its "
+                     "own (as the plan of jit plays it)"},)
+    TCC({"board:reversed", "board with the layout's facts made in reverse order (for tests: next states then come "
+                       "out by id through a bitset, as when the plan of jit makes the board after the network)"},)
+    TCC({"board:unchecked", "board without the checks of its layout's claims (for tests: with keys=REL/ARITY:P.P, "
+                        "a relation's key positions given, a wrong layout then plays wrong)"},)
     {"ref", "the reference interpreter, goal-directed over the rules as written: every engine is checked "
             "against it"},
     {"ref:ground", "ref evaluating the game's ground program (the grounder checked against the game)"},

@@ -534,6 +534,51 @@ static void stepping_from_outside(void **state)
                         actions[l * nroles + k] = (uint32_t)a;
             }
         }
+        if (step % 10 == 0) {
+            /* the lanes as bytes (gdl_batch_observe): the bases that hold
+             * are the pn machine's facts, in canonical order (gdl_state_facts) */
+            const GdlFact *bf;
+            size_t nb = gdl_batch_bases(b, &bf), stride = nb + 3;
+            uint8_t *obs = malloc(L * stride);
+            memset(obs, 7, L * stride);
+            assert_int_equal(gdl_batch_observe(b, NULL, nb, stride, obs), GDL_OK);
+            for (unsigned l = 0; l < L; l++) {
+                const GdlFact *f;
+                size_t n, ones = 0;
+                assert_int_equal(gdl_state_facts(pm, s[l], &f, &n), GDL_OK);
+                assert_int_equal(n, gdl_state_size(s[l]));
+                for (size_t j = 0; j < nb; j++)
+                    ones += obs[l * stride + j];
+                assert_int_equal(ones, n);
+                assert_int_equal(obs[l * stride + nb], 7); /* past width: untouched */
+                for (size_t i = 0; i < n; i++) {
+                    assert_string_equal(gdl_fact_text(pm, f[i]), gdl_state_fact(pm, s[l], i));
+                    size_t j = 0;
+                    while (j < nb && strcmp(gdl_fact_text(bm, bf[j]), gdl_fact_text(pm, f[i])) != 0)
+                        j++;
+                    assert_true(j < nb);
+                    assert_int_equal(obs[l * stride + j], 1);
+                }
+            }
+            free(obs);
+            /* the masks through a column map (reversed), and refusals */
+            uint32_t *col = malloc(nacts[1] * sizeof *col);
+            for (size_t a = 0; a < nacts[1]; a++)
+                col[a] = (uint32_t)(nacts[1] - 1 - a);
+            uint8_t *rev = malloc(L * nacts[1]), *plain = malloc(L * nacts[1]);
+            assert_int_equal(gdl_batch_legal_mask(b, 1, plain), GDL_OK);
+            assert_int_equal(gdl_batch_legal_columns(b, 1, col, nacts[1], nacts[1], rev), GDL_OK);
+            for (unsigned l = 0; l < L; l++)
+                for (size_t a = 0; a < nacts[1]; a++)
+                    assert_int_equal(rev[l * nacts[1] + col[a]], plain[l * nacts[1] + a]);
+            assert_int_equal(gdl_batch_legal_columns(b, 1, NULL, nacts[1] - 1, nacts[1], rev), GDL_BAD_ARGUMENT);
+            assert_int_equal(gdl_batch_legal_columns(b, 1, col, nacts[1], nacts[1] - 1, rev), GDL_BAD_ARGUMENT);
+            assert_int_equal(gdl_batch_legal_columns(b, 2, col, nacts[1], nacts[1], rev), GDL_BAD_ARGUMENT);
+            assert_int_equal(gdl_batch_observe(b, NULL, 1, 1, rev), GDL_BAD_ARGUMENT);
+            free(col);
+            free(rev);
+            free(plain);
+        }
         if (step == 0) {
             /* an illegal action: refused, nothing played */
             uint32_t keep = actions[5 * nroles];
