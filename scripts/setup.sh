@@ -3,7 +3,9 @@
 # otherwise says what to install. Safe to run again: it installs only what
 # is missing.
 set -eu
-PACKAGES="gcc make cmake pkg-config flex bison tcc libtcc-dev libcmocka-dev libnauty2-dev libmicrohttpd-dev libcurl4-openssl-dev libjansson-dev jq curl clang libclang-rt-14-dev gnuplot-nox"
+# the Python package (python/) is built and tested with Debian's /usr/bin/python3
+PACKAGES="gcc make cmake pkg-config flex bison tcc libtcc-dev libcmocka-dev libnauty2-dev libmicrohttpd-dev libcurl4-openssl-dev libjansson-dev jq curl clang libclang-rt-14-dev gnuplot-nox
+python3-dev python3-numpy python3-pytest python3-pip python3-setuptools python3-wheel"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

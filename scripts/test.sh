@@ -3,7 +3,9 @@
 # and runs the whole test suite four ways: an optimised build with -Werror,
 # a build under AddressSanitizer and UndefinedBehaviorSanitizer, the
 # threading tests under ThreadSanitizer, and a short libFuzzer run of the
-# front end and the engines. About 18 minutes on 2 cores (CI allows 90).
+# front end and the engines; the Python package (python/) is built and
+# tested twice, plainly and under the sanitizers. About 22 minutes on 2
+# cores (CI allows 90).
 # FUZZ_SECONDS (default 60) sets the length of each fuzzing run.
 set -eu
 cd "$(dirname "$0")/.."
@@ -14,10 +16,16 @@ echo "== build (Release, -Werror) and test"
 scripts/build.sh build -DCMAKE_BUILD_TYPE=Release -DGDLC_WERROR=ON
 (cd build && ctest -j "$jobs" --output-on-failure)
 
+echo "== the Python package: built by pip from this checkout, its tests and examples"
+scripts/python.sh
+
 echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer and test"
 CC=clang scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DGDLC_SANITIZE=ON -DGDLC_WERROR=ON \
     -DGDLC_REPLAY_CAP=3 -DGDLC_VERIFY_SECONDS=0.3 -DGDLC_GEN_SEEDS=500
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest -j "$jobs" --output-on-failure)
+
+echo "== the Python package under AddressSanitizer + UndefinedBehaviorSanitizer"
+scripts/python.sh asan
 
 echo "== build with ThreadSanitizer and run the threading tests"
 # gcc's ThreadSanitizer: clang 14's (Debian bookworm) missed a race planted
