@@ -107,7 +107,7 @@ class Game(_Game):
         return (self.num_bases,)
 
     def __repr__(self):
-        return "<gdlc.Game %s, roles %s, engine %s>" % (self.name, " ".join(self.roles), self.engine)
+        return "<gdlc.Game %s, roles %s, engine %s>" % (getattr(self, "name", "?"), " ".join(self.roles), self.engine)
 
 
 def _looks_like_text(s):
@@ -545,6 +545,20 @@ def sample_actions(masks, rng):
     if not counts.all():
         raise ValueError("a game has a player with no legal move")
     where = np.flatnonzero(flat)
-    starts = np.cumsum(counts) - counts
-    pick = where[starts + (rng.random(n * p) * counts).astype(np.int64)]
-    return (pick - np.arange(0, n * p * a, a)).reshape(n, p)
+    ends = np.cumsum(counts)
+    pick = where[ends - counts + rng.integers(counts)]
+    pick -= _row_starts(n * p, a)
+    return pick.reshape(n, p)
+
+
+_starts = {}
+
+
+def _row_starts(rows, width):
+    """0, width, 2 width, ...: each row's first index in the flattened masks (kept per shape)."""
+    key = (rows, width)
+    if key not in _starts:
+        if len(_starts) > 64:
+            _starts.clear()
+        _starts[key] = np.arange(0, rows * width, width, dtype=np.int64)
+    return _starts[key]

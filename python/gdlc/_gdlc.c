@@ -77,18 +77,28 @@ static void idmap_free(IdMap *t)
 
 /* ---- errors ------------------------------------------------------------- */
 
+/* A str of text from a game (symbols may hold any bytes): UTF-8, with
+ * what is not UTF-8 replaced. */
+static PyObject *str_of(const char *t) { return PyUnicode_DecodeUTF8(t, (Py_ssize_t)strlen(t), "replace"); }
+
 /* Raises the exception of status st with message msg: ValueError for a bad
  * argument, MemoryError, else gdlc.GdlError (its status name in .status).
  * Returns NULL. */
 static PyObject *raise_status(GdlStatus st, const char *msg)
 {
     if (st == GDL_BAD_ARGUMENT) {
-        PyErr_SetString(PyExc_ValueError, msg && *msg ? msg : "bad argument");
+        PyObject *text = str_of(msg && *msg ? msg : "bad argument");
+        if (text) {
+            PyErr_SetObject(PyExc_ValueError, text);
+            Py_DECREF(text);
+        }
         return NULL;
     }
     if (st == GDL_OUT_OF_MEMORY)
         return PyErr_NoMemory();
-    PyObject *e = PyObject_CallFunction(GdlError, "s", msg && *msg ? msg : gdl_status_name(st));
+    PyObject *text = str_of(msg && *msg ? msg : gdl_status_name(st));
+    PyObject *e = text ? PyObject_CallOneArg(GdlError, text) : NULL;
+    Py_XDECREF(text);
     if (e) {
         PyObject *name = PyUnicode_FromString(gdl_status_name(st));
         if (name)
@@ -124,10 +134,10 @@ static PyTypeObject GameType, StateType, BatchType;
 static void game_dealloc(GameObject *g)
 {
     gdl_state_free(g->initial);
-    for (unsigned k = 0; g->inputs && k < g->nroles; k++) {
+    for (unsigned k = 0; g->inputs && k < g->nroles; k++)
         free(g->inputs[k]);
+    for (unsigned k = 0; g->move_map && k < g->nroles; k++)
         idmap_free(&g->move_map[k]);
-    }
     free(g->inputs);
     free(g->ninputs);
     free(g->move_map);
@@ -217,8 +227,8 @@ static PyObject *diag_list(const GdlDiagnostics *d)
     PyObject *l = PyList_New((Py_ssize_t)n);
     for (size_t i = 0; l && i < n; i++) {
         const GdlDiagnostic *x = gdl_diagnostics_get(d, i);
-        PyObject *t = Py_BuildValue("(ssIIs)", sev[x->severity], x->file ? x->file : "", x->line, x->col,
-                                    x->message ? x->message : "");
+        PyObject *t = Py_BuildValue("(sNIIN)", sev[x->severity], str_of(x->file ? x->file : ""), x->line, x->col,
+                                    str_of(x->message ? x->message : ""));
         if (!t) {
             Py_DECREF(l);
             return NULL;
@@ -267,7 +277,7 @@ static PyObject *game_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     gdl_diagnostics_free(r.diags);
     g->roles = PyTuple_New(g->nroles);
     for (unsigned k = 0; g->roles && k < g->nroles; k++) {
-        PyObject *s = PyUnicode_FromString(gdl_game_role_name(g->game, k));
+        PyObject *s = str_of(gdl_game_role_name(g->game, k));
         if (!s) {
             Py_DECREF(g);
             return NULL;
@@ -340,7 +350,7 @@ static PyObject *game_action_to_string(GameObject *g, PyObject *args)
         return NULL;
     if (a < 0 || (size_t)a >= g->ninputs[k])
         return PyErr_Format(PyExc_ValueError, "no action %ld of player %u (it has %zu)", a, k, g->ninputs[k]);
-    return PyUnicode_FromString(gdl_move_text(g->m, g->inputs[k][a]));
+    return str_of(gdl_move_text(g->m, g->inputs[k][a]));
 }
 
 static PyObject *game_string_to_action(GameObject *g, PyObject *args)
@@ -367,7 +377,7 @@ static PyObject *game_base_propositions(GameObject *g, PyObject *unused)
         return NULL;
     PyObject *l = PyList_New((Py_ssize_t)g->nbases);
     for (size_t i = 0; l && i < g->nbases; i++) {
-        PyObject *s = PyUnicode_FromString(gdl_fact_text(g->m, g->bases[i]));
+        PyObject *s = str_of(gdl_fact_text(g->m, g->bases[i]));
         if (!s) {
             Py_DECREF(l);
             return NULL;
@@ -791,7 +801,7 @@ static PyObject *state_facts(StateObject *x, PyObject *unused)
     PyObject *l = PyList_New((Py_ssize_t)n);
     for (size_t i = 0; l && i < n; i++) {
         const char *f = gdl_state_fact(x->g->m, x->s, i);
-        PyObject *s = f ? PyUnicode_FromString(f) : NULL;
+        PyObject *s = f ? str_of(f) : NULL;
         if (!s) {
             if (!f)
                 PyErr_SetString(GdlError, gdl_machine_error(x->g->m));
@@ -996,7 +1006,7 @@ static int map_texts(PyObject *dict, GdlMachine *m, const uint32_t *ids, size_t 
 {
     for (size_t i = 0; i < n; i++) {
         const char *t = facts ? gdl_fact_text(m, ids[i]) : gdl_move_text(m, ids[i]);
-        PyObject *k = PyUnicode_FromString(t);
+        PyObject *k = str_of(t);
         if (!k)
             return -1;
         PyObject *v = PyDict_GetItemWithError(dict, k);
@@ -1016,12 +1026,15 @@ static PyObject *text_dict(GameObject *g, const uint32_t *ids, size_t n, bool fa
     PyObject *d = PyDict_New();
     for (size_t i = 0; d && i < n; i++) {
         PyObject *v = PyLong_FromSize_t(i);
-        if (!v || PyDict_SetItemString(d, facts ? gdl_fact_text(g->m, ids[i]) : gdl_move_text(g->m, ids[i]), v) < 0) {
+        PyObject *k = str_of(facts ? gdl_fact_text(g->m, ids[i]) : gdl_move_text(g->m, ids[i]));
+        if (!v || !k || PyDict_SetItem(d, k, v) < 0) {
             Py_XDECREF(v);
+            Py_XDECREF(k);
             Py_DECREF(d);
             return NULL;
         }
         Py_DECREF(v);
+        Py_DECREF(k);
     }
     return d;
 }

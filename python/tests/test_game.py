@@ -192,3 +192,22 @@ def test_simultaneous_current_player():
         s.legal_actions()
     s.apply_actions([g.string_to_action(0, "rock"), g.string_to_action(1, "scissors")])
     assert s.is_terminal() and s.returns() == [100.0, 0.0]
+
+
+def test_bytes_that_are_not_utf8(tmp_path):
+    # a symbol with a byte that is not UTF-8: the text comes back with it replaced, never a decoding error
+    p = tmp_path / "latin.kif"
+    p.write_bytes(TTT_TEXT.replace("(role oplayer)", "(role opl\xe4yer)").replace(
+        "oplayer", "opl\xe4yer").encode("latin-1"))
+    try:
+        g = gdlc.load_game(str(p), engine="pn")
+    except gdlc.GdlError as e:
+        assert "\ufffd" in str(e) or "latin.kif" in str(e)
+        return
+    assert "opl\ufffdyer" in g.player_names()
+    s = g.new_initial_state()
+    s.apply_actions([0, g.string_to_action(1, "noop")])
+    assert "(control opl\ufffdyer)" in s.facts()
+    p.write_bytes(b"(role x)\n(init (c\xff)\n")
+    with pytest.raises(gdlc.GdlError):
+        gdlc.load_game(str(p), engine="pn")

@@ -138,3 +138,21 @@ def test_batch_steps_in_threads():
     for t in ts:
         t.join()
     assert not errors
+
+
+def test_sample_actions_is_uniform_over_the_legal():
+    rng = np.random.default_rng(0)
+    m = np.zeros((3, 2, 5), bool)
+    m[0, 0, [1, 3]] = m[0, 1, 4] = m[1, 0, :] = m[1, 1, 0] = m[2, 0, 2] = m[2, 1, [0, 4]] = True
+    counts = np.zeros(m.shape)
+    draws = 20000
+    for _ in range(draws):
+        a = gdlc.sample_actions(m, rng)
+        assert a.dtype == np.int64 and a.shape == (3, 2)
+        np.add.at(counts, (np.arange(3)[:, None], np.arange(2)[None, :], a), 1)
+    assert ((counts > 0) == m).all()
+    share = counts / draws
+    want = m / m.sum(axis=2, keepdims=True)
+    assert np.abs(share - want).max() < 0.02
+    with pytest.raises(ValueError):
+        gdlc.sample_actions(np.zeros((1, 1, 3), bool), rng)
