@@ -537,17 +537,22 @@ def sample_actions(masks, rng):
     """A uniformly random legal action per row of ``masks`` (n x players x actions, bool): an int64 n x players.
 
     The k-th legal action of each row, k uniform below the row's count, found
-    among the masks' nonzero entries.
+    among the masks' nonzero entries (rows split by binary search: a few
+    numpy calls a step, whatever the number of games).
     """
     n, p, a = masks.shape
     flat = masks.reshape(n * p, a)
-    counts = flat.view(np.uint8).sum(axis=1, dtype=np.int64)
+    where = np.flatnonzero(flat)
+    first = _row_starts(n * p, a)
+    ends = np.searchsorted(where, first + a)
+    starts = np.empty_like(ends)
+    starts[0] = 0
+    starts[1:] = ends[:-1]
+    counts = ends - starts
     if not counts.all():
         raise ValueError("a game has a player with no legal move")
-    where = np.flatnonzero(flat)
-    ends = np.cumsum(counts)
-    pick = where[ends - counts + rng.integers(counts)]
-    pick -= _row_starts(n * p, a)
+    pick = where[starts + (rng.random(n * p) * counts).astype(np.int64)]
+    pick -= first
     return pick.reshape(n, p)
 
 

@@ -1220,16 +1220,15 @@ static PyObject *batch_step(BatchObject *x, PyObject *arg)
     const int64_t *in = PyArray_DATA(a);
     GameObject *g = x->g;
     batch_lock(x);
-    for (size_t i = 0; i < want; i++) {
-        unsigned k = (unsigned)(i % x->nroles);
+    for (size_t i = 0, k = 0; i < want; i++, k = k + 1 == x->nroles ? 0 : k + 1) {
         int64_t v = in[i];
         if (v < 0 || (uint64_t)v >= g->ninputs[k] || x->to_act[k][v] < 0) {
             PyThread_release_lock(x->lock);
             Py_DECREF(a);
             if (v >= 0 && (uint64_t)v < g->ninputs[k])
-                return PyErr_Format(PyExc_ValueError, "lane %zu: action %lld (%s) of player %u is never legal",
-                                    i / x->nroles, (long long)v, gdl_move_text(g->m, g->inputs[k][v]), k);
-            return PyErr_Format(PyExc_ValueError, "lane %zu: no action %lld of player %u (it has %zu)",
+                return PyErr_Format(PyExc_ValueError, "lane %zu: action %lld (%s) of player %zu is never legal",
+                                i / x->nroles, (long long)v, gdl_move_text(g->m, g->inputs[k][v]), k);
+            return PyErr_Format(PyExc_ValueError, "lane %zu: no action %lld of player %zu (it has %zu)",
                                 i / x->nroles, (long long)v, k, g->ninputs[k]);
         }
         x->acts[i] = (uint32_t)x->to_act[k][v];
