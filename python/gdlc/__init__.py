@@ -17,6 +17,7 @@ an id means the same move in every state. Observations are a byte per base
 proposition (``Game.base_propositions()`` order), 1 where it holds.
 """
 import os
+import re
 import shutil
 
 import numpy as np
@@ -83,8 +84,8 @@ class Game(_Game):
         return len(self.roles)
 
     def player_names(self):
-        """The role names, in the order the rules declare them."""
-        return list(self.roles)
+        """The role names, in the order the rules declare them, spelled as they write them."""
+        return list(getattr(self, "_role_spelling", self.roles))
 
     def new_initial_state(self):
         """A new :class:`State` at the start of the game."""
@@ -132,7 +133,29 @@ def load_game(path_or_text, engine=None, timeout=None):
     name = "<text>" if is_text else src
     g = Game(src, is_text, name, engine, float(timeout or 0))
     g.name = name
+    if is_text:
+        text = src
+    else:
+        with open(src, "rb") as f:
+            text = f.read().decode("utf-8", "replace")
+    spelling = _spelling(text)
+    if spelling:
+        g._set_spelling(spelling)
+        g._role_spelling = [spelling.get(r, r) for r in g.roles]
     return g
+
+
+def _spelling(text):
+    """Each symbol the rules write other than in lower case: folded -> its first spelling.
+
+    GDL compares symbols case-insensitively and gdlc prints them folded;
+    action_to_string and player_names give them back as the rules write them.
+    """
+    first = {}
+    for line in text.splitlines():
+        for atom in re.findall(r"[^\s()]+", line.split(";", 1)[0]):
+            first.setdefault(atom.lower(), atom)
+    return {k: v for k, v in first.items() if k != v}
 
 
 def _as_game(game_or_path, engine):

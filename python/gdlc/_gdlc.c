@@ -127,6 +127,7 @@ typedef struct GameObject {
     GdlMove *joint;      /* nroles, scratch */
     int *goals;          /* nroles, scratch */
     GdlState *initial;
+    PyObject *spell;     /* folded symbol -> the rules' first spelling, where they differ (NULL: none) */
 } GameObject;
 
 static PyTypeObject GameType, StateType, BatchType;
@@ -148,6 +149,7 @@ static void game_dealloc(GameObject *g)
     gdl_machine_free(g->m);
     gdl_game_free(g->game);
     Py_XDECREF(g->roles);
+    Py_XDECREF(g->spell);
     Py_TYPE(g)->tp_free((PyObject *)g);
 }
 
@@ -341,6 +343,44 @@ static PyObject *game_num_actions(GameObject *g, PyObject *arg)
     return PyLong_FromSize_t(g->ninputs[k]);
 }
 
+/* text with every symbol spelled as the rules spell it (g->spell). */
+static PyObject *respell(GameObject *g, const char *text)
+{
+    if (!g->spell || PyDict_GET_SIZE(g->spell) == 0)
+        return str_of(text);
+    PyObject *parts = PyList_New(0);
+    for (const char *p = text; parts && *p;) {
+        size_t n = strcspn(p, " ()");
+        if (n == 0)
+            n = 1;
+        PyObject *atom = PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, "replace");
+        PyObject *as = atom ? PyDict_GetItemWithError(g->spell, atom) : NULL;
+        int bad = !atom || (!as && PyErr_Occurred()) || PyList_Append(parts, as ? as : atom) < 0;
+        Py_XDECREF(atom);
+        if (bad) {
+            Py_CLEAR(parts);
+            break;
+        }
+        p += n;
+    }
+    if (!parts)
+        return NULL;
+    PyObject *empty = PyUnicode_FromString("");
+    PyObject *r = empty ? PyUnicode_Join(empty, parts) : NULL;
+    Py_XDECREF(empty);
+    Py_DECREF(parts);
+    return r;
+}
+
+static PyObject *game_set_spelling(GameObject *g, PyObject *arg)
+{
+    if (!PyDict_Check(arg))
+        return PyErr_Format(PyExc_TypeError, "_set_spelling takes a dict");
+    Py_INCREF(arg);
+    Py_XSETREF(g->spell, arg);
+    Py_RETURN_NONE;
+}
+
 static PyObject *game_action_to_string(GameObject *g, PyObject *args)
 {
     unsigned k;
@@ -350,7 +390,7 @@ static PyObject *game_action_to_string(GameObject *g, PyObject *args)
         return NULL;
     if (a < 0 || (size_t)a >= g->ninputs[k])
         return PyErr_Format(PyExc_ValueError, "no action %ld of player %u (it has %zu)", a, k, g->ninputs[k]);
-    return str_of(gdl_move_text(g->m, g->inputs[k][a]));
+    return respell(g, gdl_move_text(g->m, g->inputs[k][a]));
 }
 
 static PyObject *game_string_to_action(GameObject *g, PyObject *args)
@@ -439,7 +479,10 @@ static PyMethodDef game_methods[] = {
     {"num_actions", (PyCFunction)game_num_actions, METH_O,
      "num_actions(player) -> the number of the player's input moves: its action ids are 0 .. that - 1."},
     {"action_to_string", (PyCFunction)game_action_to_string, METH_VARARGS,
-     "action_to_string(player, action) -> the move, spelled as the rules spell it (canonical KIF)."},
+     "action_to_string(player, action) -> the move, spelled as the rules spell it (canonical KIF: single spaces, "
+     "each symbol as the rules first write it)."},
+    {"_set_spelling", (PyCFunction)game_set_spelling, METH_O,
+     "_set_spelling(dict): folded symbol -> the rules' spelling (load_game sets it)."},
     {"string_to_action", (PyCFunction)game_string_to_action, METH_VARARGS,
      "string_to_action(player, text) -> the action id of the move written in KIF; ValueError if none."},
     {"base_propositions", (PyCFunction)game_base_propositions, METH_NOARGS,

@@ -211,3 +211,23 @@ def test_bytes_that_are_not_utf8(tmp_path):
     p.write_bytes(b"(role x)\n(init (c\xff)\n")
     with pytest.raises(gdlc.GdlError):
         gdlc.load_game(str(p), engine="pn")
+
+
+def test_moves_and_roles_as_the_rules_spell_them():
+    text = ("(role Alice) (role bob)\n(init (Lamp OFF))\n"
+            "(<= (legal Alice (turnOn ?x)) (true (Lamp ?x)))\n(legal bob Noop)\n"
+            "(<= (next (Lamp ON)) (does alice (TURNON ?x)))\n(<= terminal (true (lamp on)))\n"
+            "(goal alice 100) (goal bob 0)\n")
+    g = gdlc.load_game(text, engine="pn")
+    assert g.player_names() == ["Alice", "bob"] and g.roles == ("alice", "bob")
+    s = g.new_initial_state()
+    assert [s.action_to_string(0, a) for a in s.legal_actions(0)] == ["(turnOn OFF)"]
+    assert s.action_to_string(1, s.legal_actions(1)[0]) == "Noop"
+    assert s.facts() == ["(lamp off)"]  # facts stay canonical, as the traces and gdl_state_fact write them
+    a = g.string_to_action(0, "(TurnOn off)")
+    assert a == s.legal_actions(0)[0]
+    e = gdlc.parallel_env(g)
+    assert e.possible_agents == ["Alice", "bob"]
+    e.reset()
+    e.step({"Alice": a})
+    assert e.agents == []
