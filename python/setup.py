@@ -42,7 +42,8 @@ class BuildWithLibgdl(build_ext):
         subprocess.check_call(cfg, stdout=subprocess.DEVNULL)
         subprocess.check_call(["cmake", "--build", out, "--target", "gdl", "-j", str(os.cpu_count() or 2)])
         with open(os.path.join(out, "gdl-link.txt")) as f:
-            archive, *libs = [line.strip() for line in f if line.strip()]
+            archive, *lines = [line.strip() for line in f if line.strip()]
+        libs = [lib for line in lines for lib in line.split(";") if lib]  # CMake's lists
         for ext in self.extensions:
             ext.include_dirs += [os.path.join(ROOT, "include"), numpy.get_include()]
             ext.extra_objects += [archive] + libs

@@ -1409,7 +1409,7 @@ static HOT_CLONES GdlStatus pass(GdlBatch *b)
     }
     if (b->max_steps)
         for (unsigned l = 0; l < b->lanes; l++)
-            if (b->steps[l] == b->max_steps && !(R[l / 64] >> (l & 63) & 1))
+            if (b->steps[l] >= b->max_steps && !(R[l / 64] >> (l & 63) & 1))
                 capped[l / 64] |= (uint64_t)1 << (l & 63), any_c = 1;
     memset(b->ended, 0, b->lanes);
     if (any_t) {

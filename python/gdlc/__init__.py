@@ -159,7 +159,9 @@ def _spelling(text):
 
 
 def _as_game(game_or_path, engine):
-    return game_or_path if isinstance(game_or_path, _Game) else load_game(game_or_path, engine)
+    if isinstance(game_or_path, _Game) and not isinstance(game_or_path, Game):
+        raise TypeError("pass a gdlc.Game (from gdlc.load_game), a path or the rules' text")
+    return game_or_path if isinstance(game_or_path, Game) else load_game(game_or_path, engine)
 
 
 # ---- spaces ---------------------------------------------------------------
@@ -452,7 +454,9 @@ class VectorEnv:
     terminated): obs uint8 n x bases, masks bool n x players x the most
     actions of a player (padded with False), rewards float32 n x players (the
     goals in the games that ended, 0 elsewhere), terminated bool n. Where a
-    game ended, obs and masks are of its new initial state.
+    game ended, obs and masks are of its new initial state. A bad action is a
+    ValueError; with more than one batch (past 512 games) or on the loop, the
+    games before the one refused have been stepped: reset then.
     """
 
     def __init__(self, game_or_path, n, engine=None, seed=0, batched=True):
@@ -564,6 +568,8 @@ def sample_actions(masks, rng):
     numpy calls a step, whatever the number of games).
     """
     n, p, a = masks.shape
+    if n * p == 0:
+        return np.zeros((n, p), dtype=np.int64)
     flat = masks.reshape(n * p, a)
     where = np.flatnonzero(flat)
     first = _row_starts(n * p, a)

@@ -250,6 +250,8 @@ static PyObject *game_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "s#|pszd", kwlist, &src, &srclen, &is_text, &name, &engine,
                                      &timeout))
         return NULL;
+    if (!is_text && strlen(src) != (size_t)srclen)
+        return PyErr_Format(PyExc_ValueError, "a path with a NUL byte in it");
     GameObject *g = (GameObject *)type->tp_alloc(type, 0);
     if (!g)
         return NULL;
@@ -588,6 +590,12 @@ static int state_legal(StateObject *x, unsigned k)
         x->legal = calloc(g->nroles, sizeof *x->legal);
         x->nlegal = calloc(g->nroles, sizeof *x->nlegal);
         if (!x->known || !x->legal || !x->nlegal) {
+            free(x->known);
+            free(x->legal);
+            free(x->nlegal);
+            x->known = NULL;
+            x->legal = NULL;
+            x->nlegal = NULL;
             PyErr_NoMemory();
             return -1;
         }
@@ -628,11 +636,11 @@ static PyObject *state_legal_actions(StateObject *x, PyObject *const *args, Py_s
     unsigned k = 0;
     if (nargs > 1)
         return PyErr_Format(PyExc_TypeError, "legal_actions takes at most one argument");
-    if (nargs == 1) {
+    if (nargs == 1 && args[0] != Py_None) {
         if (role_arg(x->g, args[0], &k) < 0)
             return NULL;
     } else if (x->g->nroles != 1) {
-        /* OpenSpiel's legal_actions(): the current player's */
+        /* OpenSpiel's legal_actions(): the current player's (None too) */
         int t = state_terminal(x);
         if (t < 0)
             return NULL;
@@ -779,8 +787,14 @@ static PyObject *state_apply_action(StateObject *x, PyObject *arg)
     long acts[64], *j = g->nroles <= 64 ? acts : malloc(g->nroles * sizeof *j);
     if (!j)
         return PyErr_NoMemory();
-    for (unsigned k = 0; k < g->nroles; k++)
+    for (unsigned k = 0; k < g->nroles; k++) {
+        if ((int)k != who && x->nlegal[k] == 0) {
+            if (j != acts)
+                free(j);
+            return PyErr_Format(GdlError, "player %u has no legal move in a state that is not terminal", k);
+        }
         j[k] = (int)k == who ? a : (long)x->legal[k][0];
+    }
     PyObject *r = state_play(x, j);
     if (j != acts)
         free(j);
@@ -805,8 +819,14 @@ static PyObject *state_goals_list(StateObject *x, bool returns)
     if (!l)
         return NULL;
     if (returns && !t) {
-        for (unsigned k = 0; k < g->nroles; k++)
-            PyList_SET_ITEM(l, k, PyFloat_FromDouble(0));
+        for (unsigned k = 0; k < g->nroles; k++) {
+            PyObject *z = PyFloat_FromDouble(0);
+            if (!z) {
+                Py_DECREF(l);
+                return NULL;
+            }
+            PyList_SET_ITEM(l, k, z);
+        }
         return l;
     }
     GdlStatus st = gdl_state_goals(g->m, x->s, g->goals);
@@ -822,6 +842,10 @@ static PyObject *state_goals_list(StateObject *x, bool returns)
             v = Py_NewRef(Py_None);
         else
             v = PyLong_FromLong(g->goals[k]);
+        if (!v) {
+            Py_DECREF(l);
+            return NULL;
+        }
         PyList_SET_ITEM(l, k, v);
     }
     return l;
@@ -1105,8 +1129,13 @@ static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     GameObject *g;
     unsigned lanes;
     unsigned long long seed = 0, max_steps = 1000000; /* the cap of run's and playouts' playouts */
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!I|KK", kwlist, &GameType, &g, &lanes, &seed, &max_steps))
+    long long nl;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!L|KK", kwlist, &GameType, &g, &nl, &seed, &max_steps))
         return NULL;
+    if (nl < 64 || nl > GDL_BATCH_MAX_LANES || nl % 64)
+        return PyErr_Format(PyExc_ValueError, "a batch has 64 to %d lanes, a multiple of 64, not %lld",
+                            GDL_BATCH_MAX_LANES, nl);
+    lanes = (unsigned)nl;
     if (game_bases(g) < 0)
         return NULL;
     BatchObject *x = (BatchObject *)type->tp_alloc(type, 0);
@@ -1314,8 +1343,8 @@ static PyObject *batch_run(BatchObject *x, PyObject *args, PyObject *kw)
     double seconds = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|Kd", kwlist, &passes, &seconds))
         return NULL;
-    if (!passes && seconds <= 0)
-        return PyErr_Format(PyExc_ValueError, "run takes passes or seconds");
+    if (seconds != seconds || seconds < 0 || seconds > 1e9 || (!passes && seconds == 0))
+        return PyErr_Format(PyExc_ValueError, "run takes passes, or seconds (finite, above 0)");
     GdlBatchStats s;
     GdlStatus st;
     double t0, t1;
@@ -1347,15 +1376,26 @@ static PyObject *batch_playouts(BatchObject *x, PyObject *arg)
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
         if (!PyObject_TypeCheck(o, &StateType) || ((StateObject *)o)->g != x->g) {
+            for (Py_ssize_t j = 0; j < i; j++)
+                gdl_state_free((GdlState *)states[j]);
             free(states);
             Py_DECREF(seq);
             return PyErr_Format(PyExc_ValueError, "item %zd is not a State of this batch's game", i);
         }
-        states[i] = ((StateObject *)o)->s;
+        /* copies: another thread may change or free the State while the GIL is released */
+        if (!(states[i] = gdl_state_copy(((StateObject *)o)->s))) {
+            for (Py_ssize_t j = 0; j < i; j++)
+                gdl_state_free((GdlState *)states[j]);
+            free(states);
+            Py_DECREF(seq);
+            return PyErr_NoMemory();
+        }
     }
     npy_intp dims[2] = {n, x->nroles};
     PyArrayObject *goals = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_INT32);
     if (!goals) {
+        for (Py_ssize_t j = 0; j < n; j++)
+            gdl_state_free((GdlState *)states[j]);
         free(states);
         Py_DECREF(seq);
         return NULL;
@@ -1365,6 +1405,8 @@ static PyObject *batch_playouts(BatchObject *x, PyObject *arg)
     Py_BEGIN_ALLOW_THREADS st = gdl_batch_playouts(x->b, (const GdlState *const *)states, (size_t)n,
                                                    (int *)PyArray_DATA(goals));
     Py_END_ALLOW_THREADS PyThread_release_lock(x->lock);
+    for (Py_ssize_t j = 0; j < n; j++)
+        gdl_state_free((GdlState *)states[j]);
     free(states);
     Py_DECREF(seq);
     if (st != GDL_OK) {
@@ -1387,7 +1429,8 @@ static PyMethodDef batch_methods[] = {
      "run(passes=0, seconds=0) -> totals: random playouts in every lane, in C (gdl_batch_run)."},
     {"playouts", (PyCFunction)batch_playouts, METH_O,
      "playouts(states) -> int32 goals (len(states) x players): one random playout from each State "
-     "(GDL_NO_GOAL, -1, for every player of a playout cut at the step cap)."},
+     "(GDL_NO_GOAL, -1, for every player of a playout cut at the step cap). run and playouts move every lane: "
+     "reset before stepping again."},
     {NULL, NULL, 0, NULL},
 };
 

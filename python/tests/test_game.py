@@ -57,7 +57,7 @@ def test_initial_state(ttt):
     assert s.legal_actions(0) == list(range(9))
     assert [s.action_to_string(0, a) for a in s.legal_actions(0)][:2] == ["(play 1 1)", "(play 1 2)"]
     assert s.legal_actions(1) == [ttt.string_to_action(1, "noop")]
-    assert s.legal_actions() == s.legal_actions(0)
+    assert s.legal_actions() == s.legal_actions(None) == s.legal_actions(0)
     mask = s.legal_actions_mask(0)
     assert mask.dtype == np.uint8 and list(np.flatnonzero(mask)) == s.legal_actions(0)
     assert not s.is_terminal() and s.returns() == [0.0, 0.0]

@@ -156,3 +156,19 @@ def test_sample_actions_is_uniform_over_the_legal():
     assert np.abs(share - want).max() < 0.02
     with pytest.raises(ValueError):
         gdlc.sample_actions(np.zeros((1, 1, 3), bool), rng)
+
+
+def test_batch_refuses_bad_sizes_and_times():
+    g = gdlc.load_game(game_path("tictactoe.kif"), engine="pn")
+    for lanes in (0, 63, 100, 576, 2 ** 32 + 64):
+        with pytest.raises(ValueError):
+            gdlc.Batch(g, lanes)
+    b = gdlc.Batch(g, 64)
+    for bad in (float("nan"), -1.0, float("inf")):
+        with pytest.raises(ValueError):
+            b.run(seconds=bad)
+    with pytest.raises(ValueError):
+        b.run()
+    assert b.run(seconds=0.01)["state_changes"] > 0
+    with pytest.raises(TypeError):
+        gdlc.VectorEnv(gdlc._gdlc.Game(game_path("tictactoe.kif"), False, "x", "pn"), 64)
