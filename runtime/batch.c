@@ -1392,6 +1392,19 @@ static GdlStatus next_jobs(GdlBatch *b, const uint64_t *R)
 
 /* One step of every lane. Compiled twice on x86-64, for the processors of
  * x86-64-v3 (popcnt, AVX2) and for the others, the loader choosing. */
+/* The lanes of R (W words) set to the initial state, the rows of its bases
+ * and state gates alike: what the state program would make of it. */
+static inline HOT_INLINE void blend_initial(GdlBatch *b, const uint64_t *R)
+{
+    const BatchNet *n = b->net;
+    for (uint32_t i = 0; i < n->init_on.n; i++)
+        for (unsigned w = 0; w < b->W; w++)
+            b->rows[n->init_on.v[i] + w] |= R[w];
+    for (uint32_t i = 0; i < n->init_off.n; i++)
+        for (unsigned w = 0; w < b->W; w++)
+            b->rows[n->init_off.v[i] + w] &= ~R[w];
+}
+
 static HOT_CLONES GdlStatus pass(GdlBatch *b)
 {
     const BatchNet *n = b->net;
@@ -1445,13 +1458,7 @@ static HOT_CLONES GdlStatus pass(GdlBatch *b)
             goto draw_all;
         }
         /* restart them: the initial state's rows blended in */
-        const U32Vec *on = &n->init_on, *off = &n->init_off;
-        for (uint32_t i = 0; i < on->n; i++)
-            for (unsigned w = 0; w < W; w++)
-                rows[on->v[i] + w] |= R[w];
-        for (uint32_t i = 0; i < off->n; i++)
-            for (unsigned w = 0; w < W; w++)
-                rows[off->v[i] + w] &= ~R[w];
+        blend_initial(b, R);
     } else {
         for (unsigned w = 0; w < W; w++)
             R[w] = 0;
@@ -1824,7 +1831,6 @@ GdlStatus gdl_batch_terminal(GdlBatch *b, uint8_t *terminal, int *goals)
 
 GdlStatus gdl_batch_reset_lanes(GdlBatch *b, const uint8_t *which)
 {
-    const BatchNet *n = b->net;
     if (b->fresh) {
         /* the initial state's rows blended in, state gates included, as a
          * pass restarts its lanes: the state program need not run again */
@@ -1834,12 +1840,7 @@ GdlStatus gdl_batch_reset_lanes(GdlBatch *b, const uint8_t *which)
                 R[l / 64] |= (uint64_t)1 << (l & 63);
                 b->steps[l] = 0;
             }
-        for (uint32_t i = 0; i < n->init_on.n; i++)
-            for (unsigned w = 0; w < b->W; w++)
-                b->rows[n->init_on.v[i] + w] |= R[w];
-        for (uint32_t i = 0; i < n->init_off.n; i++)
-            for (unsigned w = 0; w < b->W; w++)
-                b->rows[n->init_off.v[i] + w] &= ~R[w];
+        blend_initial(b, R);
         all_changed(b);
         return GDL_OK;
     }
