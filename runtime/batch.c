@@ -49,9 +49,15 @@
 #include "rng.h"
 #include "runtime.h"
 
+#ifdef HOT_PROFILE
+#define HOT_INLINE __attribute__((noinline))
+#else
 #define HOT_INLINE __attribute__((always_inline))
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_THREAD__) && !defined(__clang__)
-#define HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+#if defined(HOT_CLONES)
+/* given by the build (empty: one version, for the flags given) */
+#elif defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_THREAD__) && !defined(__clang__)
+#define HOT_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define HOT_CLONES
 #endif
@@ -73,6 +79,15 @@ enum { OP_AND = 0, OP_OR = 1, OP_NOT = 2, OP_SCC = 3 };
 #define OP_SHIFT 28
 #define OP_COUNT ((1u << OP_SHIFT) - 1)
 
+/* x % n by one reduction to 32 + 15 bits and Lemire's 64-bit direct
+ * remainder: m = ceil(2^64 / n), c = 2^32 % n; exact for n <= MOD32_MAX
+ * (Lemire, Kaser and Kurz 2019, theorem 1: F = 64 >= N + log2 n with
+ * N = 32 + log2 n). Three multiplies where the 128-bit one takes five. */
+typedef struct Mod32 {
+    uint64_t m, c;
+} Mod32;
+enum { MOD32_MAX = 1 << 15 };
+
 typedef struct BatchRole {
     uint32_t nlegal;    /* the role's legal sentences, in canonical order of their moves */
     uint32_t nblocks;   /* (nlegal + 63) / 64 */
@@ -84,6 +99,7 @@ typedef struct BatchRole {
     uint32_t *set;      /* (its input's and the scattered rows that list that input) */
     Gt *move;           /* its move, a term of the machine's store */
     u128 *magic;        /* ceil(2^128 / n) for n = 2 .. nlegal (fastmod) */
+    Mod32 *mod;         /* for n = 1 .. nlegal when nlegal <= MOD32_MAX (fastmod32) */
     uint32_t ngoals;
     uint32_t *goal;     /* row offset of each (goal r v) */
     int *value;         /* its v, 0..100, or -1 when v is no such number */
@@ -115,6 +131,9 @@ typedef struct BatchNet {
     uint32_t nscatter;  /* rows scattered from the moves */
     uint32_t terminal;  /* row offset */
     U32Vec init_on, init_off; /* rows of the bases and state gates true, false in the initial state */
+    U32Vec read_on, read_off; /* those of them that a pass reads after its restarts: the
+                               * bases, the legal rows and what the move program and
+                               * the next rows read (whole evaluation remakes the rest) */
     U32Vec ones;        /* constant rows that are true */
     uint32_t nblocks;   /* the blocks of every role: a lane's legal bits */
     /* the rows the small roles' moves set, gathered from one-hot rows (a
@@ -141,6 +160,7 @@ struct GdlBatch {
     uint64_t *onehot_rows; /* W x nt: per small role's move, the lanes that drew it */
     uint64_t *ended_mask; /* W words: the lanes whose playout ended in the last pass */
     GdlRng *rng;
+    uint64_t *first;    /* lanes: each lane's first draw of a role's move (draw) */
     uint64_t *steps;    /* per lane, the steps of its playout so far */
     uint8_t *ended;     /* per lane: GDL_BATCH_* of its last pass */
     int *goals;         /* lanes x nroles: the goals of the playout that ended */
@@ -320,6 +340,7 @@ static void net_free(BatchNet *n)
         free(r->set_at);
         free(r->set);
         free(r->magic);
+        free(r->mod);
         free(r->move);
         free(r->goal);
         free(r->value);
@@ -336,6 +357,8 @@ static void net_free(BatchNet *n)
     vec_free(n->zero);
     vec_free(n->init_on);
     vec_free(n->init_off);
+    vec_free(n->read_on);
+    vec_free(n->read_off);
     vec_free(n->ones);
     free(n->g_row);
     free(n->g_at);
@@ -627,6 +650,19 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
     }
     /* the initial state's rows, to restart lanes */
     eval_init(pn, &order, &at, nsccs, val);
+    uint8_t *read = base_xcalloc(n + 1, 1);
+    for (uint32_t k = 0; k < pn->roles.n; k++)
+        for (uint32_t i = 0; i < pn->roles.v[k].legal.n; i++)
+            read[pn->roles.v[k].legal.v[i].comp] = 1;
+    for (uint32_t i = 0; i < pn->base.n; i++)
+        if (pn->base.v[i].next != PN_NONE)
+            read[pn->base.v[i].next] = 1;
+    for (uint32_t c = 0; c < n; c++)
+        if (is_gate(pn, c) && dyn[c] && need[c]) {
+            const PnComp *k = &pn->comps.v[c];
+            for (uint32_t i = 0; i < k->nin; i++)
+                read[pn->in.v[k->in_at + i]] = 1;
+        }
     for (uint32_t c = 0; c < n; c++) {
         const PnComp *k = &pn->comps.v[c];
         bool state_row = k->kind == PN_BASE || (is_gate(pn, c) && !dyn[c] && (need[c] & NEED_PLAY));
@@ -635,10 +671,17 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
                 vec_push(b->init_on, c * W);
             else
                 vec_push(b->init_off, c * W);
+            if (k->kind == PN_BASE || read[c]) {
+                if (val[c])
+                    vec_push(b->read_on, c * W);
+                else
+                    vec_push(b->read_off, c * W);
+            }
         }
         if (k->kind == PN_CONST && k->const_value)
             vec_push(b->ones, c * W);
     }
+    free(read);
     if (val[pn->terminal]) {
         why = "the initial state is terminal";
         *err = base_sprintf("the batched engine cannot play this game: %s", why);
@@ -727,6 +770,11 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
         r->magic = base_xcalloc(r->nlegal + 2, sizeof *r->magic); /* magic[1] = 0 */
         for (uint32_t d = 2; d <= r->nlegal; d++)
             r->magic[d] = ~(u128)0 / d + 1;
+        if (r->nlegal <= MOD32_MAX) {
+            r->mod = base_xcalloc(r->nlegal + 2, sizeof *r->mod); /* mod[1] = {0, 0} */
+            for (uint32_t d = 2; d <= r->nlegal; d++)
+                r->mod[d] = (Mod32){UINT64_MAX / d + 1, ((uint64_t)1 << 32) % d};
+        }
         r->ngoals = pr->goals.n;
         r->goal = base_xmalloc((r->ngoals + 1) * sizeof *r->goal);
         r->value = base_xmalloc((r->ngoals + 1) * sizeof *r->value);
@@ -1099,19 +1147,6 @@ static void sel_table_make(void)
                 sel_table[v][k++] = (uint8_t)b;
 }
 
-/* The index, in r's legal list, of the k-th legal move of lane l. */
-static inline HOT_INLINE uint32_t kth(const uint64_t *bits, uint32_t nblocks, uint64_t k)
-{
-    for (uint32_t blk = 0; blk < nblocks; blk++) {
-        uint64_t x = bits[blk];
-        unsigned c = (unsigned)__builtin_popcountll(x);
-        if (k < c)
-            return blk * 64 + kth_bit(x, k);
-        k -= c;
-    }
-    return UINT32_MAX;
-}
-
 /* x % d for any x, by Lemire, Kaser and Kurz's direct remainder (2019):
  * M = ceil(2^128 / d), precomputed; the same as the division, which is
  * most of a draw's cost. */
@@ -1151,13 +1186,76 @@ static GdlStatus batch_fail(GdlBatch *b, GdlStatus st, const char *fmt, ...)
     return st;
 }
 
+/* below's answer when its first draw y was one of the top n values, which
+ * the remainder may not take as it is. */
+static uint64_t below_rest(GdlRng *r, uint64_t y, uint64_t n, const u128 *magic)
+{
+    if (y < UINT64_MAX - UINT64_MAX % n)
+        return n == 1 ? 0 : y % n;
+    return below(r, n, magic);
+}
+
+/* rt_rng_below(r, n) given its first draw y, without a branch on n: a
+ * noop's too (magic[1] = 0 makes its remainder 0). In games whose players
+ * alternate, which role has one move changes from lane to lane, so a
+ * branch on it mispredicts. */
+static inline HOT_INLINE uint64_t fastmod32(uint64_t x, const Mod32 *d, uint64_t n)
+{
+    uint64_t a = (x >> 32) * d->c + (uint32_t)x; /* = x mod n, below 2^32 n */
+    return (uint64_t)(((u128)(d->m * a) * n) >> 64);
+}
+
+static inline HOT_INLINE uint64_t below_from(GdlRng *r, uint64_t y, uint64_t n, const BatchRole *role)
+{
+    if (__builtin_expect(y > UINT64_MAX - n, 0))
+        return below_rest(r, y, n, role->magic);
+    return role->mod ? fastmod32(y, &role->mod[n], n) : fastmod(y, role->magic[n], n);
+}
+
+/* The k-th set bit of x by BMI2's pdep, where it is fast (every processor
+ * that has it but AMD's before Zen 3, which microcode it). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_PDEP 1
+static bool pdep_fast;
+static __attribute__((target("bmi2"))) inline uint32_t kth_pdep(uint64_t x, uint64_t k)
+{
+    return (uint32_t)__builtin_ctzll(_pdep_u64((uint64_t)1 << k, x));
+}
+static void pdep_check(void)
+{
+    __builtin_cpu_init();
+    pdep_fast = __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1") && !__builtin_cpu_is("znver2");
+}
+#define KTH_BIT(x, k) (pdep_fast ? kth_pdep(x, k) : kth_bit(x, k))
+#else
+#define KTH_BIT(x, k) kth_bit(x, k)
+static void pdep_check(void) {}
+#endif
+
+/* The index, in r's legal list, of the k-th legal move of lane l. */
+static inline HOT_INLINE uint32_t kth(const uint64_t *bits, uint32_t nblocks, uint64_t k)
+{
+    for (uint32_t blk = 0; blk < nblocks; blk++) {
+        uint64_t x = bits[blk];
+        unsigned c = (unsigned)__builtin_popcountll(x);
+        if (k < c)
+            return blk * 64 + KTH_BIT(x, k);
+        k -= c;
+    }
+    return UINT32_MAX;
+}
+
 /* Draws every role's move in every lane (into choice), or in the lanes of
  * the mask only, roles in role order within a lane, as one machine draws
- * them; when set, sets the rows of the moves drawn. */
+ * them; when set, sets the rows of the moves drawn. Every lane draws at
+ * least once per role, so when all lanes draw, their first draws are made
+ * in a loop of their own (vectors of multiplies where there are any). */
 static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only, bool set)
 {
     const BatchNet *n = b->net;
     unsigned mb = n->nblocks;
+    uint64_t *first = b->first;
     for (uint32_t k = 0; k < n->nroles; k++) {
         const BatchRole *r = &n->roles[k];
         bool small = r->nlegal <= SMALL_ROLE;
@@ -1166,6 +1264,9 @@ static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only, bool 
             legal_bytes(b, r);
         else
             legal_bits(b, r);
+        if (!only)
+            for (unsigned l = 0; l < b->lanes; l++)
+                first[l] = rt_rng_next(&b->rng[l]);
         for (unsigned l = 0; l < b->lanes; l++) {
             if (only && !(only[l / 64] >> (l & 63) & 1))
                 continue;
@@ -1180,15 +1281,10 @@ static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only, bool 
                 if (r->nblocks)
                     bits[0] = x;
                 cnt = (uint64_t)__builtin_popcountll(x);
-                if (cnt == 0)
+                if (__builtin_expect(cnt == 0, 0))
                     goto none;
-                if (cnt == 1) { /* a noop: the draw is made (rt_rng_below's), its answer is 0 */
-                    while (__builtin_expect(rt_rng_next(&b->rng[l]) == UINT64_MAX, 0))
-                        ;
-                    i = (uint32_t)__builtin_ctzll(x);
-                } else {
-                    i = kth_bit(x, below(&b->rng[l], cnt, r->magic));
-                }
+                uint64_t y = only ? rt_rng_next(&b->rng[l]) : first[l];
+                i = KTH_BIT(x, below_from(&b->rng[l], y, cnt, r));
             } else {
                 if (__builtin_expect(b->bug == RT_BATCH_BUG_MASK63, 0) && l == 63)
                     for (uint32_t blk = r->nblocks; blk-- > 0;)
@@ -1199,15 +1295,11 @@ static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only, bool 
                         }
                 for (uint32_t blk = 0; blk < r->nblocks; blk++)
                     cnt += (uint64_t)__builtin_popcountll(bits[blk]);
-                if (cnt == 0)
+                if (__builtin_expect(cnt == 0, 0))
                     goto none;
-                if (cnt == 1) {
-                    while (__builtin_expect(rt_rng_next(&b->rng[l]) == UINT64_MAX, 0))
-                        ;
-                    i = kth(bits, r->nblocks, 0);
-                } else {
-                    i = kth(bits, r->nblocks, below(&b->rng[l], cnt, r->magic));
-                }
+                uint64_t y = only ? rt_rng_next(&b->rng[l]) : first[l];
+                uint64_t kk = below_from(&b->rng[l], y, cnt, r);
+                i = kth(bits, r->nblocks, kk);
             }
             b->choice[(size_t)l * n->nroles + k] = i;
             if (set && small) {
@@ -1394,15 +1486,27 @@ static GdlStatus next_jobs(GdlBatch *b, const uint64_t *R)
  * x86-64-v3 (popcnt, AVX2) and for the others, the loader choosing. */
 /* The lanes of R (W words) set to the initial state, the rows of its bases
  * and state gates alike: what the state program would make of it. */
-static inline HOT_INLINE void blend_initial(GdlBatch *b, const uint64_t *R)
+static inline HOT_INLINE void blend_rows(GdlBatch *b, const U32Vec *on, const U32Vec *off, const uint64_t *R)
 {
-    const BatchNet *n = b->net;
-    for (uint32_t i = 0; i < n->init_on.n; i++)
+    for (uint32_t i = 0; i < on->n; i++)
         for (unsigned w = 0; w < b->W; w++)
-            b->rows[n->init_on.v[i] + w] |= R[w];
-    for (uint32_t i = 0; i < n->init_off.n; i++)
+            b->rows[on->v[i] + w] |= R[w];
+    for (uint32_t i = 0; i < off->n; i++)
         for (unsigned w = 0; w < b->W; w++)
-            b->rows[n->init_off.v[i] + w] &= ~R[w];
+            b->rows[off->v[i] + w] &= ~R[w];
+}
+
+static inline HOT_INLINE void blend_initial(GdlBatch *b, const uint64_t *R) { blend_rows(b, &b->net->init_on, &b->net->init_off, R); }
+
+/* The same for a pass's restarts, which need only the rows read before
+ * the next state program remakes them all; by changed rows, it remakes
+ * only those whose inputs changed, so all are blended. */
+static inline HOT_INLINE void blend_restarts(GdlBatch *b, const uint64_t *R)
+{
+    if (b->by_changes)
+        blend_initial(b, R);
+    else
+        blend_rows(b, &b->net->read_on, &b->net->read_off, R);
 }
 
 static HOT_CLONES GdlStatus pass(GdlBatch *b)
@@ -1458,7 +1562,7 @@ static HOT_CLONES GdlStatus pass(GdlBatch *b)
             goto draw_all;
         }
         /* restart them: the initial state's rows blended in */
-        blend_initial(b, R);
+        blend_restarts(b, R);
     } else {
         for (unsigned w = 0; w < W; w++)
             R[w] = 0;
@@ -1527,6 +1631,7 @@ static GdlBatch *batch_alloc(BatchNet *net, GdlMachine *m, unsigned lanes, uint6
     b->onehot = base_xcalloc((size_t)lanes * (SMALL_ROLE / 8) * (net->nsmall + 1), 1);
     b->onehot_rows = base_xcalloc((size_t)b->W * net->nt + 1, sizeof *b->onehot_rows);
     b->rng = base_xcalloc(lanes, sizeof *b->rng);
+    b->first = base_xcalloc(lanes, sizeof *b->first);
     b->steps = base_xcalloc(lanes, sizeof *b->steps);
     b->ended = base_xcalloc(lanes, 1);
     b->goals = base_xcalloc((size_t)lanes * nr, sizeof *b->goals);
@@ -1536,7 +1641,7 @@ static GdlBatch *batch_alloc(BatchNet *net, GdlMachine *m, unsigned lanes, uint6
     b->own_bytes = sizeof *b + ((size_t)net->nrows + (size_t)net->nchange + (size_t)net->nt + net->max_scc) * b->W * 8 +
                    (size_t)lanes * (net->nblocks * 8 + SMALL_ROLE / 8 * (net->nsmall + 2) + sizeof *b->rng +
                                     sizeof *b->steps + 1 + sizeof *b->ended_steps + sizeof *b->job +
-                                    nr * (sizeof *b->goals + sizeof *b->choice)) +
+                                    sizeof *b->first + nr * (sizeof *b->goals + sizeof *b->choice)) +
                    net->nrows;
     b->chg = base_xcalloc(net->nrows + 1, 1);
     b->old = base_xcalloc((size_t)net->max_scc * b->W + 1, sizeof *b->old);
@@ -1603,11 +1708,33 @@ static GdlStatus batch_new_(GdlMachine *m, unsigned lanes, uint64_t seed, uint64
     return GDL_OK;
 }
 
+static void tables_make(void)
+{
+    sel_table_make();
+    pdep_check();
+}
+
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
 GdlStatus gdl_batch_new(GdlMachine *m, unsigned lanes, uint64_t seed, uint64_t max_steps, GdlBatch **out)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, sel_table_make);
+    pthread_once(&tables_once, tables_make);
     RT_GUARDED(m, batch_new_(m, lanes, seed, max_steps, out));
+}
+
+bool rt_batch_pdep(bool on)
+{
+    pthread_once(&tables_once, tables_make);
+#ifdef HAVE_PDEP
+    static bool fast = false, known = false;
+    if (!known)
+        fast = pdep_fast, known = true;
+    pdep_fast = on && fast;
+    return pdep_fast;
+#else
+    (void)on;
+    return false;
+#endif
 }
 
 GdlStatus gdl_batch_fork(const GdlBatch *b, uint64_t seed, GdlBatch **out)
@@ -1631,6 +1758,7 @@ void gdl_batch_free(GdlBatch *b)
     free(b->onehot);
     free(b->onehot_rows);
     free(b->rng);
+    free(b->first);
     free(b->steps);
     free(b->ended);
     free(b->goals);

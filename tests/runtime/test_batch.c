@@ -255,6 +255,12 @@ static void lanes_agree_with_single_machines(void **state)
     assert_int_equal(lanes_agree(GAME("connect4"), 64, 11, 30, 90, 0, &first), 0);
     assert_int_equal(lanes_agree(GAME("reversi"), 64, 2, 20, 50, 0, &first), 0);
     forced_eval = -1;
+    /* the k-th legal move found by counts where pdep finds it (the draws
+     * of processors without a fast pdep) */
+    rt_batch_pdep(false);
+    assert_int_equal(lanes_agree(GAME("tictactoe"), 128, 7, 7, 60, 0, &first), 0);
+    assert_int_equal(lanes_agree(GAME("breakthrough"), 64, 3, 60, 130, 0, &first), 0);
+    rt_batch_pdep(true);
 }
 
 static void planted_bugs_are_caught_in_their_lane(void **state)
