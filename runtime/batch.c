@@ -1233,17 +1233,20 @@ static void pdep_check(void)
 static void pdep_check(void) {}
 #endif
 
-/* The index, in r's legal list, of the k-th legal move of lane l. */
+/* The index, in r's legal list, of the k-th legal move of lane l (k below
+ * their count), without a branch on the block that holds it: which block
+ * that is changes from lane to lane. */
 static inline HOT_INLINE uint32_t kth(const uint64_t *bits, uint32_t nblocks, uint64_t k)
 {
-    for (uint32_t blk = 0; blk < nblocks; blk++) {
-        uint64_t x = bits[blk];
-        unsigned c = (unsigned)__builtin_popcountll(x);
-        if (k < c)
-            return blk * 64 + KTH_BIT(x, k);
-        k -= c;
+    uint32_t blk = 0;
+    uint64_t before = 0, acc = 0;
+    for (uint32_t j = 0; j + 1 < nblocks; j++) {
+        acc += (uint64_t)__builtin_popcountll(bits[j]);
+        bool past = k >= acc;
+        blk += past;
+        before = past ? acc : before;
     }
-    return UINT32_MAX;
+    return blk * 64 + KTH_BIT(bits[blk], k - before);
 }
 
 /* Draws every role's move in every lane (into choice), or in the lanes of
