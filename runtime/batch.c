@@ -95,7 +95,8 @@ typedef struct BatchRole {
     uint32_t *legal;    /* row offset of each */
     uint32_t *set_at;   /* the rows a lane's choice of move i sets: set[set_at[i] .. set_at[i + 1]) */
     uint32_t t0;        /* a small role's: where its moves' words start in a pass's one-hot rows */
-    uint32_t oh0;       /* a small role's: where its one-hot bytes start (lanes x 4 each) */
+    uint32_t slot;      /* a small role's: its row of picks (lanes bytes each) */
+    uint32_t nbits;     /* a small role's: the bits of a move's index (ceil(log2 nlegal)) */
     uint32_t *set;      /* (its input's and the scattered rows that list that input) */
     Gt *move;           /* its move, a term of the machine's store */
     u128 *magic;        /* ceil(2^128 / n) for n = 2 .. nlegal (fastmod) */
@@ -156,7 +157,7 @@ struct GdlBatch {
     uint64_t *nextbuf;  /* nchange x W */
     uint64_t *bits;     /* lanes x nblocks: the legal moves of the state each lane moved from */
     uint8_t *bytes;     /* lanes x 4: a small role's legal moves per lane (legal_bytes) */
-    uint8_t *onehot;    /* small roles x 4 x lanes: the move drawn per lane, one-hot by 8 */
+    uint8_t *pick;      /* small roles x lanes: the index of the move drawn per lane */
     uint64_t *onehot_rows; /* W x nt: per small role's move, the lanes that drew it */
     uint64_t *ended_mask; /* W words: the lanes whose playout ended in the last pass */
     GdlRng *rng;
@@ -791,7 +792,9 @@ static BatchNet *net_make(const Propnet *pn, GtStore *store, unsigned W, char **
             if (r->nlegal > SMALL_ROLE)
                 continue;
             r->t0 = b->nt;
-            r->oh0 = b->nsmall++ * (SMALL_ROLE / 8);
+            r->slot = b->nsmall++;
+            while ((1u << r->nbits) < r->nlegal)
+                r->nbits++;
             b->nt += r->nlegal;
             for (uint32_t i = 0; i < r->nlegal; i++)
                 for (uint32_t j = r->set_at[i]; j < r->set_at[i + 1]; j++)
@@ -1306,9 +1309,7 @@ static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only, bool 
             }
             b->choice[(size_t)l * n->nroles + k] = i;
             if (set && small) {
-                uint8_t *oh = b->onehot + (size_t)r->oh0 * b->lanes + l;
-                for (uint32_t g = 0; g < ng; g++)
-                    oh[(size_t)g * b->lanes] = (uint8_t)(((i >> 3) == g) << (i & 7));
+                b->pick[(size_t)r->slot * b->lanes + l] = (uint8_t)i;
             } else if (set) {
                 uint64_t bit = (uint64_t)1 << (l & 63);
                 for (uint32_t j = r->set_at[i]; j < r->set_at[i + 1]; j++)
@@ -1323,8 +1324,9 @@ static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only, bool 
     return GDL_OK;
 }
 
-/* The rows the small roles' moves set: their one-hot bytes transposed to a
- * row per move, then ORed into the rows that list it. */
+/* The rows the small roles' moves set: their picks transposed to bit
+ * planes (plane j: the lanes whose move has bit j set), a row per move
+ * made of them, then ORed into the rows that list it. */
 static inline HOT_INLINE void gather(GdlBatch *b)
 {
     const BatchNet *n = b->net;
@@ -1333,20 +1335,22 @@ static inline HOT_INLINE void gather(GdlBatch *b)
         const BatchRole *r = &n->roles[k];
         if (r->nlegal > SMALL_ROLE)
             continue;
-        uint32_t ng = (r->nlegal + 7) / 8;
-        for (unsigned w = 0; w < W; w++)
-            for (uint32_t g = 0; g < ng; g++) {
-                const uint8_t *in = b->onehot + ((size_t)r->oh0 + g) * b->lanes + w * 64;
-                uint64_t a[8];
-                for (unsigned lb = 0; lb < 8; lb++) {
-                    memcpy(&a[lb], in + 8 * lb, 8); /* byte j: lane 8 lb + j's bits of moves 8 g .. */
-                    a[lb] = transpose8(a[lb]);      /* byte i: move 8 g + i's lanes 8 lb .. */
-                }
-                transpose_bytes(a); /* a[i]: move 8 g + i's 64 lanes */
-                uint64_t *t = b->onehot_rows + (size_t)w * n->nt + r->t0 + 8 * g;
-                for (uint32_t i = 0; i < 8 && 8 * g + i < r->nlegal; i++)
-                    t[i] = a[i];
+        for (unsigned w = 0; w < W; w++) {
+            const uint8_t *in = b->pick + (size_t)r->slot * b->lanes + w * 64;
+            uint64_t a[8];
+            for (unsigned lb = 0; lb < 8; lb++) {
+                memcpy(&a[lb], in + 8 * lb, 8); /* byte j: lane 8 lb + j's pick */
+                a[lb] = transpose8(a[lb]);      /* byte i: bit i of lanes 8 lb ..'s picks */
             }
+            transpose_bytes(a); /* a[i]: bit i of the 64 lanes' picks */
+            uint64_t *t = b->onehot_rows + (size_t)w * n->nt + r->t0;
+            for (uint32_t i = 0; i < r->nlegal; i++) {
+                uint64_t row = ~(uint64_t)0;
+                for (uint32_t j = 0; j < r->nbits; j++)
+                    row &= i >> j & 1 ? a[j] : ~a[j];
+                t[i] = row;
+            }
+        }
     }
     for (unsigned w = 0; w < W; w++) {
         const uint64_t *t = b->onehot_rows + (size_t)w * n->nt;
@@ -1631,7 +1635,7 @@ static GdlBatch *batch_alloc(BatchNet *net, GdlMachine *m, unsigned lanes, uint6
     b->bits = base_xcalloc((size_t)lanes * net->nblocks + 1, sizeof *b->bits);
     b->ended_mask = base_xcalloc(b->W, sizeof *b->ended_mask);
     b->bytes = base_xcalloc((size_t)lanes * (SMALL_ROLE / 8), 1);
-    b->onehot = base_xcalloc((size_t)lanes * (SMALL_ROLE / 8) * (net->nsmall + 1), 1);
+    b->pick = base_xcalloc((size_t)lanes * (net->nsmall + 1), 1);
     b->onehot_rows = base_xcalloc((size_t)b->W * net->nt + 1, sizeof *b->onehot_rows);
     b->rng = base_xcalloc(lanes, sizeof *b->rng);
     b->first = base_xcalloc(lanes, sizeof *b->first);
@@ -1642,7 +1646,7 @@ static GdlBatch *batch_alloc(BatchNet *net, GdlMachine *m, unsigned lanes, uint6
     b->choice = base_xcalloc((size_t)lanes * nr, sizeof *b->choice);
     b->job = base_xcalloc(lanes, sizeof *b->job);
     b->own_bytes = sizeof *b + ((size_t)net->nrows + (size_t)net->nchange + (size_t)net->nt + net->max_scc) * b->W * 8 +
-                   (size_t)lanes * (net->nblocks * 8 + SMALL_ROLE / 8 * (net->nsmall + 2) + sizeof *b->rng +
+                   (size_t)lanes * (net->nblocks * 8 + SMALL_ROLE / 8 + net->nsmall + sizeof *b->rng +
                                     sizeof *b->steps + 1 + sizeof *b->ended_steps + sizeof *b->job +
                                     sizeof *b->first + nr * (sizeof *b->goals + sizeof *b->choice)) +
                    net->nrows;
@@ -1758,7 +1762,7 @@ void gdl_batch_free(GdlBatch *b)
     free(b->bits);
     free(b->ended_mask);
     free(b->bytes);
-    free(b->onehot);
+    free(b->pick);
     free(b->onehot_rows);
     free(b->rng);
     free(b->first);
