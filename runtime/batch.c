@@ -1252,74 +1252,107 @@ static inline HOT_INLINE uint32_t kth(const uint64_t *bits, uint32_t nblocks, ui
     return blk * 64 + KTH_BIT(bits[blk], k - before);
 }
 
+/* A small role's draws, in every lane or in those of only (ng, its groups
+ * of 8 moves, a constant in each copy): into choice, and into its picks
+ * when set. Answers the first lane with no legal move, or lanes. */
+static inline HOT_INLINE unsigned draw_small(GdlBatch *b, const BatchRole *r, uint32_t k, const uint64_t *only, bool set,
+                                             const uint32_t ng)
+{
+    const unsigned lanes = b->lanes, mb = b->net->nblocks, nr = b->net->nroles;
+    const uint8_t *bytes = b->bytes;
+    const uint64_t *first = b->first;
+    uint64_t *bits = b->bits + r->block0;
+    uint32_t *choice = b->choice + k;
+    uint8_t *pick = b->pick + (size_t)r->slot * lanes;
+    GdlRng *rng = b->rng;
+    bool bug63 = b->bug == RT_BATCH_BUG_MASK63;
+    for (unsigned l = 0; l < lanes; l++) {
+        if (only && !(only[l / 64] >> (l & 63) & 1))
+            continue;
+        uint64_t x = 0;
+        for (uint32_t g = 0; g < ng; g++)
+            x |= (uint64_t)bytes[(size_t)g * lanes + l] << (8 * g);
+        if (__builtin_expect(bug63, 0) && l == 63 && (x & (x - 1)))
+            x &= ~((uint64_t)1 << (63 - __builtin_clzll(x))); /* the last legal move lost */
+        bits[(size_t)l * mb] = x;
+        uint64_t cnt = (uint64_t)__builtin_popcountll(x);
+        if (__builtin_expect(cnt == 0, 0))
+            return l;
+        uint64_t y = only ? rt_rng_next(&rng[l]) : first[l];
+        uint32_t i = KTH_BIT(x, below_from(&rng[l], y, cnt, r));
+        choice[(size_t)l * nr] = i;
+        if (set)
+            pick[l] = (uint8_t)i;
+    }
+    return lanes;
+}
+
+/* The same for a large role, from its legal bits, setting the rows of its
+ * moves lane by lane. */
+static inline HOT_INLINE unsigned draw_large(GdlBatch *b, const BatchRole *r, uint32_t k, const uint64_t *only, bool set)
+{
+    const unsigned lanes = b->lanes, mb = b->net->nblocks, nr = b->net->nroles, nb = r->nblocks;
+    const uint64_t *first = b->first;
+    uint32_t *choice = b->choice + k;
+    GdlRng *rng = b->rng;
+    bool bug63 = b->bug == RT_BATCH_BUG_MASK63;
+    for (unsigned l = 0; l < lanes; l++) {
+        if (only && !(only[l / 64] >> (l & 63) & 1))
+            continue;
+        uint64_t *bits = b->bits + (size_t)l * mb + r->block0, cnt = 0;
+        if (__builtin_expect(bug63, 0) && l == 63)
+            for (uint32_t blk = nb; blk-- > 0;)
+                if (bits[blk]) {
+                    if (blk || (bits[0] & (bits[0] - 1)))
+                        bits[blk] &= ~((uint64_t)1 << (63 - __builtin_clzll(bits[blk])));
+                    break;
+                }
+        for (uint32_t blk = 0; blk < nb; blk++)
+            cnt += (uint64_t)__builtin_popcountll(bits[blk]);
+        if (__builtin_expect(cnt == 0, 0))
+            return l;
+        uint64_t y = only ? rt_rng_next(&rng[l]) : first[l];
+        uint32_t i = kth(bits, nb, below_from(&rng[l], y, cnt, r));
+        choice[(size_t)l * nr] = i;
+        if (set) {
+            uint64_t bit = (uint64_t)1 << (l & 63), *rows = b->rows + l / 64;
+            for (uint32_t j = r->set_at[i]; j < r->set_at[i + 1]; j++)
+                rows[r->set[j]] |= bit;
+        }
+    }
+    return lanes;
+}
+
 /* Draws every role's move in every lane (into choice), or in the lanes of
  * the mask only, roles in role order within a lane, as one machine draws
- * them; when set, sets the rows of the moves drawn. Every lane draws at
- * least once per role, so when all lanes draw, their first draws are made
- * in a loop of their own (vectors of multiplies where there are any). */
+ * them; when set, sets the rows of the moves drawn (a small role's through
+ * its picks, by gather). Every lane draws at least once per role, so when
+ * all lanes draw, their first draws are made in a loop of their own
+ * (vectors of multiplies where there are any). */
 static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only, bool set)
 {
     const BatchNet *n = b->net;
-    unsigned mb = n->nblocks;
-    uint64_t *first = b->first;
     for (uint32_t k = 0; k < n->nroles; k++) {
         const BatchRole *r = &n->roles[k];
-        bool small = r->nlegal <= SMALL_ROLE;
-        uint32_t ng = (r->nlegal + 7) / 8;
-        if (small)
-            legal_bytes(b, r);
-        else
-            legal_bits(b, r);
         if (!only)
             for (unsigned l = 0; l < b->lanes; l++)
-                first[l] = rt_rng_next(&b->rng[l]);
-        for (unsigned l = 0; l < b->lanes; l++) {
-            if (only && !(only[l / 64] >> (l & 63) & 1))
-                continue;
-            uint64_t *bits = b->bits + (size_t)l * mb + r->block0, cnt = 0;
-            uint32_t i;
-            if (small) {
-                uint64_t x = 0;
-                for (uint32_t g = 0; g < ng; g++)
-                    x |= (uint64_t)b->bytes[(size_t)g * b->lanes + l] << (8 * g);
-                if (__builtin_expect(b->bug == RT_BATCH_BUG_MASK63, 0) && l == 63 && (x & (x - 1)))
-                    x &= ~((uint64_t)1 << (63 - __builtin_clzll(x))); /* the last legal move lost */
-                if (r->nblocks)
-                    bits[0] = x;
-                cnt = (uint64_t)__builtin_popcountll(x);
-                if (__builtin_expect(cnt == 0, 0))
-                    goto none;
-                uint64_t y = only ? rt_rng_next(&b->rng[l]) : first[l];
-                i = KTH_BIT(x, below_from(&b->rng[l], y, cnt, r));
-            } else {
-                if (__builtin_expect(b->bug == RT_BATCH_BUG_MASK63, 0) && l == 63)
-                    for (uint32_t blk = r->nblocks; blk-- > 0;)
-                        if (bits[blk]) {
-                            if (blk || (bits[0] & (bits[0] - 1)))
-                                bits[blk] &= ~((uint64_t)1 << (63 - __builtin_clzll(bits[blk])));
-                            break;
-                        }
-                for (uint32_t blk = 0; blk < r->nblocks; blk++)
-                    cnt += (uint64_t)__builtin_popcountll(bits[blk]);
-                if (__builtin_expect(cnt == 0, 0))
-                    goto none;
-                uint64_t y = only ? rt_rng_next(&b->rng[l]) : first[l];
-                uint64_t kk = below_from(&b->rng[l], y, cnt, r);
-                i = kth(bits, r->nblocks, kk);
+                b->first[l] = rt_rng_next(&b->rng[l]);
+        unsigned l;
+        if (r->nlegal <= SMALL_ROLE) {
+            legal_bytes(b, r);
+            switch ((r->nlegal + 7) / 8) {
+            case 1: l = draw_small(b, r, k, only, set, 1); break;
+            case 2: l = draw_small(b, r, k, only, set, 2); break;
+            case 3: l = draw_small(b, r, k, only, set, 3); break;
+            default: l = draw_small(b, r, k, only, set, 4); break;
             }
-            b->choice[(size_t)l * n->nroles + k] = i;
-            if (set && small) {
-                b->pick[(size_t)r->slot * b->lanes + l] = (uint8_t)i;
-            } else if (set) {
-                uint64_t bit = (uint64_t)1 << (l & 63);
-                for (uint32_t j = r->set_at[i]; j < r->set_at[i + 1]; j++)
-                    b->rows[r->set[j] + l / 64] |= bit;
-            }
-            continue;
-        none:
+        } else {
+            legal_bits(b, r);
+            l = draw_large(b, r, k, only, set);
+        }
+        if (l < b->lanes)
             return batch_fail(b, GDL_GAME_FAULT, "lane %u, step %llu: role %s has no legal move in a state that is not terminal",
                               l, (unsigned long long)b->steps[l], gdl_game_role_name(b->m->game, k));
-        }
     }
     return GDL_OK;
 }
