@@ -1396,32 +1396,70 @@ static inline HOT_INLINE void gather(GdlBatch *b)
     }
 }
 
-/* Reads the goals of the terminal lanes in mask (W words) into goals. */
+/* The goals of the terminal lanes of word w's mask m, lane by lane: the
+ * checks, each lane's error as one machine would find it. */
+static GdlStatus read_goals_lanes(GdlBatch *b, unsigned w, uint64_t m)
+{
+    const BatchNet *n = b->net;
+    for (uint64_t x = m; x; x &= x - 1) {
+        unsigned l = w * 64 + (unsigned)__builtin_ctzll(x);
+        for (uint32_t k = 0; k < n->nroles; k++) {
+            const BatchRole *r = &n->roles[k];
+            int v = GDL_NO_GOAL, distinct = 0;
+            for (uint32_t i = 0; i < r->ngoals; i++)
+                if (b->rows[r->goal[i] + w] >> (l & 63) & 1) {
+                    if (r->value[i] < 0)
+                        return batch_fail(b, GDL_GAME_FAULT, "lane %u: a goal value of role %s is not a number from 0 to 100",
+                                          l, gdl_game_role_name(b->m->game, k));
+                    if (distinct == 0 || r->value[i] != v)
+                        distinct++;
+                    v = r->value[i];
+                }
+            if (distinct != 1)
+                return batch_fail(b, GDL_GAME_FAULT, "lane %u, step %llu: role %s has %s goal value%s in the terminal state",
+                                  l, (unsigned long long)b->steps[l], gdl_game_role_name(b->m->game, k),
+                                  distinct ? "several" : "no", distinct ? "s" : "");
+            b->goals[(size_t)l * n->nroles + k] = v;
+        }
+    }
+    return GDL_OK;
+}
+
+/* Reads the goals of the terminal lanes in mask (W words) into goals: a
+ * word at a time, each goal row read once, a store per lane and role; a
+ * word where some lane has no goal, several, or one that is no number is
+ * read lane by lane, which says which. */
 static GdlStatus read_goals(GdlBatch *b, const uint64_t *mask)
 {
     const BatchNet *n = b->net;
-    for (unsigned w = 0; w < b->W; w++)
-        for (uint64_t x = mask[w]; x; x &= x - 1) {
-            unsigned l = w * 64 + (unsigned)__builtin_ctzll(x);
-            for (uint32_t k = 0; k < n->nroles; k++) {
-                const BatchRole *r = &n->roles[k];
-                int v = GDL_NO_GOAL, distinct = 0;
-                for (uint32_t i = 0; i < r->ngoals; i++)
-                    if (b->rows[r->goal[i] + w] >> (l & 63) & 1) {
-                        if (r->value[i] < 0)
-                            return batch_fail(b, GDL_GAME_FAULT, "lane %u: a goal value of role %s is not a number from 0 to 100",
-                                              l, gdl_game_role_name(b->m->game, k));
-                        if (distinct == 0 || r->value[i] != v)
-                            distinct++;
-                        v = r->value[i];
-                    }
-                if (distinct != 1)
-                    return batch_fail(b, GDL_GAME_FAULT, "lane %u, step %llu: role %s has %s goal value%s in the terminal state",
-                                      l, (unsigned long long)b->steps[l], gdl_game_role_name(b->m->game, k),
-                                      distinct ? "several" : "no", distinct ? "s" : "");
-                b->goals[(size_t)l * n->nroles + k] = v;
+    for (unsigned w = 0; w < b->W; w++) {
+        uint64_t m = mask[w], bad = 0;
+        if (!m)
+            continue;
+        for (uint32_t k = 0; k < n->nroles && !bad; k++) {
+            const BatchRole *r = &n->roles[k];
+            uint64_t seen = 0, several = 0, neg = 0;
+            for (uint32_t i = 0; i < r->ngoals; i++) {
+                uint64_t g = b->rows[r->goal[i] + w] & m;
+                several |= seen & g;
+                seen |= g;
+                neg |= r->value[i] < 0 ? g : 0;
             }
+            bad = several | neg | (m & ~seen);
         }
+        if (bad) {
+            GdlStatus st = read_goals_lanes(b, w, m);
+            if (st != GDL_OK)
+                return st;
+            continue;
+        }
+        for (uint32_t k = 0; k < n->nroles; k++) {
+            const BatchRole *r = &n->roles[k];
+            for (uint32_t i = 0; i < r->ngoals; i++)
+                for (uint64_t g = b->rows[r->goal[i] + w] & m; g; g &= g - 1)
+                    b->goals[(size_t)(w * 64 + (unsigned)__builtin_ctzll(g)) * n->nroles + k] = r->value[i];
+        }
+    }
     return GDL_OK;
 }
 

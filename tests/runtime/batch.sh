@@ -4,7 +4,8 @@
 #    lane's states, legal moves, draws, ends and goals), at 64 and 512
 #    lanes, with a step cap that ends some playouts;
 #  - a game whose goal is no number: the batch and ref report the fault,
-#    exit 1 as plain verify's "every playout ended in a fault";
+#    exit 1 as plain verify's "every playout ended in a fault"; so do
+#    games where some lanes end with several goal values or none;
 #  - `gdlc bench --batch N --json` has bench's keys and the batch's (lanes,
 #    threads, the plan), over one thread and two;
 #  - a game past the grounding budget (one-move Amazons) is refused with
@@ -31,6 +32,14 @@ expect 2 "--batch-eval alone" "$gdlc" bench "$g/connect4.kif" --batch-eval full
 expect 1 "a goal that is no number" "$gdlc" verify "$src/tests/runtime/pn/goal_not_number.kif" --batch 64 --seconds 1
 has "a goal that is no number" "until a game fault both report" "$tmp/out"
 has "a goal that is no number" "not a number from 0 to 100" "$tmp/out"
+# a word of lanes some of which end with several goal values or none: the
+# first such lane is named (seed 4: lanes 0 to 2 played a), and ref agrees
+for f in several:"r has several" none:"q has no"; do
+    kif=${f%%:*} says=${f#*:}
+    expect 1 "goals: $kif" "$gdlc" verify "$src/tests/runtime/pn/goal_$kif.kif" --batch 64 --seconds 1 --seed 4
+    has "goals: $kif" "until a game fault both report" "$tmp/out"
+    has "goals: $kif" "lane 3, step 1: role $says goal value" "$tmp/out"
+done
 
 expect 0 "bench --batch --json" "$gdlc" bench "$g/connect4.kif" --batch 128 --seconds 0.3 --json
 for key in '"engine": "batch"' '"lanes": 128' '"threads": 1' '"state_changes_per_s": ' '"playouts_per_s": ' \
