@@ -49,11 +49,7 @@
 #include "rng.h"
 #include "runtime.h"
 
-#ifdef HOT_PROFILE
-#define HOT_INLINE __attribute__((noinline))
-#else
 #define HOT_INLINE __attribute__((always_inline))
-#endif
 #if defined(HOT_CLONES)
 /* given by the build (empty: one version, for the flags given) */
 #elif defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_THREAD__) && !defined(__clang__)
@@ -1507,6 +1503,43 @@ static void load_lane(GdlBatch *b, unsigned l, const GdlState *s)
         b->rows[n->base[base_of(n, facts[i])] + w] |= bit;
 }
 
+/* The lanes of R (W words) set to the initial state, the rows of its bases
+ * and state gates alike: what the state program would make of it. */
+static inline HOT_INLINE void blend_rows(GdlBatch *b, const U32Vec *on, const U32Vec *off, const uint64_t *R)
+{
+    for (uint32_t i = 0; i < on->n; i++)
+        for (unsigned w = 0; w < b->W; w++)
+            b->rows[on->v[i] + w] |= R[w];
+    for (uint32_t i = 0; i < off->n; i++)
+        for (unsigned w = 0; w < b->W; w++)
+            b->rows[off->v[i] + w] &= ~R[w];
+}
+
+static inline HOT_INLINE void blend_initial(GdlBatch *b, const uint64_t *R) { blend_rows(b, &b->net->init_on, &b->net->init_off, R); }
+
+/* The same for a pass's restarts, which need only the rows read before
+ * the next state program remakes them all; by changed rows, it remakes
+ * only those whose inputs changed, so all are blended. */
+static inline HOT_INLINE void blend_restarts(GdlBatch *b, const uint64_t *R)
+{
+    if (b->by_changes)
+        blend_initial(b, R);
+    else
+        blend_rows(b, &b->net->read_on, &b->net->read_off, R);
+}
+
+/* Lane l's playout ended: its goals (none when capped) are its job's. */
+static void job_record(GdlBatch *b, unsigned l)
+{
+    const BatchNet *n = b->net;
+    if (b->job[l] < 0)
+        return;
+    int *out = b->job_goals + (size_t)b->job[l] * n->nroles;
+    for (uint32_t k = 0; k < n->nroles; k++)
+        out[k] = b->ended[l] == GDL_BATCH_TERMINAL ? b->goals[(size_t)l * n->nroles + k] : GDL_NO_GOAL;
+    b->jobs_done++;
+}
+
 /* gdl_batch_playouts: the lanes in R ended their playouts (b->ended says
  * how, b->goals their goals). The results of those that played a job are
  * kept; each takes the next state waiting, or the initial state when none
@@ -1519,15 +1552,23 @@ static GdlStatus next_jobs(GdlBatch *b, const uint64_t *R)
     uint64_t again[8];
     memcpy(again, R, W * sizeof *again);
     for (bool any = true; any;) {
+        if (b->next_job >= b->njobs) {
+            /* no state waits: the lanes restart from the initial state,
+             * blended in as a pass restarts them (it is not terminal) */
+            for (unsigned l = 0; l < b->lanes; l++) {
+                if (!(again[l / 64] >> (l & 63) & 1))
+                    continue;
+                job_record(b, l);
+                b->job[l] = -1;
+                b->steps[l] = 0;
+            }
+            blend_initial(b, again);
+            return GDL_OK;
+        }
         for (unsigned l = 0; l < b->lanes; l++) {
             if (!(again[l / 64] >> (l & 63) & 1))
                 continue;
-            if (b->job[l] >= 0) {
-                int *out = b->job_goals + (size_t)b->job[l] * n->nroles;
-                for (uint32_t k = 0; k < n->nroles; k++)
-                    out[k] = b->ended[l] == GDL_BATCH_TERMINAL ? b->goals[(size_t)l * n->nroles + k] : GDL_NO_GOAL;
-                b->jobs_done++;
-            }
+            job_record(b, l);
             if (b->next_job < b->njobs) {
                 b->job[l] = (int64_t)b->next_job;
                 load_lane(b, l, b->jobs[b->next_job++]);
@@ -1560,33 +1601,9 @@ static GdlStatus next_jobs(GdlBatch *b, const uint64_t *R)
     return GDL_OK;
 }
 
-/* One step of every lane. Compiled twice on x86-64, for the processors of
- * x86-64-v3 (popcnt, AVX2) and for the others, the loader choosing. */
-/* The lanes of R (W words) set to the initial state, the rows of its bases
- * and state gates alike: what the state program would make of it. */
-static inline HOT_INLINE void blend_rows(GdlBatch *b, const U32Vec *on, const U32Vec *off, const uint64_t *R)
-{
-    for (uint32_t i = 0; i < on->n; i++)
-        for (unsigned w = 0; w < b->W; w++)
-            b->rows[on->v[i] + w] |= R[w];
-    for (uint32_t i = 0; i < off->n; i++)
-        for (unsigned w = 0; w < b->W; w++)
-            b->rows[off->v[i] + w] &= ~R[w];
-}
-
-static inline HOT_INLINE void blend_initial(GdlBatch *b, const uint64_t *R) { blend_rows(b, &b->net->init_on, &b->net->init_off, R); }
-
-/* The same for a pass's restarts, which need only the rows read before
- * the next state program remakes them all; by changed rows, it remakes
- * only those whose inputs changed, so all are blended. */
-static inline HOT_INLINE void blend_restarts(GdlBatch *b, const uint64_t *R)
-{
-    if (b->by_changes)
-        blend_initial(b, R);
-    else
-        blend_rows(b, &b->net->read_on, &b->net->read_off, R);
-}
-
+/* One step of every lane. Compiled three times on x86-64, for the
+ * processors of x86-64-v4 (AVX-512), of x86-64-v3 (popcnt, AVX2) and for
+ * the others, the loader choosing. */
 static HOT_CLONES GdlStatus pass(GdlBatch *b)
 {
     const BatchNet *n = b->net;
@@ -1905,6 +1922,9 @@ GdlStatus gdl_batch_run(GdlBatch *b, uint64_t passes, GdlBatchStats *stats)
 GdlStatus gdl_batch_playouts(GdlBatch *b, const GdlState *const *states, size_t n, int *goals)
 {
     const BatchNet *net = b->net;
+    uint32_t fixed_on = 0;
+    for (uint32_t j = 0; j < net->nbase; j++)
+        fixed_on += net->fixed[j] == 1;
     for (size_t i = 0; i < n; i++) {
         GdlStatus st = rt_state_check(b->m, states[i]);
         if (st != GDL_OK)
@@ -1915,9 +1935,7 @@ GdlStatus gdl_batch_playouts(GdlBatch *b, const GdlState *const *states, size_t 
                 return batch_fail(b, GDL_BAD_ARGUMENT, "state %zu: the fact %s is none the network holds", i,
                                   gt_text(&b->m->store, facts[j]));
         /* the facts the network fixed must be as fixed */
-        uint32_t fixed_on = 0, held_on = 0;
-        for (uint32_t j = 0; j < net->nbase; j++)
-            fixed_on += net->fixed[j] == 1;
+        uint32_t held_on = 0;
         for (uint32_t j = 0; j < states[i]->n; j++) {
             uint8_t f = net->fixed[base_of(net, facts[j])];
             if (f == 2)
