@@ -27,6 +27,7 @@ typedef struct MatchCli {
     const char *engine; /* balance: the players' engine */
     bool quiet;
     bool no_analyses; /* balance: analyses=0 */
+    uint64_t batch;   /* balance: batch=L, 0 none */
 } MatchCli;
 
 static int parse(CliArgs *a, MatchCli *c, bool balance)
@@ -56,6 +57,11 @@ static int parse(CliArgs *a, MatchCli *c, bool balance)
         } else if (balance && cli_opt_value(a, "--engine", &v, &bad)) {
             if (!bad)
                 c->engine = v;
+        } else if (balance && cli_opt_value(a, "--batch", &v, &bad)) {
+            if (!bad && !cli_parse_u64(a->cmd, "--batch", v, &c->batch))
+                return CLI_USAGE;
+            if (!bad && (c->batch == 0 || c->batch % 64 || c->batch > GDL_BATCH_MAX_LANES))
+                return cli_usage_error(a->cmd, "--batch takes a multiple of 64 from 64 to 512 lanes");
         } else if (balance && cli_opt_value(a, "--playouts", &v, &bad)) {
             if (!bad && !cli_parse_u64(a->cmd, "--playouts", v, &c->playouts))
                 return CLI_USAGE;
@@ -154,9 +160,11 @@ static int run_matches(CliArgs *a, MatchCli *c, bool balance)
         rc = CLI_USAGE;
         goto end;
     }
-    char bspec[256];
-    snprintf(bspec, sizeof bspec, "mcts:%llu%s%.200s%s", (unsigned long long)c->playouts,
-             c->engine ? ",engine=" : "", c->engine ? c->engine : "", c->no_analyses ? ",analyses=0" : "");
+    char bspec[256], bbatch[32] = "";
+    if (c->batch)
+        snprintf(bbatch, sizeof bbatch, ",batch=%llu", (unsigned long long)c->batch);
+    snprintf(bspec, sizeof bspec, "mcts:%llu%s%.200s%s%s", (unsigned long long)c->playouts,
+             c->engine ? ",engine=" : "", c->engine ? c->engine : "", c->no_analyses ? ",analyses=0" : "", bbatch);
     if (c->jobs > c->matches)
         c->jobs = c->matches;
     players = calloc(R * c->jobs, sizeof *players);
@@ -413,7 +421,7 @@ const CliCommand cli_balance = {
     "balance",
     "measure the first player's advantage by self-play",
     "usage: gdlc balance GAME.kif [--matches N] [--playouts P] [--seed S] [--engine E]\n"
-    "                    [--jobs J] [--no-analyses] [--quiet]\n"
+    "                    [--jobs J] [--no-analyses] [--batch L] [--quiet]\n"
     "\n"
     "Plays the built-in UCT (mcts:P) against itself in every seat and prints\n"
     "the average score of each seat, the first seat's first, with the 95%\n"
@@ -431,6 +439,11 @@ const CliCommand cli_balance = {
     "  --no-analyses    players without the analyses (mcts:P,analyses=0): the\n"
     "                   analysis is built anew for every player of every\n"
     "                   match, minutes each on a game as large as hex\n"
+    "  --batch L        UCT in batched rounds (mcts:P,batch=L): L walks down\n"
+    "                   the tree, their new leaves played out together by a\n"
+    "                   batch of the network, L a multiple of 64 up to 512;\n"
+    "                   the same playouts per move, other results (the walks\n"
+    "                   of a round do not see each other's playouts)\n"
     "  --quiet          no line per match on stderr\n"
     "\n"
     "exit status: 0 done; 1 a rejected game or a match that could not run;\n"

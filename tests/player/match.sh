@@ -6,7 +6,8 @@
 #    goalValues match the table;
 #  - seats rotate: with 2 matches each player sits in each seat once;
 #  - balance: the first seat's score with its interval, the same for the
-#    same seed, on another engine, and with --jobs 2;
+#    same seed, on another engine, and with --jobs 2; with --batch L, UCT
+#    in batched rounds, the same on --jobs 2, bad lane counts refused;
 #  - UCT in batched rounds (batch=64): never loses to random at
 #    tic-tac-toe, the same moves for the same seed;
 #  - bad input: bad specs, the wrong number of players, a missing or
@@ -56,6 +57,19 @@ check "balance is the same on another engine" cmp -s "$tmp/bal2" "$tmp/bal1s"
 
 expect 0 "balance --no-analyses" "$gdlc" balance "$ttt" --matches 2 --playouts 20 --no-analyses
 has "balance --no-analyses players" "mcts:20,analyses=0 against itself"
+
+# --batch: UCT in batched rounds, named in the players, the same results
+# for the same seed and on --jobs 2; a bad lane count is a usage error
+expect 0 "balance --batch 64" "$gdlc" balance "$ttt" --matches 3 --playouts 128 --no-analyses --batch 64 --quiet
+has "balance --batch players" "mcts:128,analyses=0,batch=64 against itself"
+has "balance --batch first seat" "first seat xplayer:"
+cp "$tmp/out" "$tmp/balb"
+expect 0 "balance --batch 64 --jobs 2" "$gdlc" balance "$ttt" --matches 3 --playouts 128 --no-analyses --batch 64 --quiet --jobs 2
+check "balance --batch is the same on --jobs 2" cmp -s "$tmp/out" "$tmp/balb"
+for bad in 0 100 x 1024; do
+    expect 2 "balance --batch $bad" "$gdlc" balance "$ttt" --matches 1 --batch "$bad"
+done
+has "balance --batch 1024 named" "--batch takes a multiple of 64 from 64 to 512 lanes" "$tmp/err"
 
 # --jobs: matches at once, the same results
 expect 0 "balance --jobs 2" "$gdlc" balance "$ttt" --matches 3 --playouts 20 --quiet --engine ref --jobs 2
