@@ -1283,6 +1283,15 @@ static inline HOT_INLINE unsigned draw_small(GdlBatch *b, const BatchRole *r, ui
     return lanes;
 }
 
+/* Lane l plays move i of role r: the rows of its input and of the rows
+ * scattered from it. */
+static inline HOT_INLINE void set_move_rows(GdlBatch *b, const BatchRole *r, unsigned l, uint32_t i)
+{
+    uint64_t bit = (uint64_t)1 << (l & 63), *rows = b->rows + l / 64;
+    for (uint32_t j = r->set_at[i]; j < r->set_at[i + 1]; j++)
+        rows[r->set[j]] |= bit;
+}
+
 /* The same for a large role, from its legal bits, setting the rows of its
  * moves lane by lane. */
 static inline HOT_INLINE unsigned draw_large(GdlBatch *b, const BatchRole *r, uint32_t k, const uint64_t *only, bool set)
@@ -1310,11 +1319,8 @@ static inline HOT_INLINE unsigned draw_large(GdlBatch *b, const BatchRole *r, ui
         uint64_t y = only ? rt_rng_next(&rng[l]) : first[l];
         uint32_t i = kth(bits, nb, below_from(&rng[l], y, cnt, r));
         choice[(size_t)l * nr] = i;
-        if (set) {
-            uint64_t bit = (uint64_t)1 << (l & 63), *rows = b->rows + l / 64;
-            for (uint32_t j = r->set_at[i]; j < r->set_at[i + 1]; j++)
-                rows[r->set[j]] |= bit;
-        }
+        if (set)
+            set_move_rows(b, r, l, i);
     }
     return lanes;
 }
@@ -2133,8 +2139,7 @@ GdlStatus gdl_batch_step(GdlBatch *b, const uint32_t *actions)
         for (unsigned l = 0; l < b->lanes; l++) {
             uint32_t i = actions[(size_t)l * n->nroles + k];
             b->choice[(size_t)l * n->nroles + k] = i;
-            for (uint32_t j = r->set_at[i]; j < r->set_at[i + 1]; j++)
-                b->rows[r->set[j] + l / 64] |= (uint64_t)1 << (l & 63);
+            set_move_rows(b, r, l, i);
         }
     }
     run(b, PROG_MOVE);
