@@ -158,6 +158,7 @@ struct GdlBatch {
     uint64_t *ended_mask; /* W words: the lanes whose playout ended in the last pass */
     GdlRng *rng;
     uint64_t *first;    /* lanes: each lane's first draw of a role's move (draw) */
+    bool pdep;          /* the k-th legal move by pdep (rt_batch_pdep when made) */
     uint64_t *steps;    /* per lane, the steps of its playout so far */
     uint8_t *ended;     /* per lane: GDL_BATCH_* of its last pass */
     int *goals;         /* lanes x nroles: the goals of the playout that ended */
@@ -1226,16 +1227,17 @@ static void pdep_check(void)
     __builtin_cpu_init();
     pdep_fast = __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1") && !__builtin_cpu_is("znver2");
 }
-#define KTH_BIT(x, k) (pdep_fast ? kth_pdep(x, k) : kth_bit(x, k))
+#define KTH_BIT(fast, x, k) ((fast) ? kth_pdep(x, k) : kth_bit(x, k))
 #else
-#define KTH_BIT(x, k) kth_bit(x, k)
+#define KTH_BIT(fast, x, k) ((void)(fast), kth_bit(x, k))
+static const bool pdep_fast = false;
 static void pdep_check(void) {}
 #endif
 
 /* The index, in r's legal list, of the k-th legal move of lane l (k below
  * their count), without a branch on the block that holds it: which block
  * that is changes from lane to lane. */
-static inline HOT_INLINE uint32_t kth(const uint64_t *bits, uint32_t nblocks, uint64_t k)
+static inline HOT_INLINE uint32_t kth(const uint64_t *bits, uint32_t nblocks, uint64_t k, bool fast)
 {
     uint32_t blk = 0;
     uint64_t before = 0, acc = 0;
@@ -1245,7 +1247,7 @@ static inline HOT_INLINE uint32_t kth(const uint64_t *bits, uint32_t nblocks, ui
         blk += past;
         before = past ? acc : before;
     }
-    return blk * 64 + KTH_BIT(bits[blk], k - before);
+    return blk * 64 + KTH_BIT(fast, bits[blk], k - before);
 }
 
 /* A small role's draws, in every lane or in those of only (ng, its groups
@@ -1261,7 +1263,7 @@ static inline HOT_INLINE unsigned draw_small(GdlBatch *b, const BatchRole *r, ui
     uint32_t *choice = b->choice + k;
     uint8_t *pick = b->pick + (size_t)r->slot * lanes;
     GdlRng *rng = b->rng;
-    bool bug63 = b->bug == RT_BATCH_BUG_MASK63;
+    bool bug63 = b->bug == RT_BATCH_BUG_MASK63, fast = b->pdep;
     for (unsigned l = 0; l < lanes; l++) {
         if (only && !(only[l / 64] >> (l & 63) & 1))
             continue;
@@ -1270,12 +1272,13 @@ static inline HOT_INLINE unsigned draw_small(GdlBatch *b, const BatchRole *r, ui
             x |= (uint64_t)bytes[(size_t)g * lanes + l] << (8 * g);
         if (__builtin_expect(bug63, 0) && l == 63 && (x & (x - 1)))
             x &= ~((uint64_t)1 << (63 - __builtin_clzll(x))); /* the last legal move lost */
-        bits[(size_t)l * mb] = x;
+        if (r->nblocks)
+            bits[(size_t)l * mb] = x;
         uint64_t cnt = (uint64_t)__builtin_popcountll(x);
         if (__builtin_expect(cnt == 0, 0))
             return l;
         uint64_t y = only ? rt_rng_next(&rng[l]) : first[l];
-        uint32_t i = KTH_BIT(x, below_from(&rng[l], y, cnt, r));
+        uint32_t i = KTH_BIT(fast, x, below_from(&rng[l], y, cnt, r));
         choice[(size_t)l * nr] = i;
         if (set)
             pick[l] = (uint8_t)i;
@@ -1300,7 +1303,7 @@ static inline HOT_INLINE unsigned draw_large(GdlBatch *b, const BatchRole *r, ui
     const uint64_t *first = b->first;
     uint32_t *choice = b->choice + k;
     GdlRng *rng = b->rng;
-    bool bug63 = b->bug == RT_BATCH_BUG_MASK63;
+    bool bug63 = b->bug == RT_BATCH_BUG_MASK63, fast = b->pdep;
     for (unsigned l = 0; l < lanes; l++) {
         if (only && !(only[l / 64] >> (l & 63) & 1))
             continue;
@@ -1317,7 +1320,7 @@ static inline HOT_INLINE unsigned draw_large(GdlBatch *b, const BatchRole *r, ui
         if (__builtin_expect(cnt == 0, 0))
             return l;
         uint64_t y = only ? rt_rng_next(&rng[l]) : first[l];
-        uint32_t i = kth(bits, nb, below_from(&rng[l], y, cnt, r));
+        uint32_t i = kth(bits, nb, below_from(&rng[l], y, cnt, r), fast);
         choice[(size_t)l * nr] = i;
         if (set)
             set_move_rows(b, r, l, i);
@@ -1343,6 +1346,7 @@ static inline HOT_INLINE GdlStatus draw(GdlBatch *b, const uint64_t *only, bool 
         if (r->nlegal <= SMALL_ROLE) {
             legal_bytes(b, r);
             switch ((r->nlegal + 7) / 8) {
+            case 0: l = draw_small(b, r, k, only, set, 0); break; /* no legal sentence: faults */
             case 1: l = draw_small(b, r, k, only, set, 1); break;
             case 2: l = draw_small(b, r, k, only, set, 2); break;
             case 3: l = draw_small(b, r, k, only, set, 3); break;
@@ -1616,6 +1620,7 @@ static HOT_CLONES GdlStatus pass(GdlBatch *b)
     unsigned W = b->W;
     uint64_t *rows = b->rows;
     GdlStatus st;
+    b->fresh = false; /* a pass that fails may leave rows half made */
     run_state(b);
     /* lanes that end: terminal, or at the cap (which draw first) */
     uint64_t *R = b->ended_mask, any_t = 0, any_c = 0;
@@ -1733,6 +1738,7 @@ static GdlBatch *batch_alloc(BatchNet *net, GdlMachine *m, unsigned lanes, uint6
     b->onehot_rows = base_xcalloc((size_t)b->W * net->nt + 1, sizeof *b->onehot_rows);
     b->rng = base_xcalloc(lanes, sizeof *b->rng);
     b->first = base_xcalloc(lanes, sizeof *b->first);
+    b->pdep = pdep_fast;
     b->steps = base_xcalloc(lanes, sizeof *b->steps);
     b->ended = base_xcalloc(lanes, 1);
     b->goals = base_xcalloc((size_t)lanes * nr, sizeof *b->goals);

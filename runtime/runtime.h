@@ -338,9 +338,10 @@ GdlStatus rt_machine_oom(GdlMachine *m, const char *what);
  * more), or lane 1 shares lane 0's generator (from the next restart). */
 enum { RT_BATCH_BUG_MASK63 = 1, RT_BATCH_BUG_SHARE = 2 };
 void rt_batch_plant(GdlBatch *b, int bug);
-/* Whether the draws find the k-th legal move by BMI2's pdep (on where it
- * is fast) or by bytes' counts: for the tests, which play both, never
- * while a batch runs. Answers whether pdep is now used. */
+/* Whether the batches made from now on find the k-th legal move by BMI2's
+ * pdep (on where it is fast) or by bytes' counts: for the tests, which
+ * play both; not while another thread makes a batch. Answers whether pdep
+ * is now used. */
 bool rt_batch_pdep(bool on);
 
 /* GDL_OK when s is a state of m's game, else GDL_BAD_ARGUMENT (message set). */

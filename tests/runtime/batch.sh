@@ -41,6 +41,11 @@ for f in several:"r has several" none:"q has no"; do
     has "goals: $kif" "lane 3, step 1: role $says goal value" "$tmp/out"
 done
 
+# a role with no legal sentence at all: the fault at lane 0, as ref has it
+expect 1 "a role without moves" "$gdlc" verify "$src/tests/runtime/pn/role_without_moves.kif" --batch 64 --seconds 1
+has "a role without moves" "until a game fault both report" "$tmp/out"
+has "a role without moves" "lane 0, step 0: role b has no legal move" "$tmp/out"
+
 expect 0 "bench --batch --json" "$gdlc" bench "$g/connect4.kif" --batch 128 --seconds 0.3 --json
 for key in '"engine": "batch"' '"lanes": 128' '"threads": 1' '"state_changes_per_s": ' '"playouts_per_s": ' \
     '"capped_playouts": ' '"plan": "batch: the network'"'"'s state whole' '"load_to_ready_s": ' '"peak_rss_kb": '; do
