@@ -22,6 +22,7 @@ void an_ctx_init(AnCtx *c, const Propnet *pn, const AnOptions *o)
     c->opt = o;
     c->d1 = an_deduce_new(pn, 1, 0);
     c->d2 = an_deduce_new(pn, 2, AN_MOVES_PLAYED);
+    c->d2b = an_deduce_new(pn, 2, AN_MOVES_PLAYED | AN_LAST_BASES);
     c->ev = an_eval_new(pn);
     c->words = an_state_words(pn);
     uint32_t nroles = pn->roles.n;
@@ -57,6 +58,7 @@ void an_ctx_free(AnCtx *c)
 {
     an_deduce_free(c->d1);
     an_deduce_free(c->d2);
+    an_deduce_free(c->d2b);
     an_eval_free(c->ev);
     for (uint32_t r = 0; r < c->best_goals.n; r++) {
         vec_free(c->best_goals.v[r]);
@@ -157,6 +159,13 @@ static bool stop_now(const AnOptions *o)
     return o && ((o->cancel && __atomic_load_n(o->cancel, __ATOMIC_RELAXED)) || (o->deadline > 0 && now() >= o->deadline));
 }
 
+bool an_stop(AnCtx *c)
+{
+    if (!c->stopped)
+        c->stopped = stop_now(c->opt);
+    return c->stopped;
+}
+
 void an_analyse(const Propnet *pn, const AnOptions *o, Analysis *a)
 {
     double t0 = now();
@@ -183,7 +192,7 @@ void an_analyse(const Propnet *pn, const AnOptions *o, Analysis *a)
 #define PASS(code)                      \
     do {                                \
         if (!a->cancelled)              \
-            a->cancelled = stop_now(o); \
+            a->cancelled = an_stop(&c); \
         if (!a->cancelled) {            \
             code;                       \
         }                               \
@@ -198,6 +207,7 @@ void an_analyse(const Propnet *pn, const AnOptions *o, Analysis *a)
     PASS(an_find_irrelevant(&c, a));
     PASS(an_find_partitions(&c, a));
 #undef PASS
+    a->cancelled = a->cancelled || c.stopped; /* within the last pass */
     an_ctx_free(&c);
     a->seconds = now() - t0;
 }

@@ -51,7 +51,14 @@ typedef struct AnDeduce AnDeduce;
 
 enum {
     AN_MOVES_PLAYED = 1u << 0, /* the move rules above, for turns < nturns-1 */
+    AN_LAST_BASES = 1u << 1,   /* at the last turn only the bases are deduced (below) */
 };
+/* AN_LAST_BASES. At the last turn nothing is played (no move rules), so a
+ * gate there gains a value only from its inputs: nothing flows back from
+ * the gates to the bases, and nothing can contradict. Values there are not
+ * told to their outputs: the bases' values, and every contradiction, are
+ * the same as without the flag, at the cost of the turns before it; the
+ * last turn's gates stay unknown (latch.c reads bases only). */
 
 /* A deduction over nturns >= 1 turns of pn (which must outlive it). */
 AnDeduce *an_deduce_new(const Propnet *pn, uint32_t nturns, unsigned flags);
@@ -60,6 +67,13 @@ void an_deduce_free(AnDeduce *d);
  * terminal false at turns < nturns-1, deduced): costs what the last
  * deduction touched, not the network's size. */
 void an_deduce_reset(AnDeduce *d);
+/* A mark of what is known now, and every value gained since a mark
+ * (of a consistent deduction) unknown again: the values are a closure,
+ * the same whatever order the settings came in, so undoing to the mark
+ * taken before the k-th of a sequence of settings leaves exactly what the
+ * first k - 1 give, at the cost of what came after. */
+uint32_t an_deduce_mark(const AnDeduce *d);
+void an_deduce_undo_to(AnDeduce *d, uint32_t mark);
 /* Sets comp at turn to value and deduces to a fixpoint. False when that
  * makes the deduction inconsistent (now or already). */
 bool an_deduce_set(AnDeduce *d, uint32_t comp, uint32_t turn, bool value);
@@ -180,7 +194,7 @@ typedef struct AnOptions {
     uint32_t samples;   /* states sampled along random playthroughs for joint latches (0: initial only) */
     uint64_t seed;      /* of those playthroughs (SplitMix64) */
     uint32_t max_depth; /* a playthrough stops after this many steps (0: 1000) */
-    const volatile int *cancel; /* non-zero: the analyses stop between passes (NULL: none) */
+    const volatile int *cancel; /* non-zero: the analyses stop, within a pass or between two (NULL: none) */
     double deadline;    /* CLOCK_MONOTONIC seconds: the same (0: none) */
 } AnOptions;
 

@@ -39,15 +39,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What a deduction knows of one timed component. */
+typedef struct AnTimed {
+    uint32_t ntrue;        /* inputs known true */
+    uint32_t nfalse;       /* inputs known false */
+    int8_t val;            /* -1, 0, 1 */
+    uint8_t queued;        /* in the work-list */
+} AnTimed;
+
 struct AnDeduce {
     const Propnet *pn;
     uint32_t n;            /* components */
     uint32_t nturns;
     unsigned flags;
-    int8_t *val;           /* per timed component: -1, 0, 1 */
-    uint32_t *ntrue;       /* per timed component: inputs known true */
-    uint32_t *nfalse;      /* per timed component: inputs known false */
-    uint8_t *queued;       /* per timed component: in the work-list */
+    AnTimed *tc;           /* per timed component, together: a gain touches one line an output */
     U32Vec work;           /* the work-list (a stack) */
     U32Vec trail;          /* timed components in the order they gained a value */
     uint32_t checkpoint;   /* trail length after the values that always hold */
@@ -67,8 +72,8 @@ static inline uint32_t timed(const AnDeduce *d, uint32_t c, uint32_t t) { return
 
 static void enqueue(AnDeduce *d, uint32_t x)
 {
-    if (!d->queued[x]) {
-        d->queued[x] = 1;
+    if (!d->tc[x].queued) {
+        d->tc[x].queued = 1;
         vec_push(d->work, x);
     }
 }
@@ -78,25 +83,32 @@ static bool moves_at(const AnDeduce *d, uint32_t t)
     return (d->flags & AN_MOVES_PLAYED) && t + 1 < d->nturns;
 }
 
+/* Whether values at turn t are told to their outputs: not at the last
+ * turn under AN_LAST_BASES (see analysis.h). */
+static inline bool told(const AnDeduce *d, uint32_t t)
+{
+    return !(d->flags & AN_LAST_BASES) || t + 1 < d->nturns;
+}
+
 /* Gives (c, t) the value v: false on a contradiction. */
 static bool gain(AnDeduce *d, uint32_t c, uint32_t t, int v)
 {
     uint32_t x = timed(d, c, t);
-    if (d->val[x] >= 0) {
-        if (d->val[x] != v)
+    if (d->tc[x].val >= 0) {
+        if (d->tc[x].val != v)
             d->bad = true;
-        return d->val[x] == v;
+        return d->tc[x].val == v;
     }
-    d->val[x] = (int8_t)v;
+    d->tc[x].val = (int8_t)v;
     vec_push(d->trail, x);
     const PnComp *k = &d->pn->comps.v[c];
     const uint32_t *out = d->pn->out.v + k->out_at;
-    for (uint32_t i = 0; i < k->nout; i++) {
+    for (uint32_t i = 0, nout = told(d, t) ? k->nout : 0; i < nout; i++) {
         uint32_t y = timed(d, out[i], t);
         if (v)
-            d->ntrue[y]++;
+            d->tc[y].ntrue++;
         else
-            d->nfalse[y]++;
+            d->tc[y].nfalse++;
         enqueue(d, y);
     }
     if (k->kind == PN_INPUT) {
@@ -116,7 +128,7 @@ static bool gain(AnDeduce *d, uint32_t c, uint32_t t, int v)
         if (!v && moves_at(d, t) && d->role_ntrue[rt] == 0 && d->role_nfalse[rt] + 1 == to - from)
             for (uint32_t i = from; i < to; i++) {
                 uint32_t o = d->pn->inputs.v[d->role_inputs[i]].comp;
-                if (d->val[timed(d, o, t)] < 0)
+                if (d->tc[timed(d, o, t)].val < 0)
                     return gain(d, o, t, 1);
             }
         return true;
@@ -131,15 +143,15 @@ static void undo(AnDeduce *d, uint32_t keep)
     while (d->trail.n > keep) {
         uint32_t x = d->trail.v[--d->trail.n];
         uint32_t c = x % d->n, t = x / d->n;
-        int v = d->val[x];
+        int v = d->tc[x].val;
         const PnComp *k = &d->pn->comps.v[c];
         const uint32_t *out = d->pn->out.v + k->out_at;
-        for (uint32_t i = 0; i < k->nout; i++) {
+        for (uint32_t i = 0, nout = told(d, t) ? k->nout : 0; i < nout; i++) {
             uint32_t y = timed(d, out[i], t);
             if (v)
-                d->ntrue[y]--;
+                d->tc[y].ntrue--;
             else
-                d->nfalse[y]--;
+                d->tc[y].nfalse--;
         }
         if (k->kind == PN_INPUT) {
             uint32_t r = d->pn->inputs.v[k->index].role;
@@ -148,7 +160,7 @@ static void undo(AnDeduce *d, uint32_t keep)
             else
                 d->role_nfalse[r * d->nturns + t]--;
         }
-        d->val[x] = -1;
+        d->tc[x].val = -1;
     }
 }
 
@@ -157,8 +169,8 @@ static bool examine(AnDeduce *d, uint32_t x)
 {
     uint32_t c = x % d->n, t = x / d->n;
     const PnComp *k = &d->pn->comps.v[c];
-    int v = d->val[x];
-    uint32_t nt = d->ntrue[x], nf = d->nfalse[x], nin = k->nin;
+    int v = d->tc[x].val;
+    uint32_t nt = d->tc[x].ntrue, nf = d->tc[x].nfalse, nin = k->nin;
     const uint32_t *in = d->pn->in.v + k->in_at;
     switch ((PnKind)k->kind) {
     case PN_AND:
@@ -169,14 +181,14 @@ static bool examine(AnDeduce *d, uint32_t x)
             return false;
         if (nother == nin && !gain(d, c, t, !cv))
             return false;
-        v = d->val[x];
+        v = d->tc[x].val;
         if (v == !cv) { /* no input decides it: every input has the other value */
             for (uint32_t i = 0; i < nin; i++)
                 if (!gain(d, in[i], t, !cv))
                     return false;
         } else if (v == cv && ncv == 0 && nother + 1 == nin) {
             for (uint32_t i = 0; i < nin; i++)
-                if (d->val[timed(d, in[i], t)] < 0)
+                if (d->tc[timed(d, in[i], t)].val < 0)
                     return gain(d, in[i], t, cv);
         }
         break;
@@ -186,7 +198,7 @@ static bool examine(AnDeduce *d, uint32_t x)
             return false;
         if (nf && !gain(d, c, t, 1))
             return false;
-        v = d->val[x];
+        v = d->tc[x].val;
         if (v >= 0 && nin == 1 && !gain(d, in[0], t, !v))
             return false;
         break;
@@ -216,7 +228,7 @@ static bool examine(AnDeduce *d, uint32_t x)
     case PN_NKINDS:
         break;
     }
-    v = d->val[x];
+    v = d->tc[x].val;
     if (v < 0)
         return true;
     /* the bases whose next this is, one turn later */
@@ -238,13 +250,13 @@ static bool run(AnDeduce *d)
 {
     while (d->work.n > 0 && !d->bad) {
         uint32_t x = d->work.v[--d->work.n];
-        d->queued[x] = 0;
+        d->tc[x].queued = 0;
         if (!examine(d, x))
             d->bad = true;
     }
     /* leave the work-list empty whatever happened */
     while (d->work.n > 0)
-        d->queued[d->work.v[--d->work.n]] = 0;
+        d->tc[d->work.v[--d->work.n]].queued = 0;
     return !d->bad;
 }
 
@@ -273,11 +285,9 @@ AnDeduce *an_deduce_new(const Propnet *pn, uint32_t nturns, unsigned flags)
     d->nturns = nturns ? nturns : 1;
     d->flags = flags;
     size_t nt = (size_t)d->n * d->nturns;
-    d->val = base_xmalloc(nt ? nt : 1);
-    memset(d->val, -1, nt);
-    d->ntrue = base_xcalloc(nt ? nt : 1, sizeof *d->ntrue);
-    d->nfalse = base_xcalloc(nt ? nt : 1, sizeof *d->nfalse);
-    d->queued = base_xcalloc(nt ? nt : 1, 1);
+    d->tc = base_xcalloc(nt ? nt : 1, sizeof *d->tc);
+    for (size_t x = 0; x < nt; x++)
+        d->tc[x].val = -1;
 
     U32Vec keys = {0}, vals = {0};
     for (uint32_t b = 0; b < pn->base.n; b++)
@@ -338,10 +348,7 @@ void an_deduce_free(AnDeduce *d)
 {
     if (!d)
         return;
-    free(d->val);
-    free(d->ntrue);
-    free(d->nfalse);
-    free(d->queued);
+    free(d->tc);
     vec_free(d->work);
     vec_free(d->trail);
     free(d->next_at);
@@ -359,6 +366,14 @@ void an_deduce_free(AnDeduce *d)
 void an_deduce_reset(AnDeduce *d)
 {
     undo(d, d->checkpoint);
+    d->bad = d->base_bad;
+}
+
+uint32_t an_deduce_mark(const AnDeduce *d) { return d->trail.n; }
+
+void an_deduce_undo_to(AnDeduce *d, uint32_t mark)
+{
+    undo(d, mark > d->checkpoint ? mark : d->checkpoint);
     d->bad = d->base_bad;
 }
 
@@ -391,7 +406,7 @@ int an_deduce_get(const AnDeduce *d, uint32_t comp, uint32_t turn)
 {
     if (comp >= d->n || turn >= d->nturns)
         return -1;
-    return d->val[timed(d, comp, turn)];
+    return d->tc[timed(d, comp, turn)].val;
 }
 
 int an_deduce_base(const AnDeduce *d, uint32_t b, uint32_t turn)
@@ -407,6 +422,6 @@ void an_deduce_known(const AnDeduce *d, U32Vec *comps, U32Vec *turns, AnBytes *v
         uint32_t x = d->trail.v[i];
         vec_push(*comps, x % d->n);
         vec_push(*turns, x / d->n);
-        vec_push(*val, (uint8_t)d->val[x]);
+        vec_push(*val, (uint8_t)d->tc[x].val);
     }
 }

@@ -117,7 +117,7 @@ void an_find_goal_latches(AnCtx *c, Analysis *a)
     const Propnet *pn = c->pn;
     InitGoals ig;
     init_goals(c, &ig);
-    for (uint32_t i = 0; i < a->latches.n; i++) {
+    for (uint32_t i = 0; i < a->latches.n && !an_stop(c); i++) {
         AnLit l = a->latches.v[i];
         if (!set_lit(c, l))
             continue;
@@ -141,7 +141,7 @@ void an_find_dead(AnCtx *c, Analysis *a)
     const Propnet *pn = c->pn;
     InitGoals ig;
     init_goals(c, &ig);
-    for (uint32_t i = 0; i < a->latches.n; i++) {
+    for (uint32_t i = 0; i < a->latches.n && !an_stop(c); i++) {
         AnLit l = a->latches.v[i];
         if (!set_lit(c, l))
             continue;
@@ -219,6 +219,6 @@ void an_joint_goals(AnCtx *c, const AnLit *lits, uint32_t n, uint32_t joint, AnJ
 
 void an_find_joint_goals(AnCtx *c, Analysis *a)
 {
-    for (uint32_t j = 0; j < a->joints.n; j++)
+    for (uint32_t j = 0; j < a->joints.n && !an_stop(c); j++)
         an_joint_goals(c, a->joints.v[j].lits.v, a->joints.v[j].lits.n, j, &a->joint_goals);
 }

@@ -18,12 +18,20 @@ typedef struct AnCtx {
     const AnOptions *opt;
     AnDeduce *d1;      /* one turn, no move rules */
     AnDeduce *d2;      /* two turns, AN_MOVES_PLAYED */
+    AnDeduce *d2b;     /* the same, AN_LAST_BASES: turn 1's bases only (latch.c) */
     AnEval *ev;
     uint32_t words;    /* an_state_words(pn) */
     /* per role: the components of its goals of the highest value (the
      * role's best), and of the lowest */
     VEC(U32Vec) best_goals, worst_goals;
+    bool stopped;      /* an_stop said so: the pass under way ends early */
 } AnCtx;
+
+/* Whether the caller's flag or deadline (AnOptions) says stop, polled
+ * within the long passes (per base, per sampled state, per round of a
+ * shrinking set) as well as between them; once true it stays true, and
+ * what the passes found is partial (Analysis.cancelled). */
+bool an_stop(AnCtx *c);
 
 /* latch.c */
 void an_find_latches(AnCtx *c, Analysis *a);        /* single latches, by deduction over turns 0 and 1 */
@@ -48,7 +56,7 @@ struct AnQuery {
     AnCtx ctx;          /* d1, d2, ev, goals as an_analyse makes them */
     uint64_t *state;    /* scratch states, ctx.words words each */
     uint64_t *next;
-    U32Vec tmp, tmp2;
+    U32Vec tmp, tmp2, tmp3, tmp4;
     U32Vec joint;
     /* joint latches an_joint_latch_at found that the game's list lacks
      * (at most AN_QUERY_MAX_JOINTS), and what they prove of the goals */

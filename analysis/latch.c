@@ -1,6 +1,7 @@
 /*
  * latch.c: single latches, joint latches and inhibitors, by implication
- * deduction over two turns with the moves played (ctx->d2).
+ * deduction over two turns with the moves played, turn 1's bases only
+ * (ctx->d2b).
  *
  * Single latches. (b, v) is a latch when b = v at turn 0 forces b = v at
  * turn 1, whatever the (legal) joint move. For each non-fixed base b and
@@ -74,14 +75,14 @@ static bool latched(AnDeduce *d, const Propnet *pn, uint32_t b, bool v)
 void an_find_latches(AnCtx *c, Analysis *a)
 {
     const Propnet *pn = c->pn;
-    an_deduce_reset(c->d2);
-    if (!an_deduce_consistent(c->d2))
+    an_deduce_reset(c->d2b);
+    if (!an_deduce_consistent(c->d2b))
         return; /* no state has a transition (terminal always holds): nothing to say */
-    for (uint32_t b = 0; b < pn->base.n; b++) {
+    for (uint32_t b = 0; b < pn->base.n && !an_stop(c); b++) {
         if (an_base_fixed(pn, b))
             continue;
         for (int v = 1; v >= 0; v--)
-            if (latched(c->d2, pn, b, v))
+            if (latched(c->d2b, pn, b, v))
                 vec_push(a->latches, ((AnLit){b, v}));
     }
 }
@@ -117,16 +118,65 @@ static bool set_part(AnDeduce *d, const Propnet *pn, const U32Vec *set, const ui
 }
 
 /* Keeps the bases of set whose turn-1 value is known and equal to s's;
- * true when every one was kept. */
-static bool keep_agreeing(const AnDeduce *d, U32Vec *set, const uint64_t *s)
+ * the position of the first one dropped, UINT32_MAX when every one was
+ * kept. */
+static uint32_t keep_agreeing(const AnDeduce *d, U32Vec *set, const uint64_t *s)
 {
-    uint32_t k = 0;
+    uint32_t k = 0, first = UINT32_MAX;
     for (uint32_t i = 0; i < set->n; i++)
         if (an_deduce_base(d, set->v[i], 1) == (int)an_bit(s, set->v[i]))
             set->v[k++] = set->v[i];
-    bool all = k == set->n;
+        else if (first == UINT32_MAX)
+            first = i;
     set->n = k;
-    return all;
+    return first;
+}
+
+/* Sets the bases of set from position from on at turn 0 with their values
+ * in s, each after a mark (marks->v[i] before set->v[i]), reordering them:
+ * first, in rounds, those whose turn-1 value the settings so far already
+ * give (they cannot disagree: a value deduced from fewer settings stays),
+ * then the rest (pend, scratch), among which alone the next drop can be,
+ * so that it comes late and undoing to it is cheap. */
+static bool set_from(AnDeduce *d, const Propnet *pn, U32Vec *set, uint32_t from, U32Vec *marks, U32Vec *pend,
+                     const uint64_t *s)
+{
+    marks->n = from;
+    pend->n = 0;
+    for (uint32_t i = from; i < set->n; i++)
+        vec_push(*pend, set->v[i]);
+    uint32_t at = from;
+    for (bool more = true; more && pend->n > 0;) {
+        more = false;
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < pend->n; i++) {
+            uint32_t b = pend->v[i];
+            if (an_deduce_base(d, b, 1) < 0) {
+                pend->v[k++] = b;
+                continue;
+            }
+            set->v[at++] = b;
+            vec_push(*marks, an_deduce_mark(d));
+            if (!an_deduce_set(d, pn->base.v[b].comp, 0, an_bit(s, b)))
+                return false;
+            more = true;
+        }
+        pend->n = k;
+    }
+    for (uint32_t i = 0; i < pend->n; i++) {
+        uint32_t b = pend->v[i];
+        set->v[at++] = b;
+        vec_push(*marks, an_deduce_mark(d));
+        if (!an_deduce_set(d, pn->base.v[b].comp, 0, an_bit(s, b)))
+            return false;
+    }
+    return true;
+}
+
+static int cmp_base(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
 }
 
 /* Whether every base of set, with its value in s, is a single latch. */
@@ -139,10 +189,11 @@ static bool only_latches(const Analysis *a, const U32Vec *set, const uint64_t *s
 }
 
 /* The joint latch through state s, if any, appended to a. */
-static void joint_from(AnCtx *c, const Analysis *a, const uint64_t *s, U32Vec *f, U32Vec *r, AnJointVec *out)
+static void joint_from(AnCtx *c, const Analysis *a, const uint64_t *s, U32Vec *f, U32Vec *r, U32Vec *marks,
+                       U32Vec *pend, AnJointVec *out)
 {
     const Propnet *pn = c->pn;
-    AnDeduce *d = c->d2;
+    AnDeduce *d = c->d2b;
     an_deduce_reset(d);
     if (!an_deduce_set_state(d, s, 0))
         return; /* a terminal state, or one where a role has no legal move */
@@ -151,13 +202,21 @@ static void joint_from(AnCtx *c, const Analysis *a, const uint64_t *s, U32Vec *f
         if (!an_base_fixed(pn, b) && an_deduce_base(d, b, 1) == (int)an_bit(s, b))
             vec_push(*f, b);
     /* shrink to a closed set: a subset of a consistent assignment stays
-     * consistent; once only single latches are left nothing is reported */
-    while (!only_latches(a, f, s)) {
-        if (!set_part(d, pn, f, s))
+     * consistent; once only single latches are left nothing is reported.
+     * A round drops what disagrees; the bases before the first dropped are
+     * still set as they were, so the next round undoes to the mark before
+     * it and sets only what follows (a counter's bases drop one a round,
+     * and a round costs the settings after the drop, not all of f) */
+    an_deduce_reset(d);
+    for (uint32_t from = 0; !only_latches(a, f, s);) {
+        if (an_stop(c) || !set_from(d, pn, f, from, marks, pend, s))
             return;
-        if (keep_agreeing(d, f, s))
+        from = keep_agreeing(d, f, s);
+        if (from == UINT32_MAX)
             break;
+        an_deduce_undo_to(d, marks->v[from]);
     }
+    qsort(f->v, f->n, sizeof *f->v, cmp_base); /* the order of the settings, not of the bases */
     r->n = 0;
     for (uint32_t i = 0; i < f->n; i++)
         if (!is_latch(a, f->v[i], an_bit(s, f->v[i])))
@@ -165,7 +224,7 @@ static void joint_from(AnCtx *c, const Analysis *a, const uint64_t *s, U32Vec *f
     if (r->n == 0)
         return;
     const U32Vec *set = f;
-    if (r->n < f->n && set_part(d, pn, r, s) && keep_agreeing(d, r, s))
+    if (r->n < f->n && set_part(d, pn, r, s) && keep_agreeing(d, r, s) == UINT32_MAX)
         set = r;
     AnJoint j = {0};
     vec_reserve(j.lits, set->n);
@@ -221,27 +280,29 @@ void an_find_joint_latches(AnCtx *c, Analysis *a)
     uint64_t *init = base_xcalloc(1, wbytes), *cur = base_xcalloc(1, wbytes);
     uint64_t *pick = base_xcalloc(AN_STATES_PER_PLAYTHROUGH, wbytes);
     uint32_t *joint = base_xcalloc(pn->roles.n ? pn->roles.n : 1, sizeof *joint);
-    U32Vec f = {0}, r = {0}, legal = {0};
+    U32Vec f = {0}, r = {0}, marks = {0}, pend = {0}, legal = {0};
     an_initial(pn, init);
-    joint_from(c, a, init, &f, &r, &a->joints);
+    joint_from(c, a, init, &f, &r, &marks, &pend, &a->joints);
     a->joint_states = 1;
     uint64_t rng = c->opt ? c->opt->seed : 0;
     uint32_t samples = c->opt ? c->opt->samples : 0;
     /* AN_STATES_PER_PLAYTHROUGH states a playthrough; a playthrough that
      * gives none (over at once) ends the sampling */
-    for (uint32_t done = 0; done < samples;) {
+    for (uint32_t done = 0; done < samples && !an_stop(c);) {
         uint32_t want = samples - done < AN_STATES_PER_PLAYTHROUGH ? samples - done : AN_STATES_PER_PLAYTHROUGH;
         uint32_t got = sample(c, &rng, init, cur, pick, want, &legal, joint);
         if (got == 0)
             break;
-        for (uint32_t k = 0; k < got; k++) {
-            joint_from(c, a, pick + (size_t)k * c->words, &f, &r, &a->joints);
+        for (uint32_t k = 0; k < got && !an_stop(c); k++) {
+            joint_from(c, a, pick + (size_t)k * c->words, &f, &r, &marks, &pend, &a->joints);
             a->joint_states++;
         }
         done += got;
     }
     vec_free(f);
     vec_free(r);
+    vec_free(marks);
+    vec_free(pend);
     vec_free(legal);
     free(joint);
     free(init);
@@ -254,7 +315,7 @@ void an_find_joint_latches(AnCtx *c, Analysis *a)
 void an_find_inhibitors(AnCtx *c, Analysis *a)
 {
     const Propnet *pn = c->pn;
-    AnDeduce *d = c->d2;
+    AnDeduce *d = c->d2b;
     U32Vec cand = {0};
     an_deduce_reset(d);
     for (uint32_t q = 0; q < pn->base.n; q++) {
@@ -268,7 +329,7 @@ void an_find_inhibitors(AnCtx *c, Analysis *a)
             continue;
         vec_push(cand, q);
     }
-    for (uint32_t p = 0; p < pn->base.n && cand.n > 0; p++) {
+    for (uint32_t p = 0; p < pn->base.n && cand.n > 0 && !an_stop(c); p++) {
         if (an_base_fixed(pn, p))
             continue;
         an_deduce_reset(d);
@@ -301,7 +362,7 @@ bool an_joint_latch_at(AnQuery *q, const uint64_t *state, AnLitVec *out)
 {
     AnJointVec one = {0};
     out->n = 0;
-    joint_from(&q->ctx, q->a, state, &q->tmp, &q->tmp2, &one);
+    joint_from(&q->ctx, q->a, state, &q->tmp, &q->tmp2, &q->tmp3, &q->tmp4, &one);
     if (one.n == 0)
         return false;
     for (uint32_t i = 0; i < one.v[0].lits.n; i++)

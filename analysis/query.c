@@ -50,6 +50,8 @@ void an_query_free(AnQuery *q)
     free(q->next);
     vec_free(q->tmp);
     vec_free(q->tmp2);
+    vec_free(q->tmp3);
+    vec_free(q->tmp4);
     vec_free(q->joint);
     for (uint32_t i = 0; i < q->found.n; i++)
         vec_free(q->found.v[i].lits);

@@ -350,8 +350,8 @@ static GdlStatus analysis_new_(GdlMachine *m, const char *options, GdlAnalysis *
         return st;
     }
     /* the machine's cancel flag and deadline hold for the whole build:
-     * grounding polls them every few thousand atoms, the analyses between
-     * passes; the network's building and optimising (a second or two on
+     * grounding polls them every few thousand atoms, the analyses per base,
+     * sampled state or round within their passes; the network's building and optimising (a second or two on
      * the largest games) are checked after */
     lim.cancel = opt.cancel = m->ctl.flag;
     lim.deadline = opt.deadline = m->ctl.deadline;

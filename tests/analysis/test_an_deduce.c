@@ -10,7 +10,13 @@
  * one move plays it), and soundness by brute force: from random partial
  * assignments of reachable states' bases at turn 0, every value deduced at
  * turns 0 and 1 holds under every legal joint move (and, at turn 1, under
- * every joint move of the next state and none). */
+ * every joint move of the next state and none).
+ *
+ * Marks and AN_LAST_BASES, against a fresh deduction: undoing to the mark
+ * before the k-th of a sequence of settings and setting the rest again
+ * gives every value the sequence without the k-th gives (and undoing a
+ * contradiction gives a consistent deduction back); AN_LAST_BASES gives
+ * the same values at turn 0 and the same bases at turn 1. */
 #include "../lib/net.h"
 
 #include "../../analysis/analysis.h"
@@ -405,16 +411,147 @@ static void sound_small(void **state)
     check_sound(SRC "tests/middle/propnet/cycle.kif", 30, 10, 2);
 }
 
+/* check(path, playouts, max_steps, seed0 + i) on the i-th of three corpus
+ * games (each skipped visibly when the corpus is absent). */
+static void on_corpus(const char *const games[3], void (*check)(const char *, uint32_t, uint32_t, uint64_t),
+                      uint32_t playouts, uint32_t max_steps, uint64_t seed0)
+{
+    for (size_t i = 0; i < 3; i++) {
+        char path[4096];
+        if (corpus_path(path, sizeof path, games[i]))
+            check(path, playouts, max_steps, seed0 + i);
+    }
+}
+
 static void sound_corpus(void **state)
 {
     (void)state;
-    static const char *games[] = {"ggp-repository/connectFour.kif", "ggp-repository/breakthroughSmall.kif",
-                                  "ggp-repository/atariGoVariant_7x7.kif"};
-    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
-        char path[4096];
-        if (corpus_path(path, sizeof path, games[i]))
-            check_sound(path, 2, 40, 3 + i);
+    static const char *const games[3] = {"ggp-repository/connectFour.kif", "ggp-repository/breakthroughSmall.kif",
+                                         "ggp-repository/atariGoVariant_7x7.kif"};
+    on_corpus(games, check_sound, 2, 40, 3);
+}
+
+/* Every timed value of a and b equal (at the last turn, the bases only,
+ * when last_bases). */
+static void same_values(const char *path, const Propnet *pn, const AnDeduce *a, const AnDeduce *b, bool last_bases,
+                        const char *what)
+{
+    if (an_deduce_consistent(a) != an_deduce_consistent(b))
+        fail_msg("%s: %s: consistent %d against %d", path, what, an_deduce_consistent(a), an_deduce_consistent(b));
+    if (!an_deduce_consistent(a))
+        return;
+    for (uint32_t c = 0; c < pn->comps.n; c++)
+        if (an_deduce_get(a, c, 0) != an_deduce_get(b, c, 0))
+            fail_msg("%s: %s: component %u at turn 0: %d against %d", path, what, c, an_deduce_get(a, c, 0),
+                     an_deduce_get(b, c, 0));
+    for (uint32_t c = 0; c < pn->comps.n; c++)
+        if ((!last_bases || pn->comps.v[c].kind == PN_BASE) && an_deduce_get(a, c, 1) != an_deduce_get(b, c, 1))
+            fail_msg("%s: %s: component %u at turn 1: %d against %d", path, what, c, an_deduce_get(a, c, 1),
+                     an_deduce_get(b, c, 1));
+}
+
+static void check_marks(const char *path, uint32_t playouts, uint32_t max_steps, uint64_t seed)
+{
+    Net n;
+    net_load(&n, path, PN_OPT_ALL);
+    const Propnet *pn = &n.pn;
+    AnEval *e = an_eval_new(pn);
+    AnDeduce *fresh = an_deduce_new(pn, 2, AN_MOVES_PLAYED), *marked = an_deduce_new(pn, 2, AN_MOVES_PLAYED);
+    AnDeduce *lb = an_deduce_new(pn, 2, AN_MOVES_PLAYED | AN_LAST_BASES);
+    uint32_t words = an_state_words(pn), nroles = pn->roles.n;
+    uint64_t *st = calloc(words + 1, 8);
+    uint32_t *joint = calloc(nroles + 1, 4);
+    U32Vec legal = {0}, set = {0}, marks = {0};
+    GdlRng rng;
+    gdl_rng_seed(&rng, seed);
+    uint64_t undone = 0, contradictions = 0;
+    for (uint32_t p = 0; p < playouts; p++) {
+        an_initial(pn, st);
+        for (uint32_t step = 0; step < max_steps; step++) {
+            an_eval(e, st, NULL);
+            if (an_eval_terminal(e))
+                break;
+            /* a random part of the state, in a random order */
+            set.n = 0;
+            for (uint32_t b = 0; b < pn->base.n; b++)
+                if (gdl_rng_below(&rng, 2) == 0 && !an_base_fixed(pn, b))
+                    vec_push(set, b);
+            for (uint32_t i = set.n; i > 1; i--) {
+                uint32_t j = (uint32_t)gdl_rng_below(&rng, i), t = set.v[i - 1];
+                set.v[i - 1] = set.v[j];
+                set.v[j] = t;
+            }
+            an_deduce_reset(fresh);
+            an_deduce_reset(lb);
+            an_deduce_reset(marked);
+            marks.n = 0;
+            for (uint32_t i = 0; i < set.n; i++) {
+                uint32_t c = pn->base.v[set.v[i]].comp;
+                bool v = an_bit(st, set.v[i]);
+                an_deduce_set(fresh, c, 0, v);
+                an_deduce_set(lb, c, 0, v);
+                vec_push(marks, an_deduce_mark(marked));
+                an_deduce_set(marked, c, 0, v);
+            }
+            same_values(path, pn, fresh, lb, true, "AN_LAST_BASES");
+            if (set.n > 0) {
+                /* without the k-th */
+                uint32_t k = (uint32_t)gdl_rng_below(&rng, set.n);
+                an_deduce_undo_to(marked, marks.v[k]);
+                an_deduce_reset(fresh);
+                for (uint32_t i = 0; i < set.n; i++)
+                    if (i != k) {
+                        an_deduce_set(fresh, pn->base.v[set.v[i]].comp, 0, an_bit(st, set.v[i]));
+                        if (i > k)
+                            an_deduce_set(marked, pn->base.v[set.v[i]].comp, 0, an_bit(st, set.v[i]));
+                    }
+                same_values(path, pn, fresh, marked, false, "undone to a mark");
+                undone++;
+                /* a contradiction undone */
+                uint32_t b = set.v[(k + 1) % set.n];
+                uint32_t m = an_deduce_mark(marked);
+                if (!an_deduce_set(marked, pn->base.v[b].comp, 0, !an_bit(st, b)))
+                    contradictions++;
+                an_deduce_undo_to(marked, m);
+                same_values(path, pn, fresh, marked, false, "a contradiction undone");
+            }
+            legal.n = 0;
+            for (uint32_t r = 0; r < nroles; r++) {
+                legal.n = 0;
+                an_eval_legal(e, r, &legal);
+                joint[r] = legal.n ? legal.v[gdl_rng_below(&rng, legal.n)] : PN_NONE;
+            }
+            an_eval(e, st, joint);
+            an_eval_next(e, st);
+        }
     }
+    assert_true(undone > 0);
+    assert_true(contradictions > 0);
+    vec_free(legal);
+    vec_free(set);
+    vec_free(marks);
+    free(st);
+    free(joint);
+    an_deduce_free(fresh);
+    an_deduce_free(marked);
+    an_deduce_free(lb);
+    an_eval_free(e);
+    net_free(&n);
+}
+
+static void marks_small(void **state)
+{
+    (void)state;
+    check_marks(SRC "games/tictactoe.kif", 20, 20, 11);
+    check_marks(SRC "tests/middle/propnet/cycle.kif", 20, 10, 12);
+}
+
+static void marks_corpus(void **state)
+{
+    (void)state;
+    static const char *const games[3] = {"ggp-repository/connectFour.kif", "ggp-repository/breakthroughSmall.kif",
+                                         "ggp-repository/checkers.kif"};
+    on_corpus(games, check_marks, 1, 30, 13);
 }
 
 int main(void)
@@ -423,7 +560,8 @@ int main(void)
         cmocka_unit_test(eval_small),          cmocka_unit_test(eval_corpus),
         cmocka_unit_test(rules_on_tictactoe),
         cmocka_unit_test(latches_of_corpus_tictactoe), cmocka_unit_test(sound_small),
-        cmocka_unit_test(sound_corpus),
+        cmocka_unit_test(sound_corpus),        cmocka_unit_test(marks_small),
+        cmocka_unit_test(marks_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -729,21 +729,29 @@ static void abandoned_analysis(void **state)
 }
 
 
+/* The rules at path read and loaded, and a ref machine of them. */
+static char *load_ref(const char *path, GdlGame **g, GdlMachine **m)
+{
+    size_t len;
+    char *rules = slurp(path, &len);
+    assert_int_equal(gdl_game_load_string(path, rules, len, g, NULL), GDL_OK);
+    assert_int_equal(gdl_machine_new(*g, "ref", m), GDL_OK);
+    return rules;
+}
+
 /* Issue 36, class 3: gdl_analysis_new honours the machine's deadline and
- * cancel flag (grounding Amazons takes seconds): GDL_CANCELLED soon after
- * the deadline, at once with the flag raised, and the machine usable. */
+ * cancel flag (grounding Amazons takes seconds, checkers' latch passes
+ * too): GDL_CANCELLED soon after the deadline, at once with the flag
+ * raised, and the machine usable. */
 static void analysis_cancelled(void **state)
 {
     (void)state;
     char path[512];
     if (!corpus_path(path, sizeof path, "ggp-repository/amazons.kif"))
         return;
-    size_t len;
-    char *rules = slurp(path, &len);
     GdlGame *g = NULL;
     GdlMachine *m = NULL;
-    assert_int_equal(gdl_game_load_string("amazons", rules, len, &g, NULL), GDL_OK);
-    assert_int_equal(gdl_machine_new(g, "ref", &m), GDL_OK);
+    char *rules = load_ref(path, &g, &m);
     GdlAnalysis *an = NULL;
     char *err = NULL;
     double t0 = gdl_now();
@@ -755,6 +763,26 @@ static void analysis_cancelled(void **state)
     if (took > 1.5)
         fail_msg("the analysis went on %.3f s past a deadline 0.3 s away", took - 0.3);
     gdl_machine_set_deadline(m, 0);
+    /* a deadline met within a pass: checkers' network is made in under a
+     * second (1.5 s under the sanitizers), its latch passes take seconds
+     * after it, and without polls within them the analysis ran 0.8 s past
+     * (until the first pass ended) */
+    char path2[512];
+    if (corpus_path(path2, sizeof path2, "ggp-repository/checkers.kif")) {
+        GdlGame *g2 = NULL;
+        GdlMachine *m2 = NULL;
+        char *rules2 = load_ref(path2, &g2, &m2);
+        t0 = gdl_now();
+        gdl_machine_set_deadline(m2, t0 + 2.0);
+        assert_int_equal(test_analysis_new(m2, NULL, &an, &err), GDL_CANCELLED);
+        took = gdl_now() - t0;
+        free(err);
+        if (took > 2.6)
+            fail_msg("checkers' analysis went on %.3f s past a deadline 2 s away", took - 2.0);
+        gdl_machine_free(m2);
+        gdl_game_free(g2);
+        free(rules2);
+    }
     volatile int flag = 1;
     gdl_machine_set_cancel_flag(m, &flag);
     t0 = gdl_now();
