@@ -119,15 +119,19 @@ static bool set_part(AnDeduce *d, const Propnet *pn, const U32Vec *set, const ui
 
 /* Keeps the bases of set whose turn-1 value is known and equal to s's;
  * the position of the first one dropped, UINT32_MAX when every one was
- * kept. */
-static uint32_t keep_agreeing(const AnDeduce *d, U32Vec *set, const uint64_t *s)
+ * kept. Those dropped get rank UINT32_MAX - round (when rank). */
+static uint32_t keep_agreeing(const AnDeduce *d, U32Vec *set, const uint64_t *s, uint32_t *rank, uint32_t round)
 {
     uint32_t k = 0, first = UINT32_MAX;
     for (uint32_t i = 0; i < set->n; i++)
         if (an_deduce_base(d, set->v[i], 1) == (int)an_bit(s, set->v[i]))
             set->v[k++] = set->v[i];
-        else if (first == UINT32_MAX)
-            first = i;
+        else {
+            if (first == UINT32_MAX)
+                first = i;
+            if (rank)
+                rank[set->v[i]] = UINT32_MAX - round;
+        }
     set->n = k;
     return first;
 }
@@ -173,6 +177,12 @@ static bool set_from(AnDeduce *d, const Propnet *pn, U32Vec *set, uint32_t from,
     return true;
 }
 
+static int cmp_key(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
 static int cmp_base(const void *x, const void *y)
 {
     uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
@@ -190,10 +200,11 @@ static bool only_latches(const Analysis *a, const U32Vec *set, const uint64_t *s
 
 /* The joint latch through state s, if any, appended to a. */
 static void joint_from(AnCtx *c, const Analysis *a, const uint64_t *s, U32Vec *f, U32Vec *r, U32Vec *marks,
-                       U32Vec *pend, AnJointVec *out)
+                       U32Vec *pend, uint32_t *rank, AnJointVec *out)
 {
     const Propnet *pn = c->pn;
     AnDeduce *d = c->d2b;
+    uint32_t rounds = 0;
     an_deduce_reset(d);
     if (!an_deduce_set_state(d, s, 0))
         return; /* a terminal state, or one where a role has no legal move */
@@ -206,16 +217,33 @@ static void joint_from(AnCtx *c, const Analysis *a, const uint64_t *s, U32Vec *f
      * A round drops what disagrees; the bases before the first dropped are
      * still set as they were, so the next round undoes to the mark before
      * it and sets only what follows (a counter's bases drop one a round,
-     * and a round costs the settings after the drop, not all of f) */
+     * and a round costs the settings after the drop, not all of f). The
+     * order is the last state's outcome (rank): what stayed first, then
+     * what dropped, the later the earlier, so that what drops first comes
+     * last (Hex's chains of connected cells drop over 50 to 80 rounds).
+     * The closure, and so the set found, is the same in any order */
+    if (rank && f->n > 1) {
+        uint64_t *key = base_xmalloc(f->n * sizeof *key);
+        for (uint32_t i = 0; i < f->n; i++)
+            key[i] = (uint64_t)rank[f->v[i]] << 32 | f->v[i];
+        qsort(key, f->n, sizeof *key, cmp_key);
+        for (uint32_t i = 0; i < f->n; i++)
+            f->v[i] = (uint32_t)key[i];
+        free(key);
+    }
     an_deduce_reset(d);
     for (uint32_t from = 0; !only_latches(a, f, s);) {
         if (an_stop(c) || !set_from(d, pn, f, from, marks, pend, s))
             return;
-        from = keep_agreeing(d, f, s);
+        rounds++;
+        from = keep_agreeing(d, f, s, rank, rounds);
         if (from == UINT32_MAX)
             break;
         an_deduce_undo_to(d, marks->v[from]);
     }
+    if (rank)
+        for (uint32_t i = 0; i < f->n; i++)
+            rank[f->v[i]] = 0;
     qsort(f->v, f->n, sizeof *f->v, cmp_base); /* the order of the settings, not of the bases */
     r->n = 0;
     for (uint32_t i = 0; i < f->n; i++)
@@ -224,7 +252,7 @@ static void joint_from(AnCtx *c, const Analysis *a, const uint64_t *s, U32Vec *f
     if (r->n == 0)
         return;
     const U32Vec *set = f;
-    if (r->n < f->n && set_part(d, pn, r, s) && keep_agreeing(d, r, s) == UINT32_MAX)
+    if (r->n < f->n && set_part(d, pn, r, s) && keep_agreeing(d, r, s, NULL, 0) == UINT32_MAX)
         set = r;
     AnJoint j = {0};
     vec_reserve(j.lits, set->n);
@@ -281,8 +309,9 @@ void an_find_joint_latches(AnCtx *c, Analysis *a)
     uint64_t *pick = base_xcalloc(AN_STATES_PER_PLAYTHROUGH, wbytes);
     uint32_t *joint = base_xcalloc(pn->roles.n ? pn->roles.n : 1, sizeof *joint);
     U32Vec f = {0}, r = {0}, marks = {0}, pend = {0}, legal = {0};
+    uint32_t *rank = base_xcalloc(pn->base.n + 1, sizeof *rank);
     an_initial(pn, init);
-    joint_from(c, a, init, &f, &r, &marks, &pend, &a->joints);
+    joint_from(c, a, init, &f, &r, &marks, &pend, rank, &a->joints);
     a->joint_states = 1;
     uint64_t rng = c->opt ? c->opt->seed : 0;
     uint32_t samples = c->opt ? c->opt->samples : 0;
@@ -294,7 +323,7 @@ void an_find_joint_latches(AnCtx *c, Analysis *a)
         if (got == 0)
             break;
         for (uint32_t k = 0; k < got && !an_stop(c); k++) {
-            joint_from(c, a, pick + (size_t)k * c->words, &f, &r, &marks, &pend, &a->joints);
+            joint_from(c, a, pick + (size_t)k * c->words, &f, &r, &marks, &pend, rank, &a->joints);
             a->joint_states++;
         }
         done += got;
@@ -304,6 +333,7 @@ void an_find_joint_latches(AnCtx *c, Analysis *a)
     vec_free(marks);
     vec_free(pend);
     vec_free(legal);
+    free(rank);
     free(joint);
     free(init);
     free(cur);
@@ -362,7 +392,7 @@ bool an_joint_latch_at(AnQuery *q, const uint64_t *state, AnLitVec *out)
 {
     AnJointVec one = {0};
     out->n = 0;
-    joint_from(&q->ctx, q->a, state, &q->tmp, &q->tmp2, &q->tmp3, &q->tmp4, &one);
+    joint_from(&q->ctx, q->a, state, &q->tmp, &q->tmp2, &q->tmp3, &q->tmp4, NULL, &one);
     if (one.n == 0)
         return false;
     for (uint32_t i = 0; i < one.v[0].lits.n; i++)
