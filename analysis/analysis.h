@@ -101,6 +101,9 @@ void an_eval_free(AnEval *e);
 /* Evaluates with the state's bases and the joint move (NULL: no input
  * true); then the readers below answer for it. */
 void an_eval(AnEval *e, const uint64_t *state, const uint32_t *joint);
+/* The same after an_eval of the same state (any joint move): only what
+ * depends on an input is evaluated again, with this joint move. */
+void an_eval_moves(AnEval *e, const uint64_t *state, const uint32_t *joint);
 bool an_eval_value(const AnEval *e, uint32_t comp);
 /* The next state (words of an_state_words(pn)). */
 void an_eval_next(const AnEval *e, uint64_t *next);

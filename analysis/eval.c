@@ -21,6 +21,7 @@ struct AnEval {
     uint32_t *scc_at; /* nsccs + 1 */
     uint32_t nsccs;
     uint8_t *cyclic;  /* per group: whether it is a cycle */
+    uint8_t *moved;   /* per group: whether an input reaches it (an_eval_moves) */
     uint8_t *val;     /* per component */
     uint8_t *played;  /* per input: in the joint move */
 };
@@ -44,6 +45,20 @@ AnEval *an_eval_new(const Propnet *pn)
             if (pn->in.v[k->in_at + i] == e->order.v[from])
                 e->cyclic[s] = 1;
     }
+    /* the groups an input reaches, in topological order */
+    e->moved = base_xcalloc((size_t)e->nsccs + 1, 1);
+    uint8_t *reached = base_xcalloc((size_t)pn->comps.n + 1, 1);
+    for (uint32_t s = 0; s < e->nsccs; s++) {
+        for (uint32_t i = e->scc_at[s]; i < e->scc_at[s + 1] && !e->moved[s]; i++) {
+            const PnComp *k = &pn->comps.v[e->order.v[i]];
+            e->moved[s] = k->kind == PN_INPUT;
+            for (uint32_t j = 0; j < k->nin && !e->moved[s]; j++)
+                e->moved[s] = reached[pn->in.v[k->in_at + j]];
+        }
+        for (uint32_t i = e->scc_at[s]; i < e->scc_at[s + 1]; i++)
+            reached[e->order.v[i]] = e->moved[s];
+    }
+    free(reached);
     e->val = base_xcalloc((size_t)pn->comps.n + 1, 1);
     e->played = base_xcalloc((size_t)pn->inputs.n + 1, 1);
     return e;
@@ -56,6 +71,7 @@ void an_eval_free(AnEval *e)
     vec_free(e->order);
     free(e->scc_at);
     free(e->cyclic);
+    free(e->moved);
     free(e->val);
     free(e->played);
     free(e);
@@ -91,7 +107,9 @@ static uint8_t compute(const AnEval *e, uint32_t c, const uint64_t *state)
     return 0;
 }
 
-void an_eval(AnEval *e, const uint64_t *state, const uint32_t *joint)
+/* The groups in topological order (only those an input reaches, when
+ * moved_only). */
+static void eval_groups(AnEval *e, const uint64_t *state, const uint32_t *joint, bool moved_only)
 {
     const Propnet *pn = e->pn;
     memset(e->played, 0, pn->inputs.n);
@@ -100,6 +118,8 @@ void an_eval(AnEval *e, const uint64_t *state, const uint32_t *joint)
             if (joint[r] < pn->inputs.n)
                 e->played[joint[r]] = 1;
     for (uint32_t s = 0; s < e->nsccs; s++) {
+        if (moved_only && !e->moved[s])
+            continue;
         uint32_t from = e->scc_at[s], to = e->scc_at[s + 1];
         if (!e->cyclic[s]) {
             uint32_t c = e->order.v[from];
@@ -120,6 +140,10 @@ void an_eval(AnEval *e, const uint64_t *state, const uint32_t *joint)
         }
     }
 }
+
+void an_eval(AnEval *e, const uint64_t *state, const uint32_t *joint) { eval_groups(e, state, joint, false); }
+
+void an_eval_moves(AnEval *e, const uint64_t *state, const uint32_t *joint) { eval_groups(e, state, joint, true); }
 
 bool an_eval_value(const AnEval *e, uint32_t comp) { return comp < e->pn->comps.n && e->val[comp]; }
 

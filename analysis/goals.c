@@ -76,20 +76,34 @@ static void init_goals_free(InitGoals *ig)
     free(ig->at);
 }
 
+/* l set at turn 1 of d2 for method 2, once for all of a latch's goals
+ * (each refutation is undone to the mark): tried, and whether some
+ * transition produces l. */
+typedef struct Refuting {
+    bool tried, ok;
+    uint32_t mark;
+} Refuting;
+
 /* Method 2 of the essay: the value w that comp has in every reachable state
  * where l holds, proven by refutation over a transition; -1 when neither is.
  * in_init: l holds in the initial state, where comp has init_val. */
-static int refuted(AnCtx *c, AnLit l, uint32_t comp, bool in_init, bool init_val)
+static int refuted(AnCtx *c, Refuting *rf, AnLit l, uint32_t comp, bool in_init, bool init_val)
 {
     AnDeduce *d = c->d2;
-    uint32_t xc = c->pn->base.v[l.base].comp;
     for (int w = 0; w <= 1; w++) {
         if (in_init && (int)init_val != w)
             continue;
-        an_deduce_reset(d);
-        if (!an_deduce_set(d, xc, 1, l.value))
+        if (!rf->tried) {
+            an_deduce_reset(d);
+            rf->tried = true;
+            rf->ok = an_deduce_set(d, c->pn->base.v[l.base].comp, 1, l.value);
+            rf->mark = an_deduce_mark(d);
+        }
+        if (!rf->ok)
             return -1; /* no transition produces l: nothing to say */
-        if (!an_deduce_set(d, comp, 1, !w))
+        bool refutes = !an_deduce_set(d, comp, 1, !w);
+        an_deduce_undo_to(d, rf->mark);
+        if (refutes)
             return w;
     }
     return -1;
@@ -104,12 +118,12 @@ static bool set_lit(AnCtx *c, AnLit l)
 
 /* The value comp is forced to where l holds (reachable states), -1 unknown;
  * d1 holds l (set_lit). */
-static int forced(AnCtx *c, const InitGoals *ig, AnLit l, uint32_t comp, uint32_t goal_at)
+static int forced(AnCtx *c, const InitGoals *ig, Refuting *rf, AnLit l, uint32_t comp, uint32_t goal_at)
 {
     int v = an_deduce_get(c->d1, comp, 0);
     if (v >= 0)
         return v;
-    return refuted(c, l, comp, an_bit(ig->state, l.base) == l.value, ig->val[goal_at]);
+    return refuted(c, rf, l, comp, an_bit(ig->state, l.base) == l.value, ig->val[goal_at]);
 }
 
 void an_find_goal_latches(AnCtx *c, Analysis *a)
@@ -121,12 +135,13 @@ void an_find_goal_latches(AnCtx *c, Analysis *a)
         AnLit l = a->latches.v[i];
         if (!set_lit(c, l))
             continue;
+        Refuting rf = {0};
         for (uint32_t r = 0; r < pn->roles.n; r++) {
             const PnRole *role = &pn->roles.v[r];
             for (uint32_t g = 0; g < role->goals.n; g++) {
                 if (role->goals.v[g].value == PN_NONE)
                     continue;
-                int v = forced(c, &ig, l, role->goals.v[g].comp, ig.at[r] + g);
+                int v = forced(c, &ig, &rf, l, role->goals.v[g].comp, ig.at[r] + g);
                 if (v >= 0)
                     vec_push(a->goal_latches,
                              ((AnGoalLatch){r, (int)role->goals.v[g].value, l, v ? AN_FIXES : AN_EXCLUDES}));
@@ -145,6 +160,7 @@ void an_find_dead(AnCtx *c, Analysis *a)
         AnLit l = a->latches.v[i];
         if (!set_lit(c, l))
             continue;
+        Refuting rf = {0};
         for (uint32_t r = 0; r < pn->roles.n; r++) {
             const PnRole *role = &pn->roles.v[r];
             if (a->best.v[r] < 0 || a->best.v[r] == a->worst.v[r] || c->best_goals.v[r].n == 0)
@@ -153,7 +169,7 @@ void an_find_dead(AnCtx *c, Analysis *a)
             for (uint32_t g = 0; g < role->goals.n && dead; g++) {
                 if (role->goals.v[g].value != (uint32_t)a->best.v[r])
                     continue;
-                dead = forced(c, &ig, l, role->goals.v[g].comp, ig.at[r] + g) == 0;
+                dead = forced(c, &ig, &rf, l, role->goals.v[g].comp, ig.at[r] + g) == 0;
             }
             if (dead)
                 vec_push(a->dead, ((AnDead){r, l}));
@@ -183,6 +199,11 @@ void an_joint_goals(AnCtx *c, const AnLit *lits, uint32_t n, uint32_t joint, AnJ
         an_deduce_reset(c->d1);
         return;
     }
+    /* method 2's literals at turn 1 of d2, set once when first needed
+     * (-1: not yet, 0: no transition makes them, 1: set, up to mark); each
+     * refutation is undone to the mark */
+    int set2 = -1;
+    uint32_t mark2 = 0;
     for (uint32_t r = 0; r < pn->roles.n; r++) {
         const PnRole *role = &pn->roles.v[r];
         AnJointGoals jg = {joint, r, -1, {0, 0}};
@@ -192,16 +213,16 @@ void an_joint_goals(AnCtx *c, const AnLit *lits, uint32_t n, uint32_t joint, AnJ
             if (value > 100)
                 continue;
             int v = an_deduce_get(c->d1, role->goals.v[g].comp, 0);
-            if (v < 0) {
-                /* method 2: refuted at turn 1, after a transition */
-                for (int w = 0; w <= 1 && v < 0; w++) {
-                    if (!set_lits(c, c->d2, lits, n, 1))
-                        break; /* no transition makes them: the range never asks */
-                    if (!an_deduce_set(c->d2, role->goals.v[g].comp, 1, !w))
-                        v = w;
-                }
-                an_deduce_reset(c->d2);
-                /* d2 shares nothing with d1: d1 still holds the literals */
+            if (v < 0 && set2 < 0) {
+                set2 = set_lits(c, c->d2, lits, n, 1);
+                mark2 = an_deduce_mark(c->d2);
+            }
+            /* method 2: refuted at turn 1, after a transition (none makes
+             * the literals: the range never asks) */
+            for (int w = 0; w <= 1 && v < 0 && set2 > 0; w++) {
+                if (!an_deduce_set(c->d2, role->goals.v[g].comp, 1, !w))
+                    v = w;
+                an_deduce_undo_to(c->d2, mark2);
             }
             if (v == 1 && jg.fixed < 0) {
                 jg.fixed = (int)value;
@@ -215,6 +236,7 @@ void an_joint_goals(AnCtx *c, const AnLit *lits, uint32_t n, uint32_t joint, AnJ
             vec_push(*out, jg);
     }
     an_deduce_reset(c->d1);
+    an_deduce_reset(c->d2); /* d2 shares nothing with d1 */
 }
 
 void an_find_joint_goals(AnCtx *c, Analysis *a)

@@ -244,7 +244,8 @@ static void joint_from(AnCtx *c, const Analysis *a, const uint64_t *s, U32Vec *f
     if (rank)
         for (uint32_t i = 0; i < f->n; i++)
             rank[f->v[i]] = 0;
-    qsort(f->v, f->n, sizeof *f->v, cmp_base); /* the order of the settings, not of the bases */
+    if (f->n > 1) /* the order of the settings, not of the bases */
+        qsort(f->v, f->n, sizeof *f->v, cmp_base);
     r->n = 0;
     for (uint32_t i = 0; i < f->n; i++)
         if (!is_latch(a, f->v[i], an_bit(s, f->v[i])))
@@ -295,7 +296,7 @@ static uint32_t sample(AnCtx *c, uint64_t *rng, const uint64_t *init, uint64_t *
         }
         if (stuck)
             break;
-        an_eval(c->ev, cur, joint);
+        an_eval_moves(c->ev, cur, joint);
         an_eval_next(c->ev, cur);
     }
     return seen < want ? (uint32_t)seen : want;

@@ -2,7 +2,8 @@
  *
  * Evaluation (analysis/eval.c) answers legal, terminal, goals and next as
  * ref does along seeded random playouts (the states and moves compared as
- * text), on games with and without cycles.
+ * text), on games with and without cycles; an_eval_moves (what an input
+ * reaches, evaluated again) as the whole evaluation does.
  *
  * Deduction (analysis/deduce.c): each rule on hand-made cases (tic-tac-toe's
  * marks are latches, a blank is a negative one, a false OR clears its
@@ -55,7 +56,7 @@ static void eval_against_ref(const char *path, uint32_t playouts, uint32_t max_s
     assert_int_equal(gdl_game_load_file(path, &g, NULL), GDL_OK);
     GdlMachine *m = NULL;
     assert_int_equal(gdl_machine_new(g, "ref", &m), GDL_OK);
-    AnEval *e = an_eval_new(&n.pn);
+    AnEval *e = an_eval_new(&n.pn), *whole = an_eval_new(&n.pn);
     uint32_t words = an_state_words(&n.pn), nroles = n.pn.roles.n;
     uint64_t *st = calloc(words + 1, 8), *nx = calloc(words + 1, 8);
     uint32_t *joint = calloc(nroles + 1, sizeof *joint);
@@ -120,7 +121,13 @@ static void eval_against_ref(const char *path, uint32_t playouts, uint32_t max_s
                 joint[r] = input_of_text(&n, r, gdl_move_text(m, gj[r]));
                 assert_int_not_equal(joint[r], PN_NONE);
             }
-            an_eval(e, st, joint);
+            /* only what an input reaches again, against the whole */
+            an_eval_moves(e, st, joint);
+            an_eval(whole, st, joint);
+            for (uint32_t c = 0; c < n.pn.comps.n; c++)
+                if (an_eval_value(e, c) != an_eval_value(whole, c))
+                    fail_msg("%s: an_eval_moves: component %u is %d, an_eval says %d", path, c, an_eval_value(e, c),
+                             an_eval_value(whole, c));
             an_eval_next(e, nx);
             GdlState *s2 = NULL;
             assert_int_equal(gdl_state_next(m, s, gj, &s2), GDL_OK);
@@ -147,6 +154,7 @@ static void eval_against_ref(const char *path, uint32_t playouts, uint32_t max_s
     free(joint);
     free(gj);
     an_eval_free(e);
+    an_eval_free(whole);
     gdl_machine_free(m);
     gdl_game_free(g);
     net_free(&n);
