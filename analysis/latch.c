@@ -136,6 +136,16 @@ static uint32_t keep_agreeing(const AnDeduce *d, U32Vec *set, const uint64_t *s,
     return first;
 }
 
+/* Base b put at position at of set and set at turn 0 with its value in s,
+ * after a mark. */
+static bool set_at(AnDeduce *d, const Propnet *pn, U32Vec *set, uint32_t at, uint32_t b, U32Vec *marks,
+                   const uint64_t *s)
+{
+    set->v[at] = b;
+    vec_push(*marks, an_deduce_mark(d));
+    return an_deduce_set(d, pn->base.v[b].comp, 0, an_bit(s, b));
+}
+
 /* Sets the bases of set from position from on at turn 0 with their values
  * in s, each after a mark (marks->v[i] before set->v[i]), reordering them:
  * first, in rounds, those whose turn-1 value the settings so far already
@@ -159,21 +169,15 @@ static bool set_from(AnDeduce *d, const Propnet *pn, U32Vec *set, uint32_t from,
                 pend->v[k++] = b;
                 continue;
             }
-            set->v[at++] = b;
-            vec_push(*marks, an_deduce_mark(d));
-            if (!an_deduce_set(d, pn->base.v[b].comp, 0, an_bit(s, b)))
+            if (!set_at(d, pn, set, at++, b, marks, s))
                 return false;
             more = true;
         }
         pend->n = k;
     }
-    for (uint32_t i = 0; i < pend->n; i++) {
-        uint32_t b = pend->v[i];
-        set->v[at++] = b;
-        vec_push(*marks, an_deduce_mark(d));
-        if (!an_deduce_set(d, pn->base.v[b].comp, 0, an_bit(s, b)))
+    for (uint32_t i = 0; i < pend->n; i++)
+        if (!set_at(d, pn, set, at++, pend->v[i], marks, s))
             return false;
-    }
     return true;
 }
 
